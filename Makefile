@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# twheel: `make` builds the modules against KDIR (this machine's kernel
+# headers when present, else the project's test kernel); `make demo` and
+# `make check` run everything in QEMU. Kbuild holds the object lists.
+
+HOST_KDIR := /lib/modules/$(shell uname -r)/build
+ifeq ($(origin KDIR),undefined)
+ifneq ($(wildcard $(HOST_KDIR)/Makefile),)
+KDIR := $(HOST_KDIR)
+endif
+endif
+
+.PHONY: all modules clean check demo kernel kunit shell
+
+all: modules
+
+modules:
+ifneq ($(KDIR),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+else
+	@echo "no $(HOST_KDIR): building against the twheel test kernel"
+	KDIR=$$(scripts/build-kernel.sh test) && \
+		$(MAKE) -C "$$KDIR" M=$(CURDIR) modules
+endif
+
+clean:
+	rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers \
+		kunit/*.o kunit/.*.cmd .tmp_versions
+
+# Everything: packages, builds (W=1, sparse, Debian 6.1 and 6.12 headers),
+# checkpatch, KUnit in QEMU, the module in a booted guest.
+check:
+	scripts/check.sh
+
+# Boot QEMU, load twheel, show /sys/kernel/debug/twheel, unload.
+demo:
+	scripts/demo.sh
+
+kernel:
+	scripts/build-kernel.sh test
+
+kunit:
+	scripts/kunit.sh
+
+# An interactive guest with twheel loaded.
+shell:
+	scripts/qemu.sh

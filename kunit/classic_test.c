@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The classic (Linux 2.6) wheel: exact expiry, placement, cascades, FIFO,
+ * del/mod, re-entrant callbacks, jiffies wrap and a differential run
+ * against the reference engine.
+ */
+#include <kunit/test.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include "tw_test.h"
+
+#define TV1		256UL
+#define TV2_END		BIT(14)
+#define TV3_END		BIT(20)
+#define TV4_END		BIT(26)
+
+/* Arms one timer per delta in [0, n) from clk and checks each fires exactly. */
+static void tw_classic_all_deltas(struct kunit *test, unsigned long clk,
+				  unsigned long n)
+{
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+	unsigned long i, bad = 0;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, n);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, 0, twheel_add(e, &r[i].t, clk + i));
+	tw_run_until(&ctx, clk + n - 1);
+	for (i = 0; i < n; i++) {
+		if (r[i].fired == 1 && r[i].fired_at == clk + i)
+			continue;
+		if (!bad++)
+			KUNIT_FAIL(test, "clk %lu delta %lu: fired %u times, at %lu",
+				   clk, i, r[i].fired, r[i].fired_at);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, e->st.expired, (u64)n);
+	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
+	tw_check_invariant(test, e);
+}
+
+static void classic_every_delta_to_70000(struct kunit *test)
+{
+	/* A lap-aligned clock and one in the middle of tv1 and tv2. */
+	tw_classic_all_deltas(test, 0, 70001);
+	tw_classic_all_deltas(test, (5UL << 14) + (17UL << 8) + 77, 70001);
+}
+
+static const unsigned long tw_boundaries[] = {
+	1, 254, 255, 256, 257,
+	TV2_END - 2, TV2_END - 1, TV2_END, TV2_END + 1,
+	TV3_END - 1, TV3_END, TV3_END + 1,
+	TV4_END - 1, TV4_END, TV4_END + 1,
+	0xfffffffeUL, 0xffffffffUL,
+};
+
+static void classic_sampled_deltas_to_2_32(struct kunit *test)
+{
+	unsigned long clk = 1000003, n_fixed = ARRAY_SIZE(tw_boundaries);
+	unsigned long n = n_fixed + 2000, i, d, last = 0;
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *e = &te->classic.e;
+	struct rnd_state rs;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	if (BITS_PER_LONG < 64)
+		kunit_skip(test, "needs 64-bit jiffies arithmetic");
+	prandom_seed_state(&rs, 42);
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, n);
+	for (i = 0; i < n; i++) {
+		if (i < n_fixed)
+			d = tw_boundaries[i];
+		else
+			d = prandom_u32_state(&rs) >> (prandom_u32_state(&rs) % 32);
+		last = max(last, d);
+		KUNIT_ASSERT_EQ(test, 0, twheel_add(e, &r[i].t, clk + d));
+	}
+	tw_run_until(&ctx, clk + last);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired, 1U, "timer %lu", i);
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired_at, r[i].t.expires,
+				    "delta %lu", r[i].t.expires - clk);
+	}
+	KUNIT_EXPECT_GT(test, e->st.cascades, 0ULL);
+	tw_check_invariant(test, e);
+}
+
+/* The slot index the 2.6 rules give, written out level by level. */
+static void classic_bucket_indices(struct kunit *test)
+{
+	unsigned long clk = (3UL << 26) + (9UL << 20) + (4UL << 14) + (7UL << 8) + 5;
+	struct tw_engines *te = tw_engines_new(test, clk);
+	const struct twheel_ops *ops = te->classic.e.ops;
+	struct twheel_engine *e = &te->classic.e;
+	unsigned long x;
+
+	x = clk + 255;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), (unsigned int)(x & 255));
+	x = clk + 256;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), 256 + (unsigned int)((x >> 8) & 63));
+	x = clk + TV2_END - 1;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), 256 + (unsigned int)((x >> 8) & 63));
+	x = clk + TV2_END;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), 320 + (unsigned int)((x >> 14) & 63));
+	x = clk + TV3_END;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), 384 + (unsigned int)((x >> 20) & 63));
+	x = clk + TV4_END;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), 448 + (unsigned int)((x >> 26) & 63));
+	x = clk - 1;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), (unsigned int)(clk & 255));
+	x = clk;
+	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), (unsigned int)(clk & 255));
+}
+
+static void classic_past_fires_next_jiffy(struct kunit *test)
+{
+	unsigned long clk = 5000;
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 3);
+	twheel_add(e, &r[0].t, clk - 1);
+	twheel_add(e, &r[1].t, clk - 4000);
+	tw_run_until(&ctx, clk + 9);
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, clk);
+	KUNIT_EXPECT_EQ(test, r[1].fired_at, clk);
+	/* Armed in the past after the engine moved on: the next jiffy. */
+	twheel_add(e, &r[2].t, clk);
+	tw_run_until(&ctx, clk + 20);
+	KUNIT_EXPECT_EQ(test, r[2].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[2].fired_at, clk + 10);
+}
+
+static void classic_clamp_above_2_32(struct kunit *test)
+{
+	unsigned long clk = 77, d;
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *e = &te->classic.e;
+	unsigned int clamped_slot;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	if (BITS_PER_LONG < 64)
+		kunit_skip(test, "needs 64-bit jiffies");
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 2);
+	clamped_slot = 448 + (((clk + 0xffffffffUL) >> 26) & 63);
+	d = 1UL << 32;
+	twheel_add(e, &r[0].t, clk + d);
+	KUNIT_EXPECT_EQ(test, r[0].t.bucket, clamped_slot);
+	d = (1UL << 33) + 12345;
+	twheel_add(e, &r[1].t, clk + d);
+	KUNIT_EXPECT_EQ(test, r[1].t.bucket, clamped_slot);
+	/* Clamped placement still fires exactly: the cascade re-files it. */
+	tw_run_until(&ctx, clk + d);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, clk + (1UL << 32));
+	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired_at, clk + d);
+}
+
+static void classic_cascade_moves_one_slot(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+	unsigned int i;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 12);
+	for (i = 0; i < 5; i++)		/* tv2 slot 1: [256, 512) */
+		twheel_add(e, &r[i].t, 256 + i * 50);
+	for (i = 5; i < 8; i++)		/* tv2 slot 2 */
+		twheel_add(e, &r[i].t, 512 + i);
+	for (i = 8; i < 12; i++)	/* tv3 slot 1: [2^14, 2^15) */
+		twheel_add(e, &r[i].t, TV2_END + 300 * i);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 8U);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[2], 4U);
+
+	tw_run_until(&ctx, 255);
+	KUNIT_EXPECT_EQ(test, e->st.cascades, 0ULL);
+	tw_run_until(&ctx, 256);
+	KUNIT_EXPECT_EQ(test, e->st.cascades, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->st.cascaded, 5ULL);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 3U);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[0], 4U);	/* one fired */
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, 256UL);
+	for (i = 1; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, r[i].t.bucket, (unsigned int)((256 + i * 50) & 255));
+	for (i = 5; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, r[i].t.bucket, 256U + 2);
+
+	tw_run_until(&ctx, TV2_END);
+	/* tv2 slots 1 and 2, then tv3 slot 1 when tv2 wrapped. */
+	KUNIT_EXPECT_EQ(test, e->st.cascades, 3ULL);
+	KUNIT_EXPECT_EQ(test, e->st.cascaded, 5ULL + 3 + 4);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[2], 0U);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 4U);	/* r[8..11] */
+	tw_run_until(&ctx, 2 * TV2_END);
+	for (i = 0; i < 12; i++)
+		KUNIT_EXPECT_EQ(test, r[i].fired_at, r[i].t.expires);
+	tw_check_invariant(test, e);
+}
+
+static void classic_fifo_within_jiffy(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 100);
+	struct twheel_engine *e = &te->classic.e;
+	unsigned int seq[16], i;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	ctx.seq = seq;
+	ctx.seq_max = ARRAY_SIZE(seq);
+	r = tw_recs_new(test, &ctx, 16);
+	/* Same jiffy, both directly in tv1 and via a tv2 slot. */
+	for (i = 0; i < 8; i++)
+		twheel_add(e, &r[i].t, 150);
+	for (i = 8; i < 16; i++)
+		twheel_add(e, &r[i].t, 100 + 1000);
+	tw_run_until(&ctx, 2000);
+	KUNIT_ASSERT_EQ(test, ctx.seq_len, 16U);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, seq[i], i);
+}
+
+static void classic_del_return_values(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 4);
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[0].t));	/* never added */
+	twheel_add(e, &r[0].t, 10);
+	KUNIT_EXPECT_EQ(test, twheel_add(e, &r[0].t, 11), -EBUSY);
+	KUNIT_EXPECT_TRUE(test, twheel_pending(e, &r[0].t));
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[0].t));	/* pending */
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[0].t));	/* twice */
+	KUNIT_EXPECT_EQ(test, te->classic.e.st.level_pending[0], 0U);
+
+	twheel_add(e, &r[1].t, 20);
+	tw_run_until(&ctx, 30);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[1].t));	/* expired */
+
+	/* Collected but not handed out yet: still pending, taken back. */
+	twheel_add(e, &r[2].t, 40);
+	twheel_add(e, &r[3].t, 40);
+	KUNIT_EXPECT_EQ(test, twheel_advance(e, 40), 2UL);
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[2].t));
+	KUNIT_EXPECT_PTR_EQ(test, twheel_pop(e), &r[3].t);
+	KUNIT_EXPECT_NULL(test, twheel_pop(e));
+	KUNIT_EXPECT_EQ(test, e->st.added, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->st.deleted, 2ULL);
+	KUNIT_EXPECT_EQ(test, e->st.expired, 2ULL);
+	tw_check_invariant(test, e);
+}
+
+static void classic_mod_refiles(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 3);
+	KUNIT_EXPECT_FALSE(test, twheel_mod(e, &r[0].t, 500));	/* arms */
+	KUNIT_EXPECT_EQ(test, e->st.added, 1ULL);
+	KUNIT_EXPECT_TRUE(test, twheel_mod(e, &r[0].t, 30));	/* re-files */
+	KUNIT_EXPECT_EQ(test, r[0].t.bucket, 30U);
+	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 0U);
+	KUNIT_EXPECT_TRUE(test, twheel_mod(e, &r[0].t, 30));	/* no-op */
+	KUNIT_EXPECT_EQ(test, e->st.mod_noop, 1ULL);
+	twheel_add(e, &r[1].t, 600);
+	KUNIT_EXPECT_TRUE(test, twheel_mod(e, &r[1].t, 700));	/* same tv2 slot */
+	KUNIT_EXPECT_EQ(test, e->st.mod_inplace, 1ULL);
+	KUNIT_EXPECT_EQ(test, r[1].t.bucket, 256U + 2);
+	tw_run_until(&ctx, 1000);
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, 30UL);
+	KUNIT_EXPECT_EQ(test, r[1].fired_at, 700UL);
+	KUNIT_EXPECT_EQ(test, r[0].fired + r[1].fired, 2U);
+	KUNIT_EXPECT_EQ(test, e->st.modified, 3ULL);
+	tw_check_invariant(test, e);
+}
+
+static void tw_rearm_hook(struct tw_rec *r)
+{
+	if (r->fired < 3)
+		twheel_mod(r->ctx->e, &r->t, r->ctx->now + 3);
+}
+
+static void classic_callback_rearms_itself(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	ctx.hook = tw_rearm_hook;
+	r = tw_recs_new(test, &ctx, 1);
+	twheel_add(e, &r[0].t, 254);
+	tw_run_until(&ctx, 1000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 3U);
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, 260UL);
+	KUNIT_EXPECT_EQ(test, e->st.added, 3ULL);
+	tw_check_invariant(test, e);
+}
+
+static struct tw_rec *tw_victim;
+
+static void tw_delete_other_hook(struct tw_rec *r)
+{
+	if (r->id == 0)
+		KUNIT_EXPECT_TRUE(r->ctx->test, twheel_del(r->ctx->e, &tw_victim->t));
+}
+
+static void classic_callback_deletes_other(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	ctx.hook = tw_delete_other_hook;
+	r = tw_recs_new(test, &ctx, 3);
+	tw_victim = &r[1];
+	twheel_add(e, &r[0].t, 50);
+	twheel_add(e, &r[1].t, 50);	/* same jiffy, already collected */
+	twheel_add(e, &r[2].t, 51);
+	tw_run_until(&ctx, 100);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 0U);
+	KUNIT_EXPECT_EQ(test, r[2].fired, 1U);
+	KUNIT_EXPECT_EQ(test, e->st.deleted, 1ULL);
+	tw_check_invariant(test, e);
+}
+
+static void classic_wrap_near_ulong_max(struct kunit *test)
+{
+	tw_classic_all_deltas(test, ULONG_MAX - 1000, 3000);
+}
+
+static void classic_wrap_initial_jiffies(struct kunit *test)
+{
+	tw_classic_all_deltas(test, INITIAL_JIFFIES, 70001);
+}
+
+/* One advance over many jiffies collects the same timers, in jiffy order. */
+static void classic_catch_up_one_advance(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 12345);
+	struct twheel_engine *e = &te->classic.e;
+	unsigned long due = 0, prev = 0, n = 4000, i, got;
+	struct twheel_timer *t;
+	struct rnd_state rs;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	prandom_seed_state(&rs, 7);
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, n);
+	for (i = 0; i < n; i++) {
+		unsigned long d = prandom_u32_state(&rs) % 100000;
+
+		twheel_add(e, &r[i].t, 12345 + d);
+		due += d <= 50000;
+	}
+	got = twheel_advance(e, 12345 + 50000);
+	KUNIT_EXPECT_EQ(test, got, due);
+	for (i = 0; (t = twheel_pop(e)); i++) {
+		KUNIT_EXPECT_LE(test, t->expires, 12345UL + 50000);
+		KUNIT_EXPECT_GE(test, t->expires, prev);
+		prev = t->expires;
+	}
+	KUNIT_EXPECT_EQ(test, i, due);
+	KUNIT_EXPECT_EQ(test, e->st.pending, n - due);
+	tw_check_invariant(test, e);
+}
+
+static void classic_next_event_bounded(struct kunit *test)
+{
+	struct tw_engines *te = tw_engines_new(test, 10);
+	struct twheel_engine *e = &te->classic.e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 2);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 1000), 1000UL);
+	twheel_add(e, &r[0].t, 200);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 1000), 190UL);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 100), 100UL);
+	twheel_del(e, &r[0].t);
+	/* In tv2: the next work is its cascade at jiffy 512. */
+	twheel_add(e, &r[1].t, 600);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(e, ULONG_MAX), 502UL);
+}
+
+static int tw_cmp_fire(struct kunit *test, struct tw_rec *a, struct tw_rec *b,
+		       bool *a_pend, bool *b_pend)
+{
+	if (a->fired != b->fired || (a->fired && a->fired_at != b->fired_at) ||
+	    *a_pend != *b_pend) {
+		KUNIT_FAIL(test, "timer %u: fired %u/%u at %lu/%lu pending %d/%d",
+			   a->id, a->fired, b->fired, a->fired_at, b->fired_at,
+			   *a_pend, *b_pend);
+		return 1;
+	}
+	return 0;
+}
+
+static void classic_differential_vs_reference(struct kunit *test)
+{
+	const unsigned int n = 256, ops = 100000;
+	unsigned long clk = INITIAL_JIFFIES, step;
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *ce = &te->classic.e, *re = &te->reference.e;
+	struct tw_ctx cctx, rctx;
+	struct tw_rec *c, *ref;
+	struct rnd_state rs;
+	unsigned int op, id, i, bad = 0;
+	bool cp, rp;
+
+	prandom_seed_state(&rs, 2024);
+	tw_ctx_init(&cctx, test, ce);
+	tw_ctx_init(&rctx, test, re);
+	c = tw_recs_new(test, &cctx, n);
+	ref = tw_recs_new(test, &rctx, n);
+	for (op = 0; op < ops && !bad; op++) {
+		u32 x = prandom_u32_state(&rs);
+		unsigned long exp = ce->clk + tw_rand_delta(&rs);
+
+		id = (x >> 8) % n;
+		switch (x % 100) {
+		case 0 ... 39:
+			cp = twheel_mod(ce, &c[id].t, exp);
+			rp = twheel_mod(re, &ref[id].t, exp);
+			break;
+		case 40 ... 59:
+			cp = twheel_del(ce, &c[id].t);
+			rp = twheel_del(re, &ref[id].t);
+			break;
+		default:
+			step = 1 + (x >> 8) % ((x & 0x80) ? 5000 : 64);
+			tw_run_until(&cctx, ce->clk + step - 1);
+			tw_run_until(&rctx, re->clk + step - 1);
+			KUNIT_ASSERT_EQ(test, ce->clk, re->clk);
+			for (i = 0; i < n && !bad; i++) {
+				cp = twheel_pending(ce, &c[i].t);
+				rp = twheel_pending(re, &ref[i].t);
+				bad += tw_cmp_fire(test, &c[i], &ref[i], &cp, &rp);
+			}
+			continue;
+		}
+		if (cp != rp) {
+			KUNIT_FAIL(test, "op %u timer %u: classic %d reference %d",
+				   op, id, cp, rp);
+			bad++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, ce->st.added, re->st.added);
+	KUNIT_EXPECT_EQ(test, ce->st.deleted, re->st.deleted);
+	KUNIT_EXPECT_EQ(test, ce->st.expired, re->st.expired);
+	KUNIT_EXPECT_GT(test, ce->st.expired, 1000ULL);
+	KUNIT_EXPECT_GT(test, ce->st.cascaded, 1000ULL);
+	tw_check_invariant(test, ce);
+	tw_check_invariant(test, re);
+}
+
+static struct kunit_case tw_classic_cases[] = {
+	KUNIT_CASE_SLOW(classic_every_delta_to_70000),
+	KUNIT_CASE_SLOW(classic_sampled_deltas_to_2_32),
+	KUNIT_CASE(classic_bucket_indices),
+	KUNIT_CASE(classic_past_fires_next_jiffy),
+	KUNIT_CASE(classic_clamp_above_2_32),
+	KUNIT_CASE(classic_cascade_moves_one_slot),
+	KUNIT_CASE(classic_fifo_within_jiffy),
+	KUNIT_CASE(classic_del_return_values),
+	KUNIT_CASE(classic_mod_refiles),
+	KUNIT_CASE(classic_callback_rearms_itself),
+	KUNIT_CASE(classic_callback_deletes_other),
+	KUNIT_CASE(classic_wrap_near_ulong_max),
+	KUNIT_CASE_SLOW(classic_wrap_initial_jiffies),
+	KUNIT_CASE(classic_catch_up_one_advance),
+	KUNIT_CASE(classic_next_event_bounded),
+	KUNIT_CASE_SLOW(classic_differential_vs_reference),
+	{}
+};
+
+static struct kunit_suite tw_classic_suite = {
+	.name = "twheel_classic",
+	.test_cases = tw_classic_cases,
+};
+
+kunit_test_suite(tw_classic_suite);

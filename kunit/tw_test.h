@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared test harness: recording timers and a driver loop that runs an
+ * engine event by event, so every callback knows the jiffy it ran at.
+ */
+#ifndef TW_TEST_H
+#define TW_TEST_H
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include "twheel.h"
+
+struct tw_ctx;
+
+struct tw_rec {
+	struct twheel_timer t;
+	struct tw_ctx *ctx;
+	unsigned int id;
+	unsigned int fired;		/* how many times the callback ran */
+	unsigned long fired_at;		/* jiffy of the last run */
+};
+
+struct tw_ctx {
+	struct kunit *test;
+	struct twheel_engine *e;
+	unsigned long now;		/* the jiffy whose timers are running */
+	void (*hook)(struct tw_rec *r);	/* extra behaviour of a test */
+	unsigned int *seq;		/* ids in the order they ran, if set */
+	unsigned int seq_len, seq_max;
+	unsigned long runs;
+};
+
+/* All three engine kinds in one allocation. */
+struct tw_engines {
+	struct twheel_classic classic;
+	struct twheel_modern modern;
+	struct twheel_reference reference;
+};
+
+struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk);
+struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
+			   unsigned int n);
+void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test,
+		 struct twheel_engine *e);
+void tw_run_until(struct tw_ctx *ctx, unsigned long until);
+void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
+unsigned long tw_rand_delta(struct rnd_state *rs);
+
+#endif /* TW_TEST_H */

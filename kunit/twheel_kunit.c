@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel KUnit module: the shared harness and the engine-independent cases.
+ * The suites of each engine live in their own files.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include "tw_test.h"
+
+static void tw_rec_fire(struct twheel_timer *t)
+{
+	struct tw_rec *r = container_of(t, struct tw_rec, t);
+	struct tw_ctx *ctx = r->ctx;
+
+	r->fired++;
+	r->fired_at = ctx->now;
+	ctx->runs++;
+	if (ctx->seq && ctx->seq_len < ctx->seq_max)
+		ctx->seq[ctx->seq_len++] = r->id;
+	if (ctx->hook)
+		ctx->hook(r);
+}
+
+static void tw_kvfree_action(void *p)
+{
+	kvfree(p);
+}
+
+struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk)
+{
+	struct tw_engines *te = kvzalloc(sizeof(*te), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, te);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, tw_kvfree_action, te));
+	twheel_classic_init(&te->classic, clk);
+	KUNIT_ASSERT_EQ(test, 0, twheel_modern_init(&te->modern, clk,
+						    TW_MODERN_DEFAULT_DEPTH));
+	twheel_reference_init(&te->reference, clk);
+	return te;
+}
+
+void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test, struct twheel_engine *e)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->test = test;
+	ctx->e = e;
+}
+
+struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
+			   unsigned int n)
+{
+	struct tw_rec *r = kvcalloc(n, sizeof(*r), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, tw_kvfree_action, r));
+	for (i = 0; i < n; i++) {
+		twheel_timer_setup(ctx->e, &r[i].t, tw_rec_fire);
+		r[i].ctx = ctx;
+		r[i].id = i;
+	}
+	return r;
+}
+
+/*
+ * Runs the engine up to and including jiffy until, one jiffy with work at a
+ * time, so that ctx->now is the jiffy each callback belongs to.
+ */
+void tw_run_until(struct tw_ctx *ctx, unsigned long until)
+{
+	struct twheel_engine *e = ctx->e;
+	struct twheel_timer *t;
+	unsigned long span, d;
+
+	while (!time_after(e->clk, until)) {
+		span = until - e->clk;
+		d = twheel_next_event(e, span + 1);
+		if (d > span) {
+			twheel_advance(e, until);
+			break;
+		}
+		twheel_advance(e, e->clk + d);
+		ctx->now = e->clk - 1;
+		while ((t = twheel_pop(e)))
+			t->function(t);
+	}
+}
+
+void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
+{
+	const struct twheel_stats *st = &e->st;
+	unsigned long in_levels = 0;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, st->added, st->expired + st->deleted + st->pending);
+	for (i = 0; i < e->nr_levels; i++)
+		in_levels += st->level_pending[i];
+	KUNIT_EXPECT_LE(test, in_levels, st->pending);
+}
+
+/* A delta mix: mostly near, some far, a few in the past. */
+unsigned long tw_rand_delta(struct rnd_state *rs)
+{
+	u32 r = prandom_u32_state(rs);
+
+	switch (r % 16) {
+	case 0:
+		return -(unsigned long)(r >> 24);
+	case 1 ... 8:
+		return (r >> 8) % 300;
+	case 9 ... 12:
+		return (r >> 8) % 20000;
+	case 13 ... 14:
+		return (r >> 8) % (1U << 22);
+	default:
+		return (r >> 4) % (1U << 27);
+	}
+}
+
+static void tw_timer_size(struct kunit *test)
+{
+	/* The kernel's struct timer_list is 40 bytes on 64-bit. */
+	if (IS_ENABLED(CONFIG_64BIT))
+		KUNIT_EXPECT_LE(test, sizeof(struct twheel_timer), (size_t)40);
+	KUNIT_EXPECT_EQ(test, sizeof(((struct twheel_timer *)NULL)->node),
+			sizeof(struct rb_node));
+}
+
+static struct kunit_case tw_generic_cases[] = {
+	KUNIT_CASE(tw_timer_size),
+	{}
+};
+
+static struct kunit_suite tw_generic_suite = {
+	.name = "twheel_generic",
+	.test_cases = tw_generic_cases,
+};
+
+kunit_test_suite(tw_generic_suite);
+
+MODULE_DESCRIPTION("KUnit tests for twheel");
+MODULE_LICENSE("GPL");

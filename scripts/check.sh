@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# make check: every test of the project, ending with "N passed, N failed".
+# KUnit cases count one each; every other check counts one.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+passed=0 failed=0 failures=()
+res() {	# res NAME STATUS
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1)); printf 'PASS %s\n' "$1"
+	else
+		failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s\n' "$1"
+	fi
+}
+start=$(date +%s)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$TWHEEL_ROOT/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+apt_need linux-headers-amd64 linux-headers-6.12-amd64
+kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" test) || { echo "0 passed, 1 failed"; exit 1; }
+ksrc=$(ksrc_dir)
+
+# A clean build that must print no warning: build_clean NAME KDIR [args]
+build_clean() {
+	local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1
+	shift 2
+	rm -rf "$dst"
+	"$TWHEEL_ROOT/scripts/build-module.sh" "$kd" "check-$name" "$@" \
+		>/dev/null 2>"$work/$name.log"
+	local rc=$?
+	if grep -E -q 'warning:|error:' "$work/$name.log"; then
+		grep -E 'warning:|error:' "$work/$name.log" | head -n 20
+		rc=1
+	fi
+	return $rc
+}
+
+# 1. Builds: W=1 on the test kernel, sparse, Debian's 6.1 and 6.12 headers.
+build_clean w1-test "$kdir" W=1; res "build W=1 (test kernel 6.12)" $?
+build_clean sparse "$kdir" C=2; res "sparse C=2 (test kernel 6.12)" $?
+h61=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -n 1)
+if [ -n "$h61" ]; then
+	build_clean w1-deb61 "$h61" W=1; res "build W=1 ($(basename "$h61"))" $?
+else
+	echo "no Debian 6.1 headers found"; res "build W=1 (Debian 6.1 headers)" 1
+fi
+if eval "$("$TWHEEL_ROOT/scripts/stock-kernel.sh")"; then
+	build_clean w1-deb612 "$stock_kdir" W=1
+	res "build W=1 ($(basename "$stock_kdir"))" $?
+else
+	res "build W=1 (Debian 6.12 headers)" 1
+fi
+
+# 2. checkpatch --strict from the kernel source: no error, warning or check.
+cd "$TWHEEL_ROOT" || exit 1
+files=$(ls twheel.h twheel_core.c twheel_main.c kunit/*.c kunit/*.h)
+perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse -f $files >"$work/cp.log" 2>&1
+grep -E ': (ERROR|WARNING|CHECK):' "$work/cp.log" | head -n 20
+! grep -q -E ': (ERROR|WARNING|CHECK):' "$work/cp.log"
+res "checkpatch --strict" $?
+
+# 3. KUnit in QEMU: every case counts.
+"$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
+krc=$?
+grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete' "$work/kunit.log" | sed 's/^\[[0-9:]*\] //'
+read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit.log" | tail -n 1) || { kp=0; kf=1; }
+[ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit.log"; kf=1; }
+passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
+[ "${kf:-1}" -eq 0 ] || failures+=("KUnit ($kf)")
+
+# 4. The module in a booted guest: load, read debugfs, unload.
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --timeout 300 -- sh /guest/smoke.sh >"$work/smoke.log" 2>&1
+src=$?
+tail -n 5 "$work/smoke.log"
+res "module smoke test (test kernel)" $src
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel stock --timeout 300 -- sh /guest/smoke.sh >"$work/smoke-stock.log" 2>&1
+src=$?
+tail -n 5 "$work/smoke-stock.log"
+res "module smoke test (Debian stock 6.12 kernel)" $src
+
+echo "check took $(($(date +%s) - start)) s"
+[ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Boots a guest with twheel.ko loaded and debugfs mounted, runs COMMAND in
+# it, prints the command's output and exits with its status.
+#
+#   scripts/qemu.sh [--kernel test|stock] [--timeout SECS] [--smp N]
+#                   [--log FILE] [--no-load] [-- COMMAND...]
+#
+# With no COMMAND and a terminal on stdin, it opens a shell in the guest.
+# test:  the project's own kernel (scripts/build-kernel.sh), with KUnit.
+# stock: Debian's linux-image-6.12-amd64, module built against its headers.
+# The run fails (exit 1) on a kernel BUG/WARNING/oops in the guest's log,
+# and ends after --timeout seconds (default 600) whatever happens.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=test timeout=600 smp=1 log="" load=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) variant=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--no-load) load=0; shift ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+
+"$TWHEEL_ROOT/scripts/setup.sh"
+case "$variant" in
+test|debug)
+	kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" "$variant")
+	bzimage=$kdir/arch/x86/boot/bzImage
+	;;
+stock)
+	eval "$("$TWHEEL_ROOT/scripts/stock-kernel.sh")"
+	kdir=$stock_kdir bzimage=$stock_bzimage
+	;;
+*) die "--kernel takes test, debug or stock" ;;
+esac
+
+moddir=$("$TWHEEL_ROOT/scripts/build-module.sh" "$kdir" "$variant")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,etc,lib/twheel,guest,proc,sys,dev,tmp}
+cp /bin/busybox "$root/bin/busybox"
+cp "$TWHEEL_ROOT/scripts/guest/init" "$root/init"
+cp "$TWHEEL_ROOT"/scripts/guest/*.sh "$root/guest/" 2>/dev/null || true
+chmod +x "$root/init"
+cp "$moddir"/*.ko "$root/lib/twheel/"
+[ -n "$(ls "$moddir"/extra/*.ko 2>/dev/null)" ] && cp "$moddir"/extra/*.ko "$root/lib/twheel/"
+: >"$root/etc/twheel-preload"
+for m in ${TWHEEL_PRELOAD:-}; do echo "$m" >>"$root/etc/twheel-preload"; done
+[ $load -eq 1 ] && echo twheel.ko >>"$root/etc/twheel-preload"
+if [ $# -gt 0 ]; then
+	printf '%s\n' "$*" >"$root/cmd"
+	interactive=0
+elif [ -t 0 ]; then
+	interactive=1
+else
+	die "no COMMAND and no terminal: nothing to do"
+fi
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+
+qemu=(qemu-system-x86_64 -accel tcg -m "${TWHEEL_MEM:-512}" -smp "$smp"
+	-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initrd.gz"
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-append "console=ttyS0 quiet panic=-1 oops=panic ${TWHEEL_APPEND:-}")
+
+if [ $interactive -eq 1 ]; then
+	"${qemu[@]}" || true
+	exit 0
+fi
+
+out=$work/console.log
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1
+qrc=$?
+set -e
+[ -n "$log" ] && cp "$out" "$log"
+tr -d '\r' <"$out" >"$out.unix"
+# The command's output, between the sentinels.
+sed -n '/@@TWHEEL-BEGIN@@$/,/^@@TWHEEL-END rc=[0-9]*@@$/p' "$out.unix" |
+	sed '1d;$d'
+rc=$(sed -n 's/^@@TWHEEL-END rc=\([0-9]*\)@@$/\1/p' "$out.unix" | tail -n 1)
+if [ -z "$rc" ]; then
+	log "guest did not finish (qemu exit $qrc, timeout ${timeout}s); last lines:"
+	tail -n 40 "$out.unix" >&2
+	exit 125
+fi
+splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|ODEBUG:|kmemleak:.*new suspected|Call Trace:'
+if grep -E -q "$splat" "$out.unix"; then
+	log "kernel splat in the guest log:"
+	grep -E -B2 -A20 "$splat" "$out.unix" | head -n 60 >&2
+	exit 1
+fi
+grep -q '^@@TWHEEL-DMESG-END@@$' "$out.unix" || { log "guest log incomplete"; exit 125; }
+exit "$rc"

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twheel - timer wheels side by side.
+ *
+ * The engines are pure data structures: they never read a clock, never
+ * lock, never print and never allocate. Time is always an argument: an
+ * engine's clock (clk) is the next jiffy it will process, and
+ * twheel_advance(e, now) processes every jiffy from clk up to and including
+ * now. Timers that became due are collected inside the engine and handed out
+ * one by one with twheel_pop(); the caller runs the callbacks. A collected
+ * timer that has not been popped yet is still pending: twheel_del() takes it
+ * back and it never runs (the kernel's timer_list behaves the same way).
+ */
+#ifndef TWHEEL_H
+#define TWHEEL_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/bitops.h>
+
+struct twheel_timer;
+typedef void (*twheel_fn_t)(struct twheel_timer *t);
+
+/*
+ * A timer. The classic wheel links it through @list (FIFO slots, as 2.6
+ * did), the modern wheel through @entry (an hlist, as the kernel does now),
+ * both with @bucket; the reference engine uses @node. A timer belongs to one
+ * engine at a time, so they share storage and the timer stays as small as
+ * the kernel's timer_list (40 bytes on 64-bit).
+ */
+struct twheel_timer {
+	union {
+		struct {
+			union {
+				struct list_head list;
+				struct hlist_node entry;
+			};
+			unsigned int bucket;
+		};
+		struct rb_node node;
+	};
+	unsigned long expires;
+	twheel_fn_t function;
+};
+
+/* @bucket of a wheel timer that was collected and waits to be popped. */
+#define TWHEEL_COLLECTED	(~0U)
+/* twheel_ops.bucket_of: the engine has no buckets. */
+#define TWHEEL_NO_BUCKET	(~0U)
+
+enum twheel_kind {
+	TWHEEL_CLASSIC,
+	TWHEEL_MODERN,
+	TWHEEL_REFERENCE,
+	TWHEEL_NR_KINDS,
+};
+
+/* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
+#define TW_TVR_BITS		8
+#define TW_TVN_BITS		6
+#define TW_TVR_SIZE		BIT(TW_TVR_BITS)
+#define TW_TVN_SIZE		BIT(TW_TVN_BITS)
+#define TW_CLASSIC_LEVELS	5
+#define TW_CLASSIC_BUCKETS	(TW_TVR_SIZE + 4 * TW_TVN_SIZE)
+/* Largest delta the classic wheel files; larger ones are clamped to it. */
+#define TW_CLASSIC_MAX_DELTA	0xffffffffUL
+
+/* Modern (Linux >= 4.8) wheel: 64 buckets a level, granularity x8 a level. */
+#define TW_LVL_BITS		6
+#define TW_LVL_SIZE		BIT(TW_LVL_BITS)
+#define TW_LVL_CLK_SHIFT	3
+#define TW_MODERN_MAX_LEVELS	9
+#define TW_MODERN_BUCKETS	(TW_LVL_SIZE * TW_MODERN_MAX_LEVELS)
+/* The kernel's depth: 9 levels when HZ > 100, else 8. */
+#define TW_MODERN_DEFAULT_DEPTH	(HZ > 100 ? 9 : 8)
+
+#define TWHEEL_MAX_LEVELS	TW_MODERN_MAX_LEVELS
+
+/* Counters every engine keeps. added = expired + deleted + pending. */
+struct twheel_stats {
+	u64 added;		/* a non-pending timer was armed */
+	u64 deleted;		/* a pending timer was removed */
+	u64 modified;		/* a pending timer was given a new expiry */
+	u64 mod_noop;		/* mod to the expiry it already had */
+	u64 mod_inplace;	/* mod that stayed in its bucket: no relink */
+	u64 expired;		/* handed out by twheel_pop() */
+	u64 collected;		/* moved from buckets to the collected list */
+	u64 cascades;		/* cascade of a non-empty slot (classic) */
+	u64 cascaded;		/* timers moved by cascades (classic) */
+	u64 advances;		/* twheel_advance() calls that moved clk */
+	u64 jiffies;		/* jiffies those calls covered */
+	u64 events;		/* jiffies that had work (collect or cascade) */
+	unsigned long pending;	/* armed, or collected and not yet popped */
+	unsigned int level_pending[TWHEEL_MAX_LEVELS];	/* in buckets */
+};
+
+struct twheel_engine;
+
+struct twheel_ops {
+	const char *name;
+	enum twheel_kind kind;
+	void (*setup)(struct twheel_timer *t);
+	bool (*pending)(const struct twheel_timer *t);
+	/* Files t by t->expires; t is not pending. */
+	void (*enqueue)(struct twheel_engine *e, struct twheel_timer *t);
+	/* Removes a pending t, from a bucket or from the collected list. */
+	void (*dequeue)(struct twheel_engine *e, struct twheel_timer *t);
+	/* The bucket t would be filed in now, or TWHEEL_NO_BUCKET. */
+	unsigned int (*bucket_of)(const struct twheel_engine *e,
+				  unsigned long expires);
+	/* Processes the jiffy e->clk: cascade, then collect; clk is not moved. */
+	void (*process)(struct twheel_engine *e);
+	/* Jiffies from clk to the next jiffy with work, at most limit. */
+	unsigned long (*next_event)(const struct twheel_engine *e,
+				    unsigned long limit);
+	struct twheel_timer *(*pop)(struct twheel_engine *e);
+};
+
+struct twheel_engine {
+	const struct twheel_ops *ops;
+	unsigned long clk;		/* next jiffy to process */
+	unsigned int nr_levels;
+	struct twheel_stats st;
+};
+
+struct twheel_classic {
+	struct twheel_engine e;
+	struct list_head collected;
+	DECLARE_BITMAP(pending_map, TW_CLASSIC_BUCKETS);
+	struct list_head vec[TW_CLASSIC_BUCKETS];
+};
+
+struct twheel_modern {
+	struct twheel_engine e;
+	struct hlist_head collected;
+	struct hlist_node **collected_tail;	/* where the next one goes */
+	unsigned long cutoff;		/* deltas from here on are clamped */
+	unsigned long max_delta;	/* ... to this one */
+	DECLARE_BITMAP(pending_map, TW_MODERN_BUCKETS);
+	struct hlist_head vec[TW_MODERN_BUCKETS];
+};
+
+struct twheel_reference {
+	struct twheel_engine e;
+	struct rb_root_cached armed;	/* ordered by expires, FIFO on ties */
+	struct rb_root_cached due;	/* collected, in the order they fire */
+};
+
+void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
+int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
+		       unsigned int depth);
+void twheel_reference_init(struct twheel_reference *r, unsigned long clk);
+
+void twheel_timer_setup(struct twheel_engine *e, struct twheel_timer *t,
+			twheel_fn_t fn);
+bool twheel_pending(const struct twheel_engine *e,
+		    const struct twheel_timer *t);
+int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
+	       unsigned long expires);
+bool twheel_del(struct twheel_engine *e, struct twheel_timer *t);
+bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
+		unsigned long expires);
+unsigned long twheel_advance(struct twheel_engine *e, unsigned long now);
+struct twheel_timer *twheel_pop(struct twheel_engine *e);
+unsigned long twheel_next_event(const struct twheel_engine *e,
+				unsigned long limit);
+
+/* Level of a bucket index, for occupancy read-outs. */
+unsigned int twheel_bucket_level(const struct twheel_engine *e,
+				 unsigned int bucket);
+
+/* The modern wheel's geometry, in jiffies (for any depth). */
+static inline unsigned int tw_lvl_shift(unsigned int lvl)
+{
+	return lvl * TW_LVL_CLK_SHIFT;
+}
+
+static inline unsigned long tw_lvl_gran(unsigned int lvl)
+{
+	return 1UL << tw_lvl_shift(lvl);
+}
+
+/* First delta filed in level lvl (lvl >= 1). */
+static inline unsigned long tw_lvl_start(unsigned int lvl)
+{
+	return (unsigned long)(TW_LVL_SIZE - 1) << tw_lvl_shift(lvl - 1);
+}
+
+unsigned int twheel_modern_index(const struct twheel_modern *m,
+				 unsigned long expires,
+				 unsigned long *bucket_expiry);
+
+/* One row of the modern wheel's level table at a given HZ. */
+struct twheel_level_info {
+	unsigned int level;
+	unsigned int offset;		/* first bucket index of the level */
+	unsigned long gran;		/* granularity, jiffies */
+	unsigned long start;		/* first jiffy delta of the range */
+	unsigned long end;		/* last jiffy delta of the range */
+	u64 gran_ms, start_ms, end_ms;	/* the same in ms, truncated */
+};
+
+void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
+		       struct twheel_level_info *li);
+
+extern const struct twheel_ops twheel_classic_ops;
+extern const struct twheel_ops twheel_modern_ops;
+extern const struct twheel_ops twheel_reference_ops;
+
+#endif /* TWHEEL_H */
