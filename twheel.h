@@ -196,9 +196,11 @@ struct twheel_level_info {
 	unsigned int level;
 	unsigned int offset;		/* first bucket index of the level */
 	unsigned long gran;		/* granularity, jiffies */
-	unsigned long start;		/* first jiffy delta of the range */
-	unsigned long end;		/* last jiffy delta of the range */
+	unsigned long start;		/* the range as the kernel's table */
+	unsigned long end;		/* gives it: [64 * 8^(n-1), 64 * 8^n) */
 	u64 gran_ms, start_ms, end_ms;	/* the same in ms, truncated */
+	unsigned long file_lo;		/* deltas actually filed here */
+	unsigned long file_hi;		/* (last level: up to the clamp) */
 };
 
 void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,

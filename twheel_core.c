@@ -458,6 +458,8 @@ void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 	li->gran_ms = div_u64((u64)li->gran * MSEC_PER_SEC, hz);
 	li->start_ms = div_u64((u64)li->start * MSEC_PER_SEC, hz);
 	li->end_ms = div_u64((u64)li->end * MSEC_PER_SEC, hz);
+	li->file_lo = lvl ? tw_lvl_start(lvl) : 0;
+	li->file_hi = lvl + 1 < depth ? tw_lvl_start(lvl + 1) - 1 : ULONG_MAX;
 }
 EXPORT_SYMBOL_GPL(twheel_level_info);
 

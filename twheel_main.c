@@ -157,13 +157,19 @@ static void tw_show_levels(struct seq_file *m, unsigned int hz,
 	struct twheel_level_info li;
 	unsigned int lvl;
 
-	seq_printf(m, "HZ %u, %u levels\n", hz, depth);
-	seq_puts(m, "Level Offset  Granularity        Range (jiffies)               Range (ms)\n");
+	seq_printf(m, "# modern wheel at HZ %u, %u levels; ranges as the kernel's table gives them,\n",
+		   hz, depth);
+	seq_puts(m, "# 'files' = the deltas (jiffies) actually filed in the level\n");
+	seq_puts(m, "level offset  gran_jiffies   gran_ms  range_ms                        files_jiffies\n");
 	for (lvl = 0; lvl < depth; lvl++) {
 		twheel_level_info(hz, depth, lvl, &li);
-		seq_printf(m, "%5u %6u %9lu j %8llu ms %12lu - %-12lu %12llu - %llu\n",
-			   li.level, li.offset, li.gran, li.gran_ms, li.start,
-			   li.end, li.start_ms, li.end_ms);
+		seq_printf(m, "%5u %6u %13lu %9llu  %10llu - %-18llu %lu - ",
+			   li.level, li.offset, li.gran, li.gran_ms,
+			   li.start_ms, li.end_ms, li.file_lo);
+		if (li.file_hi == ULONG_MAX)
+			seq_puts(m, "max (clamped)\n");
+		else
+			seq_printf(m, "%lu\n", li.file_hi);
 	}
 }
 

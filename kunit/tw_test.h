@@ -18,6 +18,8 @@ struct tw_rec {
 	unsigned int id;
 	unsigned int fired;		/* how many times the callback ran */
 	unsigned long fired_at;		/* jiffy of the last run */
+	unsigned long expect;		/* jiffy a test expects it to run */
+	unsigned long slack;		/* lateness a test allows */
 };
 
 struct tw_ctx {
@@ -28,6 +30,7 @@ struct tw_ctx {
 	unsigned int *seq;		/* ids in the order they ran, if set */
 	unsigned int seq_len, seq_max;
 	unsigned long runs;
+	unsigned long bad;		/* runs off their expected jiffy */
 };
 
 /* All three engine kinds in one allocation. */
@@ -43,6 +46,7 @@ struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test,
 		 struct twheel_engine *e);
 void tw_run_until(struct tw_ctx *ctx, unsigned long until);
+void tw_expect_hook(struct tw_rec *r);
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
 unsigned long tw_rand_delta(struct rnd_state *rs);
 

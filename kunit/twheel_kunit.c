@@ -88,6 +88,14 @@ void tw_run_until(struct tw_ctx *ctx, unsigned long until)
 	}
 }
 
+/* A hook that counts every run off the jiffy the test expected. */
+void tw_expect_hook(struct tw_rec *r)
+{
+	if (r->fired_at != r->expect && !r->ctx->bad++)
+		KUNIT_FAIL(r->ctx->test, "timer %u ran at %lu, expected at %lu",
+			   r->id, r->fired_at, r->expect);
+}
+
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
 {
 	const struct twheel_stats *st = &e->st;
