@@ -122,6 +122,13 @@ struct twheel_engine {
 	unsigned long clk;		/* next jiffy to process */
 	unsigned int nr_levels;
 	struct twheel_stats st;
+	/*
+	 * Optional, for accounting only: a clock the caller lends so that
+	 * the time spent cascading can be told apart from collecting. The
+	 * engine's behaviour never depends on it. NULL: not measured.
+	 */
+	u64 (*clock_ns)(void);
+	u64 cascade_ns;			/* summed while clock_ns is set */
 };
 
 struct twheel_classic {

@@ -170,21 +170,35 @@ static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 	e->st.cascaded += n;
 }
 
+/*
+ * tv1 wrapped: cascade tv2's slot; a level further up only when the level
+ * below it wrapped too.
+ */
+static void tw_classic_cascades(struct twheel_classic *c)
+{
+	unsigned int lvl;
+
+	for (lvl = 1; lvl < TW_CLASSIC_LEVELS; lvl++) {
+		if (c->e.clk & ((1UL << tw_classic_shift(lvl)) - 1))
+			break;
+		tw_classic_cascade(c, lvl);
+	}
+}
+
 static void tw_classic_process(struct twheel_engine *e)
 {
 	struct twheel_classic *c = to_classic(e);
-	unsigned int lvl, idx = e->clk & (TW_TVR_SIZE - 1);
+	unsigned int idx = e->clk & (TW_TVR_SIZE - 1);
 	struct twheel_timer *t;
 	unsigned int n = 0;
 
-	/*
-	 * When tv1 wraps, cascade tv2's slot; a level further up only when
-	 * the level below it wrapped too.
-	 */
-	for (lvl = 1; lvl < TW_CLASSIC_LEVELS; lvl++) {
-		if (e->clk & ((1UL << tw_classic_shift(lvl)) - 1))
-			break;
-		tw_classic_cascade(c, lvl);
+	if (!idx && e->clock_ns) {
+		u64 t0 = e->clock_ns();
+
+		tw_classic_cascades(c);
+		e->cascade_ns += e->clock_ns() - t0;
+	} else if (!idx) {
+		tw_classic_cascades(c);
 	}
 	if (!__test_and_clear_bit(idx, c->pending_map))
 		return;
@@ -251,6 +265,8 @@ static void tw_engine_init(struct twheel_engine *e, const struct twheel_ops *ops
 	e->clk = clk;
 	e->nr_levels = nr_levels;
 	memset(&e->st, 0, sizeof(e->st));
+	e->clock_ns = NULL;
+	e->cascade_ns = 0;
 }
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk)

@@ -1,19 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel module: the engine instances, their locks and the debugfs
- * read-outs under /sys/kernel/debug/twheel.
+ * twheel module: engine instances and their locks, the hrtimer tick that
+ * drives them, workloads, and /sys/kernel/debug/twheel.
+ *
+ * Locking: one spinlock per engine instance. The tick (softirq) takes it
+ * plainly, process context with _bh. Callbacks run with no engine lock
+ * held. tw_ctl (a mutex) serialises control commands. Workload timers are
+ * freed only with the tick cancelled, so no callback can touch them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/uaccess.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
+#include <linux/log2.h>
 #include "twheel.h"
+#include "twheel_workload.h"
 
 static char *engines = "classic,modern";
 module_param(engines, charp, 0444);
@@ -23,19 +36,79 @@ static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
 MODULE_PARM_DESC(modern_depth, "levels of the modern wheel (2..9; default 9 if HZ > 100, else 8)");
 
+static unsigned int tick_jiffies = 1;
+module_param(tick_jiffies, uint, 0444);
+MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ; default 1)");
+
+/* log2 histogram: bucket k counts values in [2^(k-1), 2^k), bucket 0 zeros. */
+struct tw_hist {
+	u64 n, sum, max;
+	u64 b[65];
+};
+
+static void tw_hist_add(struct tw_hist *h, u64 v)
+{
+	h->n++;
+	h->sum += v;
+	h->max = max(h->max, v);
+	h->b[v ? fls64(v) : 0]++;
+}
+
+/* What the driver measures per engine, on top of the engine's counters. */
+struct tw_drv_stats {
+	u64 ticks;		/* ticks that advanced the engine */
+	u64 catchups;		/* ticks that had to cover missed jiffies */
+	u64 missed;		/* jiffies those covered beyond their own */
+	u64 runs;		/* callbacks run */
+	u64 early;		/* callbacks before their expiry: must stay 0 */
+	u64 exact;		/* callbacks at exactly their expiry jiffy */
+	u64 cascaded_max;	/* most timers cascaded in one tick */
+	u64 expired_max;	/* most callbacks in one tick */
+	struct tw_hist tick_ns;		/* whole tick, this engine */
+	struct tw_hist cascade_ns;	/* ticks that cascaded */
+	struct tw_hist late_j;		/* jiffy run - expires */
+	struct tw_hist late_ns;		/* ns from tick start to callback */
+};
+
+struct tw_wtimer {
+	struct twheel_timer t;
+	struct tw_instance *in;
+	u32 id;
+	u32 gen;		/* how often it was armed */
+};
+
 struct tw_instance {
-	spinlock_t lock;		/* the engine and its counters */
+	spinlock_t lock;	/* the engine, its stats, active */
+	enum twheel_kind kind;
 	struct twheel_engine *e;
-	struct dentry *dir;
 	union {
 		struct twheel_classic classic;
 		struct twheel_modern modern;
 		struct twheel_reference reference;
 	} *u;
+	struct tw_drv_stats ds;
+	bool active;		/* workload activity: re-arms and ops */
+	struct tw_wtimer *wt;	/* this engine's workload timers */
+	u32 nr_wt;
+	struct dentry *dir;
 };
 
+enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
+
+static const char *const tw_state_names[] = { "empty", "loaded", "running" };
+
 static struct tw_instance tw_inst[TWHEEL_NR_KINDS];
+static unsigned long tw_mask;			/* instances that exist */
+static DEFINE_MUTEX(tw_ctl);			/* control commands */
+static enum tw_state tw_state;			/* under tw_ctl */
+static struct twheel_params tw_params;		/* fixed while running */
+static u64 tw_ticks_run;			/* ticks since start (tick only) */
+static unsigned long tw_start_jiffies;
+static bool tw_activity;			/* read by the tick */
+static struct hrtimer tw_tick;
+static ktime_t tw_period;
 static struct dentry *tw_root;
+static unsigned int tw_levels_hz = HZ, tw_levels_depth;
 
 static const char *const tw_names[TWHEEL_NR_KINDS] = {
 	[TWHEEL_CLASSIC]	= "classic",
@@ -43,7 +116,642 @@ static const char *const tw_names[TWHEEL_NR_KINDS] = {
 	[TWHEEL_REFERENCE]	= "reference",
 };
 
-static int tw_parse_engines(const char *list, unsigned long *mask)
+static u64 tw_clock(void)
+{
+	return ktime_get_ns();
+}
+
+/* ---- the tick ---- */
+
+static void tw_wtimer_fn(struct twheel_timer *t)
+{
+	struct tw_wtimer *w = container_of(t, struct tw_wtimer, t);
+	struct tw_instance *in = w->in;
+
+	if (!twheel_wl_rearms(&tw_params, w->id))
+		return;
+	spin_lock(&in->lock);
+	if (in->active && !twheel_pending(in->e, t)) {
+		w->gen++;
+		twheel_mod(in->e, t, jiffies + twheel_wl_delta(&tw_params, w->id, w->gen));
+	}
+	spin_unlock(&in->lock);
+}
+
+/* Runs the timers the engine handed out at jiffy j, lock held on entry. */
+static unsigned int tw_run_collected(struct tw_instance *in, unsigned long j,
+				     u64 t0)
+{
+	struct twheel_timer *t;
+	unsigned int n = 0;
+	long late;
+
+	while ((t = twheel_pop(in->e))) {
+		late = (long)(j - t->expires);
+		in->ds.runs++;
+		if (late < 0)
+			in->ds.early++;
+		else if (!late)
+			in->ds.exact++;
+		tw_hist_add(&in->ds.late_j, late < 0 ? 0 : late);
+		tw_hist_add(&in->ds.late_ns, ktime_get_ns() - t0);
+		n++;
+		spin_unlock(&in->lock);
+		t->function(t);
+		spin_lock(&in->lock);
+	}
+	return n;
+}
+
+/* Advances one engine to now, jiffy with work by jiffy with work. */
+static void tw_tick_engine(struct tw_instance *in, unsigned long now)
+{
+	struct twheel_engine *e = in->e;
+	u64 t0 = ktime_get_ns(), cascaded;
+	unsigned long span, d;
+	unsigned int runs = 0;
+
+	spin_lock(&in->lock);
+	if (time_before(now, e->clk)) {
+		spin_unlock(&in->lock);
+		return;
+	}
+	span = now - e->clk;
+	if (span >= tick_jiffies) {
+		in->ds.catchups++;
+		in->ds.missed += span + 1 - tick_jiffies;
+	}
+	cascaded = e->st.cascaded;
+	e->cascade_ns = 0;
+	while (!time_after(e->clk, now)) {
+		span = now - e->clk;
+		d = twheel_next_event(e, span + 1);
+		if (d > span) {
+			twheel_advance(e, now);
+			break;
+		}
+		twheel_advance(e, e->clk + d);
+		runs += tw_run_collected(in, e->clk - 1, t0);
+	}
+	in->ds.ticks++;
+	in->ds.expired_max = max_t(u64, in->ds.expired_max, runs);
+	cascaded = e->st.cascaded - cascaded;
+	if (cascaded) {
+		in->ds.cascaded_max = max(in->ds.cascaded_max, cascaded);
+		tw_hist_add(&in->ds.cascade_ns, e->cascade_ns);
+	}
+	tw_hist_add(&in->ds.tick_ns, ktime_get_ns() - t0);
+	spin_unlock(&in->lock);
+}
+
+/* This tick's activity ops on one engine: delete, re-arm or arm. */
+static void tw_tick_ops(struct tw_instance *in, u64 tick)
+{
+	struct twheel_op op;
+	struct tw_wtimer *w;
+	u32 j;
+
+	spin_lock(&in->lock);
+	for (j = 0; in->active && j < tw_params.ops; j++) {
+		twheel_wl_op(&tw_params, tick, j, &op);
+		w = &in->wt[op.id];
+		if (op.cancel && twheel_pending(in->e, &w->t)) {
+			twheel_del(in->e, &w->t);
+			continue;
+		}
+		w->gen++;
+		twheel_mod(in->e, &w->t,
+			   jiffies + twheel_wl_delta(&tw_params, w->id, w->gen));
+	}
+	spin_unlock(&in->lock);
+}
+
+static void tw_set_active(bool on, bool bh)
+{
+	struct tw_instance *in;
+	int k;
+
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
+		in = &tw_inst[k];
+		if (bh)
+			spin_lock_bh(&in->lock);
+		else
+			spin_lock(&in->lock);
+		in->active = on && in->wt;
+		if (bh)
+			spin_unlock_bh(&in->lock);
+		else
+			spin_unlock(&in->lock);
+	}
+}
+
+static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
+{
+	unsigned long now = jiffies;
+	bool act = READ_ONCE(tw_activity);
+	int k;
+
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
+		tw_tick_engine(&tw_inst[k], now);
+	if (act && tw_params.duration &&
+	    time_after(now, tw_start_jiffies + tw_params.duration * HZ)) {
+		WRITE_ONCE(tw_activity, false);
+		tw_set_active(false, false);
+		act = false;
+	}
+	if (act) {
+		for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
+			if (tw_inst[k].wt)
+				tw_tick_ops(&tw_inst[k], tw_ticks_run);
+		tw_ticks_run++;
+	}
+	hrtimer_forward_now(h, tw_period);
+	return HRTIMER_RESTART;
+}
+
+static void tw_tick_start(void)
+{
+	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+}
+
+/* ---- workloads ---- */
+
+/*
+ * Applies fn to every workload timer of an engine under its lock, in
+ * batches, so that a million timers never keep softirqs off for long.
+ */
+static void tw_wl_batched(struct tw_instance *in,
+			  void (*fn)(struct tw_instance *in, struct tw_wtimer *w,
+				     unsigned long arg),
+			  unsigned long arg)
+{
+	u32 i, j, end;
+
+	for (i = 0; i < in->nr_wt; i = end) {
+		end = min(in->nr_wt, i + 1024);
+		spin_lock_bh(&in->lock);
+		for (j = i; j < end; j++)
+			fn(in, &in->wt[j], arg);
+		spin_unlock_bh(&in->lock);
+		cond_resched();
+	}
+}
+
+static void tw_wtimer_del(struct tw_instance *in, struct tw_wtimer *w,
+			  unsigned long unused)
+{
+	twheel_del(in->e, &w->t);
+}
+
+static void tw_wtimer_arm(struct tw_instance *in, struct tw_wtimer *w,
+			  unsigned long base)
+{
+	w->gen = 0;
+	twheel_mod(in->e, &w->t, base + twheel_wl_delta(&tw_params, w->id, 0));
+}
+
+/* Takes every workload timer out of its engine. */
+static void tw_wl_disarm(void)
+{
+	int k;
+
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
+		tw_wl_batched(&tw_inst[k], tw_wtimer_del, 0);
+}
+
+/* Frees the workload timers; the tick must be cancelled (no callbacks). */
+static void tw_wl_free(void)
+{
+	struct tw_instance *in;
+	int k;
+
+	tw_wl_disarm();
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
+		in = &tw_inst[k];
+		kvfree(in->wt);
+		in->wt = NULL;
+		in->nr_wt = 0;
+	}
+	tw_state = TW_EMPTY;
+}
+
+static void tw_reset_counters(void)
+{
+	struct tw_instance *in;
+	unsigned long pending;
+	int k;
+
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
+		in = &tw_inst[k];
+		spin_lock_bh(&in->lock);
+		pending = in->e->st.pending;
+		/* Every cumulative counter comes before pending. */
+		BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
+		memset(&in->e->st, 0, offsetof(struct twheel_stats, pending));
+		/* Keep the invariant: what is pending now counts as added. */
+		in->e->st.added = pending;
+		memset(&in->ds, 0, sizeof(in->ds));
+		spin_unlock_bh(&in->lock);
+	}
+}
+
+static int tw_wl_load(const struct twheel_params *p)
+{
+	struct tw_instance *in;
+	unsigned long mask = p->engines ? p->engines : tw_mask;
+	struct tw_wtimer *wt;
+	u32 i;
+	int k;
+
+	if (mask & ~tw_mask) {
+		pr_warn_ratelimited("load: engines= names an engine the module was not loaded with (engines=%s)\n",
+				    engines);
+		return -EINVAL;
+	}
+	hrtimer_cancel(&tw_tick);
+	tw_wl_free();
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
+		in = &tw_inst[k];
+		if (!(mask & BIT(k)))
+			continue;
+		wt = kvcalloc(p->count, sizeof(*wt), GFP_KERNEL);
+		if (!wt) {
+			pr_warn_ratelimited("load: no memory for %u timers on %s\n",
+					    p->count, tw_names[k]);
+			tw_wl_free();
+			tw_tick_start();
+			return -ENOMEM;
+		}
+		for (i = 0; i < p->count; i++) {
+			twheel_timer_setup(in->e, &wt[i].t, tw_wtimer_fn);
+			wt[i].in = in;
+			wt[i].id = i;
+		}
+		in->wt = wt;
+		in->nr_wt = p->count;
+	}
+	tw_params = *p;
+	tw_state = TW_LOADED;
+	/* Fresh counters for a fresh workload (nothing is pending now). */
+	tw_reset_counters();
+	tw_tick_start();
+	return 0;
+}
+
+static void tw_wl_start(void)
+{
+	unsigned long base;
+	int k;
+
+	/*
+	 * Same base jiffy on every engine, so the same expiries everywhere;
+	 * and no tick while arming, so no engine moves past the base and
+	 * takes a timer armed from it as one in the past. The first tick
+	 * afterwards catches up (counted in catchups).
+	 */
+	hrtimer_cancel(&tw_tick);
+	base = jiffies;
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
+		tw_wl_batched(&tw_inst[k], tw_wtimer_arm, base);
+	tw_start_jiffies = base;
+	tw_ticks_run = 0;
+	tw_set_active(true, true);
+	WRITE_ONCE(tw_activity, true);
+	tw_state = TW_RUNNING;
+	tw_tick_start();
+}
+
+static void tw_wl_stop(void)
+{
+	WRITE_ONCE(tw_activity, false);
+	tw_set_active(false, true);
+	tw_wl_disarm();
+	tw_state = TW_LOADED;
+}
+
+/* ---- debugfs: control ---- */
+
+static int tw_exec(struct twheel_cmd *cmd)
+{
+	switch (cmd->verb) {
+	case TWHEEL_CMD_LOAD:
+		if (tw_state == TW_RUNNING) {
+			pr_warn_ratelimited("load: a workload is running; stop it first\n");
+			return -EBUSY;
+		}
+		return tw_wl_load(&cmd->p);
+	case TWHEEL_CMD_START:
+		if (tw_state != TW_LOADED) {
+			pr_warn_ratelimited("start: %s\n", tw_state == TW_RUNNING ?
+					    "already running" : "no workload loaded");
+			return tw_state == TW_RUNNING ? -EBUSY : -EINVAL;
+		}
+		tw_wl_start();
+		return 0;
+	case TWHEEL_CMD_STOP:
+		if (tw_state != TW_RUNNING) {
+			pr_warn_ratelimited("stop: nothing is running\n");
+			return -EINVAL;
+		}
+		tw_wl_stop();
+		return 0;
+	case TWHEEL_CMD_RESET:
+		tw_reset_counters();
+		return 0;
+	case TWHEEL_CMD_UNLOAD:
+		if (tw_state == TW_RUNNING) {
+			pr_warn_ratelimited("unload: a workload is running; stop it first\n");
+			return -EBUSY;
+		}
+		hrtimer_cancel(&tw_tick);
+		tw_wl_free();
+		tw_tick_start();
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct twheel_cmd cmd;
+	char buf[TWHEEL_CMD_MAX], why[160];
+	int ret;
+
+	if (len >= sizeof(buf)) {
+		pr_warn_ratelimited("control: a command is at most %zu bytes\n",
+				    sizeof(buf) - 1);
+		return -E2BIG;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		pr_warn_ratelimited("control: NUL byte in the command\n");
+		return -EINVAL;
+	}
+	why[0] = '\0';
+	ret = twheel_parse_cmd(buf, &cmd, why, sizeof(why));
+	if (ret) {
+		pr_warn_ratelimited("control: %s\n", why);
+		return ret;
+	}
+	mutex_lock(&tw_ctl);
+	ret = tw_exec(&cmd);
+	mutex_unlock(&tw_ctl);
+	return ret ? ret : len;
+}
+
+static const struct file_operations control_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= control_write,
+	.llseek	= noop_llseek,
+};
+
+/* ---- debugfs: read-outs ---- */
+
+static void tw_show_hist(struct seq_file *m, const char *name,
+			 const struct tw_hist *h)
+{
+	unsigned int k;
+
+	seq_printf(m, "%s_max: %llu\n", name, h->max);
+	seq_printf(m, "%s_avg: %llu\n", name, h->n ? div64_u64(h->sum, h->n) : 0);
+	seq_printf(m, "%s_hist:", name);
+	for (k = 0; k < ARRAY_SIZE(h->b); k++)
+		if (h->b[k])
+			seq_printf(m, " %llu:%llu", k ? 1ULL << (k - 1) : 0, h->b[k]);
+	seq_putc(m, '\n');
+}
+
+static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
+			   struct tw_drv_stats *ds, struct twheel_stats *st)
+{
+	unsigned long clk;
+	unsigned int i, levels;
+	bool active;
+
+	spin_lock_bh(&in->lock);
+	*st = in->e->st;
+	*ds = in->ds;
+	clk = in->e->clk;
+	levels = in->e->nr_levels;
+	active = in->active;
+	spin_unlock_bh(&in->lock);
+
+	seq_printf(m, "[%s]\n", tw_names[in->kind]);
+	seq_printf(m, "levels: %u\n", levels);
+	seq_printf(m, "clk: %lu\n", clk);
+	seq_printf(m, "active: %d\n", active);
+	seq_printf(m, "timers: %u\n", in->nr_wt);
+	seq_printf(m, "pending: %lu\n", st->pending);
+	seq_printf(m, "added: %llu\n", st->added);
+	seq_printf(m, "deleted: %llu\n", st->deleted);
+	seq_printf(m, "expired: %llu\n", st->expired);
+	seq_printf(m, "invariant: %s\n",
+		   st->added == st->expired + st->deleted + st->pending ?
+		   "ok" : "BROKEN");
+	seq_printf(m, "modified: %llu\n", st->modified);
+	seq_printf(m, "mod_noop: %llu\n", st->mod_noop);
+	seq_printf(m, "mod_inplace: %llu\n", st->mod_inplace);
+	seq_printf(m, "cascades: %llu\n", st->cascades);
+	seq_printf(m, "cascaded: %llu\n", st->cascaded);
+	seq_printf(m, "cascaded_max_tick: %llu\n", ds->cascaded_max);
+	seq_printf(m, "ticks: %llu\n", ds->ticks);
+	seq_printf(m, "catchups: %llu\n", ds->catchups);
+	seq_printf(m, "missed_jiffies: %llu\n", ds->missed);
+	seq_printf(m, "runs: %llu\n", ds->runs);
+	seq_printf(m, "runs_exact: %llu\n", ds->exact);
+	seq_printf(m, "runs_early: %llu\n", ds->early);
+	seq_printf(m, "expired_max_tick: %llu\n", ds->expired_max);
+	tw_show_hist(m, "tick_ns", &ds->tick_ns);
+	tw_show_hist(m, "cascade_ns", &ds->cascade_ns);
+	tw_show_hist(m, "late_jiffies", &ds->late_j);
+	tw_show_hist(m, "late_ns", &ds->late_ns);
+	seq_puts(m, "level_pending:");
+	for (i = 0; i < levels; i++)
+		seq_printf(m, " %u", st->level_pending[i]);
+	seq_puts(m, "\n\n");
+}
+
+static int stats_show(struct seq_file *m, void *unused)
+{
+	struct twheel_stats *st;
+	struct tw_drv_stats *ds;
+	int k;
+
+	/* Both are too large for the stack; copied under the engine lock. */
+	ds = kmalloc(sizeof(*ds), GFP_KERNEL);
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!ds || !st) {
+		kfree(ds);
+		kfree(st);
+		return -ENOMEM;
+	}
+	mutex_lock(&tw_ctl);
+	seq_printf(m, "# HZ=%d jiffies=%lu tick_jiffies=%u\n", HZ, jiffies,
+		   tick_jiffies);
+	seq_printf(m, "workload: %s\n", tw_state == TW_EMPTY ? "none" :
+		   twheel_wl_names[tw_params.type]);
+	seq_printf(m, "state: %s\n", tw_state_names[tw_state]);
+	if (tw_state != TW_EMPTY)
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u\n",
+			   tw_params.count, tw_params.seed, tw_params.min,
+			   tw_params.max, tw_params.cancel, tw_params.ops,
+			   tw_params.duration);
+	if (tw_state == TW_RUNNING)
+		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_start_jiffies);
+	seq_putc(m, '\n');
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
+		tw_show_engine(m, &tw_inst[k], ds, st);
+	mutex_unlock(&tw_ctl);
+	kfree(ds);
+	kfree(st);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int levels_show(struct seq_file *m, void *unused)
+{
+	struct twheel_level_info li;
+	unsigned int lvl, hz = READ_ONCE(tw_levels_hz);
+	unsigned int depth = READ_ONCE(tw_levels_depth);
+
+	seq_printf(m, "# modern wheel at HZ %u, %u levels (running: HZ %d, %u levels)\n", hz,
+		   depth, HZ, modern_depth);
+	seq_puts(m, "# range as the kernel's table gives it; files = the deltas filed there\n");
+	seq_puts(m, "level offset  gran_jiffies   gran_ms  range_ms                        files_jiffies\n");
+	for (lvl = 0; lvl < depth; lvl++) {
+		twheel_level_info(hz, depth, lvl, &li);
+		seq_printf(m, "%5u %6u %13lu %9llu  %10llu - %-18llu %lu - ",
+			   li.level, li.offset, li.gran, li.gran_ms,
+			   li.start_ms, li.end_ms, li.file_lo);
+		if (li.file_hi == ULONG_MAX)
+			seq_puts(m, "max (clamped)\n");
+		else
+			seq_printf(m, "%lu\n", li.file_hi);
+	}
+	return 0;
+}
+
+static int levels_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, levels_show, inode->i_private);
+}
+
+/* "HZ" or "HZ DEPTH": show the table for another HZ; "0" back to ours. */
+static ssize_t levels_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[32], *p, *tok;
+	unsigned int hz, depth;
+
+	if (len >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	p = strim(buf);
+	tok = strsep(&p, " \t");
+	if (kstrtouint(tok, 10, &hz) || hz > 100000) {
+		pr_warn_ratelimited("levels: write HZ [DEPTH], HZ up to 100000 (0: the running one)\n");
+		return -EINVAL;
+	}
+	if (!hz)
+		hz = HZ;
+	depth = hz > 100 ? 9 : 8;
+	if (p && *skip_spaces(p) &&
+	    (kstrtouint(skip_spaces(p), 10, &depth) || depth < 2 ||
+	     depth > TW_MODERN_MAX_LEVELS)) {
+		pr_warn_ratelimited("levels: DEPTH is 2..%u\n", TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	if (hz == HZ && !(p && *skip_spaces(p)))
+		depth = modern_depth;
+	WRITE_ONCE(tw_levels_hz, hz);
+	WRITE_ONCE(tw_levels_depth, depth);
+	return len;
+}
+
+static const struct file_operations levels_fops = {
+	.owner		= THIS_MODULE,
+	.open		= levels_open,
+	.read		= seq_read,
+	.write		= levels_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int occupancy_show(struct seq_file *m, void *unused)
+{
+	struct tw_instance *in = m->private;
+	unsigned int lvl, levels, i, nb = 0;
+	unsigned int *per;
+	struct twheel_stats *st;
+
+	if (in->kind == TWHEEL_CLASSIC)
+		nb = TW_CLASSIC_BUCKETS;
+	else if (in->kind == TWHEEL_MODERN)
+		nb = TW_MODERN_BUCKETS;
+	per = kcalloc(max(nb, 1U), sizeof(*per), GFP_KERNEL);
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!per || !st) {
+		kfree(per);
+		kfree(st);
+		return -ENOMEM;
+	}
+	spin_lock_bh(&in->lock);
+	*st = in->e->st;
+	levels = in->e->nr_levels;
+	if (in->kind == TWHEEL_CLASSIC) {
+		struct twheel_timer *t;
+
+		for (i = 0; i < nb; i++)
+			list_for_each_entry(t, &in->u->classic.vec[i], list)
+				per[i]++;
+	} else if (in->kind == TWHEEL_MODERN) {
+		struct twheel_timer *t;
+
+		for (i = 0; i < nb; i++)
+			hlist_for_each_entry(t, &in->u->modern.vec[i], entry)
+				per[i]++;
+	}
+	spin_unlock_bh(&in->lock);
+
+	seq_printf(m, "# %s: pending timers per level; then 'bucket: count' for each non-empty bucket\n",
+		   tw_names[in->kind]);
+	for (lvl = 0; lvl < levels; lvl++)
+		seq_printf(m, "level %u: %u\n", lvl, st->level_pending[lvl]);
+	for (i = 0; i < nb; i++)
+		if (per[i])
+			seq_printf(m, "bucket %u (level %u): %u\n", i,
+				   twheel_bucket_level(in->e, i), per[i]);
+	kfree(per);
+	kfree(st);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(occupancy);
+
+static void tw_debugfs_init(void)
+{
+	struct tw_instance *in;
+	int k;
+
+	tw_root = debugfs_create_dir("twheel", NULL);
+	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);
+	debugfs_create_file("stats", 0400, tw_root, NULL, &stats_fops);
+	debugfs_create_file("levels", 0600, tw_root, NULL, &levels_fops);
+	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
+		in = &tw_inst[k];
+		in->dir = debugfs_create_dir(tw_names[k], tw_root);
+		debugfs_create_file("occupancy", 0400, in->dir, in, &occupancy_fops);
+	}
+}
+
+/* ---- module ---- */
+
+static int tw_parse_engine_param(const char *list, unsigned long *mask)
 {
 	char *buf, *p, *tok;
 	int i, ret = 0;
@@ -59,7 +767,8 @@ static int tw_parse_engines(const char *list, unsigned long *mask)
 			continue;
 		i = match_string(tw_names, TWHEEL_NR_KINDS, tok);
 		if (i < 0) {
-			pr_warn("unknown engine '%s' in engines=\n", tok);
+			pr_warn("engines=: unknown engine '%s' (classic, modern, reference)\n",
+				tok);
 			ret = -EINVAL;
 			break;
 		}
@@ -75,143 +784,29 @@ static int tw_parse_engines(const char *list, unsigned long *mask)
 
 static int tw_instance_init(struct tw_instance *in, enum twheel_kind kind)
 {
-	int ret = 0;
+	unsigned long now = jiffies;
 
 	in->u = kzalloc(sizeof(*in->u), GFP_KERNEL);
 	if (!in->u)
 		return -ENOMEM;
 	spin_lock_init(&in->lock);
+	in->kind = kind;
 	switch (kind) {
 	case TWHEEL_CLASSIC:
-		twheel_classic_init(&in->u->classic, jiffies);
+		twheel_classic_init(&in->u->classic, now);
 		in->e = &in->u->classic.e;
 		break;
 	case TWHEEL_MODERN:
-		ret = twheel_modern_init(&in->u->modern, jiffies, modern_depth);
+		twheel_modern_init(&in->u->modern, now, modern_depth);
 		in->e = &in->u->modern.e;
 		break;
 	default:
-		twheel_reference_init(&in->u->reference, jiffies);
+		twheel_reference_init(&in->u->reference, now);
 		in->e = &in->u->reference.e;
 		break;
 	}
-	if (ret) {
-		pr_warn("modern_depth=%u out of range (2..%u)\n", modern_depth,
-			TW_MODERN_MAX_LEVELS);
-		kfree(in->u);
-		in->u = NULL;
-		in->e = NULL;
-	}
-	return ret;
-}
-
-/* ---- debugfs ---- */
-
-static void tw_show_engine(struct seq_file *m, struct tw_instance *in)
-{
-	struct twheel_stats st;
-	unsigned long clk;
-	unsigned int i, levels;
-
-	spin_lock_bh(&in->lock);
-	st = in->e->st;
-	clk = in->e->clk;
-	levels = in->e->nr_levels;
-	spin_unlock_bh(&in->lock);
-
-	seq_printf(m, "engine: %s\n", in->e->ops->name);
-	seq_printf(m, "levels: %u\n", levels);
-	seq_printf(m, "clk: %lu\n", clk);
-	seq_printf(m, "pending: %lu\n", st.pending);
-	seq_printf(m, "added: %llu\n", st.added);
-	seq_printf(m, "deleted: %llu\n", st.deleted);
-	seq_printf(m, "modified: %llu\n", st.modified);
-	seq_printf(m, "mod_noop: %llu\n", st.mod_noop);
-	seq_printf(m, "mod_inplace: %llu\n", st.mod_inplace);
-	seq_printf(m, "expired: %llu\n", st.expired);
-	seq_printf(m, "cascades: %llu\n", st.cascades);
-	seq_printf(m, "cascaded: %llu\n", st.cascaded);
-	seq_printf(m, "advances: %llu\n", st.advances);
-	seq_printf(m, "events: %llu\n", st.events);
-	seq_puts(m, "level_pending:");
-	for (i = 0; i < levels; i++)
-		seq_printf(m, " %u", st.level_pending[i]);
-	seq_puts(m, "\n\n");
-}
-
-static int stats_show(struct seq_file *m, void *unused)
-{
-	int k;
-
-	seq_printf(m, "# HZ=%d jiffies=%lu\n\n", HZ, jiffies);
-	for (k = 0; k < TWHEEL_NR_KINDS; k++)
-		if (tw_inst[k].e)
-			tw_show_engine(m, &tw_inst[k]);
+	in->e->clock_ns = tw_clock;
 	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(stats);
-
-static void tw_show_levels(struct seq_file *m, unsigned int hz,
-			   unsigned int depth)
-{
-	struct twheel_level_info li;
-	unsigned int lvl;
-
-	seq_printf(m, "# modern wheel at HZ %u, %u levels; ranges as the kernel's table gives them,\n",
-		   hz, depth);
-	seq_puts(m, "# 'files' = the deltas (jiffies) actually filed in the level\n");
-	seq_puts(m, "level offset  gran_jiffies   gran_ms  range_ms                        files_jiffies\n");
-	for (lvl = 0; lvl < depth; lvl++) {
-		twheel_level_info(hz, depth, lvl, &li);
-		seq_printf(m, "%5u %6u %13lu %9llu  %10llu - %-18llu %lu - ",
-			   li.level, li.offset, li.gran, li.gran_ms,
-			   li.start_ms, li.end_ms, li.file_lo);
-		if (li.file_hi == ULONG_MAX)
-			seq_puts(m, "max (clamped)\n");
-		else
-			seq_printf(m, "%lu\n", li.file_hi);
-	}
-}
-
-static int levels_show(struct seq_file *m, void *unused)
-{
-	tw_show_levels(m, HZ, modern_depth);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(levels);
-
-static int occupancy_show(struct seq_file *m, void *unused)
-{
-	struct tw_instance *in = m->private;
-	struct twheel_stats st;
-	unsigned int i, levels;
-
-	spin_lock_bh(&in->lock);
-	st = in->e->st;
-	levels = in->e->nr_levels;
-	spin_unlock_bh(&in->lock);
-
-	seq_puts(m, "level pending\n");
-	for (i = 0; i < levels; i++)
-		seq_printf(m, "%5u %lu\n", i, (unsigned long)st.level_pending[i]);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(occupancy);
-
-static void tw_debugfs_init(void)
-{
-	int k;
-
-	tw_root = debugfs_create_dir("twheel", NULL);
-	debugfs_create_file("stats", 0400, tw_root, NULL, &stats_fops);
-	debugfs_create_file("levels", 0400, tw_root, NULL, &levels_fops);
-	for (k = 0; k < TWHEEL_NR_KINDS; k++) {
-		if (!tw_inst[k].e)
-			continue;
-		tw_inst[k].dir = debugfs_create_dir(tw_names[k], tw_root);
-		debugfs_create_file("occupancy", 0400, tw_inst[k].dir,
-				    &tw_inst[k], &occupancy_fops);
-	}
 }
 
 static void tw_free_all(void)
@@ -219,10 +814,11 @@ static void tw_free_all(void)
 	int k;
 
 	for (k = 0; k < TWHEEL_NR_KINDS; k++) {
+		kvfree(tw_inst[k].wt);
 		kfree(tw_inst[k].u);
-		tw_inst[k].u = NULL;
-		tw_inst[k].e = NULL;
+		memset(&tw_inst[k], 0, sizeof(tw_inst[k]));
 	}
+	tw_mask = 0;
 }
 
 static int __init twheel_init(void)
@@ -230,7 +826,16 @@ static int __init twheel_init(void)
 	unsigned long mask;
 	int k, ret;
 
-	ret = tw_parse_engines(engines, &mask);
+	if (modern_depth < 2 || modern_depth > TW_MODERN_MAX_LEVELS) {
+		pr_warn("modern_depth=%u is out of range (2..%u)\n", modern_depth,
+			TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	if (!tick_jiffies || tick_jiffies > HZ) {
+		pr_warn("tick_jiffies=%u is out of range (1..%d)\n", tick_jiffies, HZ);
+		return -EINVAL;
+	}
+	ret = tw_parse_engine_param(engines, &mask);
 	if (ret)
 		return ret;
 	for (k = 0; k < TWHEEL_NR_KINDS; k++) {
@@ -241,17 +846,33 @@ static int __init twheel_init(void)
 			tw_free_all();
 			return ret;
 		}
+		set_bit(k, &tw_mask);
 	}
+	tw_levels_depth = modern_depth;
+	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
+#ifdef TW_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&tw_tick, tw_tick_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_PINNED_SOFT);
+#else
+	hrtimer_init(&tw_tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
+	tw_tick.function = tw_tick_fn;
+#endif
 	tw_debugfs_init();
-	pr_info("loaded: HZ=%d, engines=%s, modern depth %u\n", HZ, engines,
-		modern_depth);
+	tw_tick_start();
+	pr_info("loaded: HZ=%d, engines=%s, modern depth %u, tick every %u jiffies\n",
+		HZ, engines, modern_depth, tick_jiffies);
 	return 0;
 }
 
 static void __exit twheel_exit(void)
 {
+	/* No tick: no callback can run any more. Then nothing is reachable. */
 	debugfs_remove_recursive(tw_root);
+	hrtimer_cancel(&tw_tick);
+	mutex_lock(&tw_ctl);
+	tw_wl_free();
 	tw_free_all();
+	mutex_unlock(&tw_ctl);
 	pr_info("unloaded\n");
 }
 

@@ -54,7 +54,7 @@ fi
 
 # 2. checkpatch --strict from the kernel source: no error, warning or check.
 cd "$TWHEEL_ROOT" || exit 1
-files=$(ls twheel.h twheel_core.c twheel_main.c kunit/*.c kunit/*.h)
+files=$(git ls-files '*.c' '*.h' | grep -v '^userspace/' || ls *.[ch] kunit/*.[ch])
 perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse -f $files >"$work/cp.log" 2>&1
 grep -E ': (ERROR|WARNING|CHECK):' "$work/cp.log" | head -n 20
 ! grep -q -E ': (ERROR|WARNING|CHECK):' "$work/cp.log"

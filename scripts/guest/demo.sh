@@ -1,15 +1,58 @@
 #!/bin/sh
-# In the guest: a tour of /sys/kernel/debug/twheel.
+# In the guest: the tour a newcomer sees with `make demo`.
 d=/sys/kernel/debug/twheel
-show() { echo; echo "\$ $*"; "$@"; }
-echo "twheel demo on $(uname -r), HZ from the module: $(dmesg | sed -n 's/.*twheel: loaded: //p')"
-show ls -l $d
-show cat $d/stats
+get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+say() { printf '\n== %s\n' "$*"; }
+show() { printf '\n# %s\n' "$*"; sh -c "$*"; }
+
+# side by side: one row per measure, one column per engine
+table() {
+	printf '%-28s %16s %16s\n' "measure" classic modern
+	for k in added deleted expired pending invariant cascades cascaded \
+		 cascaded_max_tick ticks catchups runs runs_exact runs_early \
+		 late_jiffies_max late_jiffies_avg tick_ns_avg tick_ns_max \
+		 cascade_ns_max expired_max_tick; do
+		printf '%-28s %16s %16s\n' "$k" "$(get classic $k)" "$(get modern $k)"
+	done
+}
+
+echo "twheel demo: $(dmesg | sed -n 's/.*twheel: loaded: //p') on Linux $(uname -r)"
+echo "(QEMU TCG: nanoseconds are emulated-CPU time; compare the engines with each other)"
+show ls $d $d/classic
+
+say "1. a Ratas-style mix (timeouts cancelled early, short timers expiring, long ones) for 5 s"
+show "echo 'load mixed count=20000 seed=1 duration=5' > $d/control"
+show "echo start > $d/control"
+sleep 5
+echo stop > $d/control
+table
+echo "classic: every run at exactly its expiry jiffy; modern: never early, late by at most the"
+echo "granularity of the level the timer was filed in (see the level table below)."
+
+say "2. burst: 20000 timers in one bucket 1000 jiffies out -- the classic wheel's worst cascade"
+show "echo 'load burst count=20000' > $d/control && echo start > $d/control"
+sleep 6
+echo stop > $d/control
+table
+echo "classic moved all $(get classic cascaded_max_tick) timers in one tick ($(get classic cascade_ns_max) ns of cascading);"
+echo "the modern wheel never cascades: its heavy tick is only the one that runs the callbacks."
+show "grep -E '^(tick_ns_hist|cascade_ns_hist)' $d/stats"
+
+say "3. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats)"
 show cat $d/levels
-show cat $d/classic/occupancy
-show cat $d/modern/occupancy
+show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
+
+say "4. what to type next (in 'make shell', as root)"
+cat <<'EOT'
+  echo 'load timeouts count=100000 cancel=90 duration=30' > /sys/kernel/debug/twheel/control
+  echo start > /sys/kernel/debug/twheel/control       # arm and run
+  cat /sys/kernel/debug/twheel/stats                  # per engine: key: value
+  cat /sys/kernel/debug/twheel/classic/occupancy      # timers per level and bucket
+  echo stop > /sys/kernel/debug/twheel/control        # cancel all, keep counters
+  echo reset > /sys/kernel/debug/twheel/control       # zero the counters
+  workloads: timeouts expiring long burst mixed
+  keys: count= seed= min= max= (jiffies) cancel= (%) ops= (per tick) duration= (s) engines=
+  module parameters: engines=classic,modern,reference modern_depth=8|9 tick_jiffies=N
+EOT
 show rmmod twheel
-show sh -c 'dmesg | grep twheel:'
-echo
-echo "Next: 'make shell' opens a guest shell with the module loaded;"
-echo "'make check' runs the KUnit suites and every other check."
+show "dmesg | grep 'twheel:'"

@@ -1,15 +1,76 @@
 #!/bin/sh
-# In the guest: the loaded module shows its debugfs files and unloads cleanly.
-set -e
+# In the guest: every workload on every engine for a few seconds; counter
+# invariants, classic/reference exact, modern never early and within its
+# granularity, the burst cascade; hostile input refused; rmmod under load.
 d=/sys/kernel/debug/twheel
-for f in stats levels classic/occupancy modern/occupancy; do
-	[ -r "$d/$f" ] || { echo "missing $d/$f"; exit 1; }
+fails=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
+# get ENGINE KEY: a value from the stats block of ENGINE
+get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+ctl() { echo "$*" > $d/control; }
+
+rmmod twheel || bad "rmmod of the preloaded module"
+insmod /lib/twheel/twheel.ko engines=classic,modern,reference || { echo "FAILED: insmod"; exit 1; }
+for f in control stats levels classic/occupancy modern/occupancy reference/occupancy; do
+	[ -e $d/$f ] || bad "missing $d/$f"
 done
-grep -q '^engine: classic$' $d/stats
-grep -q '^engine: modern$' $d/stats
-grep -q '^pending: 0$' $d/stats
-[ "$(grep -c '^ *[0-9]' $d/levels)" -ge 8 ]
-rmmod twheel
-[ ! -e $d ] || { echo "debugfs left behind"; exit 1; }
-dmesg | grep -q 'twheel: unloaded'
-echo "smoke: ok ($(uname -r))"
+
+run() {	# run WORKLOAD SECONDS ARGS...
+	wl=$1 secs=$2
+	shift 2
+	ctl load $wl "$@" || { bad "load $wl $*"; return; }
+	ctl start || { bad "start $wl"; return; }
+	sleep "$secs"
+	ctl stop || bad "stop $wl"
+	for e in classic modern reference; do
+		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: added != expired + deleted + pending"
+		[ "$(get $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
+		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
+		runs=$(get $e runs)
+		[ "$runs" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
+		if [ $e != modern ]; then
+			[ "$(get $e runs_exact)" = "$runs" ] || bad "$wl/$e: $(get $e runs_exact) of $runs runs exact"
+		fi
+	done
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference exact"
+}
+
+run timeouts 3 count=3000 duration=3
+[ "$(get classic deleted)" -gt $((100 * $(get classic runs))) ] ||
+	bad "timeouts: $(get classic deleted) deleted, $(get classic runs) expired"
+run expiring 3 count=3000 duration=3
+# modern: level-0 timers run exactly one jiffy late, level 1 at most 8
+[ "$(get modern late_jiffies_max)" -le 8 ] || bad "expiring: modern later than level 1's granularity"
+run long 3 count=3000 min=256 max=4000 duration=3
+[ "$(get modern late_jiffies_max)" -le 64 ] || bad "long: modern later than level 2's granularity"
+run burst 6 count=5000
+[ "$(get classic cascaded_max_tick)" = 5000 ] || bad "burst: classic cascaded $(get classic cascaded_max_tick) in one tick, not 5000"
+[ "$(get modern cascaded)" = 0 ] || bad "burst: the modern wheel cascaded"
+[ "$(get modern expired_max_tick)" = 5000 ] || bad "burst: modern ran $(get modern expired_max_tick) in one tick, not 5000"
+ok "burst: classic cascade of 5000 took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
+run mixed 3 count=5000 duration=3
+
+# Hostile input: each refused, nothing applied.
+for c in bogus "load" "load nosuch" "load mixed count=0" "load mixed count=1048577" \
+	 "load mixed frob=1" "load mixed min=9 max=3" "start now" "load mixed count=-5"; do
+	if ctl "$c" 2>/dev/null; then bad "accepted: '$c'"; fi
+done
+ctl stop 2>/dev/null && bad "stop with nothing running"
+head -c 600 /dev/zero | tr '\0' 'x' > /tmp/long
+cat /tmp/long > $d/control 2>/dev/null && bad "accepted an overlong line"
+printf 'start\000x' > $d/control 2>/dev/null && bad "accepted a NUL byte"
+[ "$(awk '/^state:/ {print $2}' $d/stats)" = loaded ] || bad "state changed by rejected input"
+ok "hostile control input refused"
+
+# rmmod under load.
+ctl load long count=100000 || bad "load 100000"
+ctl start || bad "start 100000"
+sleep 1
+[ "$(get classic pending)" -gt 90000 ] || bad "not loaded: $(get classic pending) pending"
+rmmod twheel || bad "rmmod under load"
+[ ! -e $d ] || bad "debugfs left behind"
+dmesg | grep -q 'twheel: unloaded' || bad "no unload message"
+ok "rmmod with $(echo 100000) timers per engine pending"
+echo "smoke: $fails failures ($(uname -r))"
+[ $fails -eq 0 ]

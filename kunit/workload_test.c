@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control-file parser (good and bad input) and the workload generator
+ * (same seed, same choices; in range; per-class deltas).
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include "twheel.h"
+#include "twheel_workload.h"
+
+static int tw_parse(const char *s, struct twheel_cmd *cmd, char *why)
+{
+	char line[TWHEEL_CMD_MAX];
+
+	strscpy(line, s, sizeof(line));
+	why[0] = '\0';
+	return twheel_parse_cmd(line, cmd, why, 160);
+}
+
+static void workload_parse_good(struct kunit *test)
+{
+	struct twheel_cmd cmd;
+	char why[160];
+	const char *all = "load timeouts count=100 seed=7 min=5 max=50 cancel=90\tops=10\n";
+
+	KUNIT_ASSERT_EQ(test, 0, tw_parse(all, &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_LOAD);
+	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_TIMEOUTS);
+	KUNIT_EXPECT_EQ(test, cmd.p.count, 100U);
+	KUNIT_EXPECT_EQ(test, cmd.p.seed, 7ULL);
+	KUNIT_EXPECT_EQ(test, cmd.p.min, 5U);
+	KUNIT_EXPECT_EQ(test, cmd.p.max, 50U);
+	KUNIT_EXPECT_EQ(test, cmd.p.cancel, 90U);
+	KUNIT_EXPECT_EQ(test, cmd.p.ops, 10U);
+	KUNIT_EXPECT_EQ(test, cmd.p.duration, 10U);	/* the default */
+	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load long duration=3 engines=classic,reference",
+					  &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_LONG);
+	KUNIT_EXPECT_EQ(test, cmd.p.duration, 3U);
+	KUNIT_EXPECT_EQ(test, cmd.p.engines,
+			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_REFERENCE)));
+
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("  load   burst\tcount=0x10  ", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_BURST);
+	KUNIT_EXPECT_EQ(test, cmd.p.count, 16U);
+	KUNIT_EXPECT_EQ(test, cmd.p.min, 1000U);	/* the burst default */
+	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("start\n", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_START);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse(" stop ", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_STOP);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("reset", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_RESET);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("unload", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_UNLOAD);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed count=1048576 max=1073741824", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.count, TWHEEL_MAX_TIMERS);
+}
+
+static const char *const tw_bad[] = {
+	"", "\n", "bogus", "LOAD timeouts", "load", "load nosuch",
+	"load timeouts count=0", "load timeouts count=1048577",
+	"load timeouts count=abc", "load timeouts count=-1",
+	"load timeouts count=99999999999999999999", "load timeouts count=",
+	"load timeouts count", "load timeouts =5", "load timeouts min=0",
+	"load timeouts min=10 max=5", "load timeouts max=1073741825",
+	"load timeouts cancel=101", "load timeouts ops=20001",
+	"load timeouts duration=86401", "load timeouts seed=0x1g",
+	"load timeouts seed=-3", "load timeouts engines=foo",
+	"load timeouts engines=classic,,modern", "load timeouts frob=1",
+	"start now", "stop 1", "reset all", "load timeouts count=5 count=x",
+};
+
+static void workload_parse_bad(struct kunit *test)
+{
+	struct twheel_cmd cmd;
+	char why[160];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tw_bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, tw_parse(tw_bad[i], &cmd, why), -EINVAL,
+				    "input '%s'", tw_bad[i]);
+		KUNIT_EXPECT_NE_MSG(test, why[0], '\0', "no reason for '%s'", tw_bad[i]);
+	}
+}
+
+static void workload_same_seed_same_choices(struct kunit *test)
+{
+	struct twheel_params a, b, c;
+	struct twheel_op oa, ob, oc;
+	unsigned int i, diff_d = 0, diff_op = 0, cancels = 0;
+
+	twheel_params_default(TWHEEL_WL_TIMEOUTS, &a);
+	a.seed = 12345;
+	b = a;
+	c = a;
+	c.seed = 12346;
+	for (i = 0; i < 10000; i++) {
+		u32 da = twheel_wl_delta(&a, i % 997, i / 997);
+
+		KUNIT_EXPECT_EQ(test, da, twheel_wl_delta(&b, i % 997, i / 997));
+		KUNIT_EXPECT_GE(test, da, a.min);
+		KUNIT_EXPECT_LE(test, da, a.max);
+		diff_d += da != twheel_wl_delta(&c, i % 997, i / 997);
+
+		twheel_wl_op(&a, i / 100, i % 100, &oa);
+		twheel_wl_op(&b, i / 100, i % 100, &ob);
+		twheel_wl_op(&c, i / 100, i % 100, &oc);
+		KUNIT_EXPECT_EQ(test, oa.id, ob.id);
+		KUNIT_EXPECT_EQ(test, oa.cancel, ob.cancel);
+		KUNIT_EXPECT_LT(test, oa.id, a.count);
+		diff_op += oa.id != oc.id;
+		cancels += oa.cancel;
+	}
+	/* Another seed, other choices; the cancel share follows cancel=50. */
+	KUNIT_EXPECT_GT(test, diff_d, 9000U);
+	KUNIT_EXPECT_GT(test, diff_op, 9900U);
+	KUNIT_EXPECT_GT(test, cancels, 4500U);
+	KUNIT_EXPECT_LT(test, cancels, 5500U);
+}
+
+static void workload_mixed_classes(struct kunit *test)
+{
+	struct twheel_params p;
+	struct twheel_op op;
+	u32 id, d;
+
+	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	p.min = 10;
+	p.max = 100000;
+	for (id = 0; id < 1000; id++) {
+		d = twheel_wl_delta(&p, id, 3);
+		if (id % 10 < 6)
+			KUNIT_EXPECT_LE(test, d, 100U);		/* timeouts */
+		else if (id % 10 < 8)
+			KUNIT_EXPECT_LE(test, d, 73U);		/* expiring */
+		else
+			KUNIT_EXPECT_GE(test, d, 256U);		/* long */
+		KUNIT_EXPECT_GE(test, d, 10U);
+		KUNIT_EXPECT_TRUE(test, twheel_wl_rearms(&p, id));
+		twheel_wl_op(&p, id, 0, &op);
+		KUNIT_EXPECT_LT(test, op.id % 10, 6U);	/* activity: timeouts */
+	}
+	twheel_params_default(TWHEEL_WL_BURST, &p);
+	KUNIT_EXPECT_FALSE(test, twheel_wl_rearms(&p, 5));
+	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 5, 0), 1000U);
+	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 99999, 0), 1000U);
+}
+
+static struct kunit_case tw_workload_cases[] = {
+	KUNIT_CASE(workload_parse_good),
+	KUNIT_CASE(workload_parse_bad),
+	KUNIT_CASE(workload_same_seed_same_choices),
+	KUNIT_CASE(workload_mixed_classes),
+	{}
+};
+
+static struct kunit_suite tw_workload_suite = {
+	.name = "twheel_workload",
+	.test_cases = tw_workload_cases,
+};
+
+kunit_test_suite(tw_workload_suite);

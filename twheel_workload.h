@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twheel workloads and the control-file language: pure functions, so the
+ * KUnit module can test the parser and the generator directly.
+ */
+#ifndef TWHEEL_WORKLOAD_H
+#define TWHEEL_WORKLOAD_H
+
+#include <linux/types.h>
+#include <linux/bits.h>
+
+enum twheel_wl_type {
+	TWHEEL_WL_TIMEOUTS,	/* armed, nearly always deleted or re-armed first */
+	TWHEEL_WL_EXPIRING,	/* short, and they do expire (and re-arm) */
+	TWHEEL_WL_LONG,		/* far out, across many levels */
+	TWHEEL_WL_BURST,	/* all in one far bucket, one shot */
+	TWHEEL_WL_MIXED,	/* 6/10 timeouts, 2/10 expiring, 2/10 long */
+	TWHEEL_WL_NR,
+};
+
+/* Limits, documented in the README; beyond them a load is refused. */
+#define TWHEEL_MAX_TIMERS	BIT(20)	/* per engine */
+#define TWHEEL_MAX_DELTA	BIT(30)	/* jiffies */
+#define TWHEEL_MAX_OPS		20000		/* activity ops per tick */
+#define TWHEEL_MAX_DURATION	86400		/* seconds */
+#define TWHEEL_CMD_MAX		256		/* bytes in one control write */
+
+struct twheel_params {
+	enum twheel_wl_type type;
+	u32 count;		/* timers per engine */
+	u64 seed;
+	u32 min, max;		/* delta range, jiffies */
+	u32 cancel;		/* % of activity ops on a pending timer that delete */
+	u32 ops;		/* activity ops per tick and engine */
+	u32 duration;		/* seconds of activity; 0: until stop */
+	u32 engines;		/* mask of engine kinds; 0: every loaded one */
+};
+
+enum twheel_verb {
+	TWHEEL_CMD_LOAD,
+	TWHEEL_CMD_START,
+	TWHEEL_CMD_STOP,
+	TWHEEL_CMD_RESET,
+	TWHEEL_CMD_UNLOAD,
+};
+
+struct twheel_cmd {
+	enum twheel_verb verb;
+	struct twheel_params p;		/* for load */
+};
+
+/* What one activity op of a tick does. */
+struct twheel_op {
+	u32 id;
+	bool cancel;		/* delete if pending (else re-arm / arm) */
+};
+
+extern const char *const twheel_wl_names[TWHEEL_WL_NR];
+
+void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p);
+int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
+		     size_t why_len);
+u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen);
+bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
+void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
+		  struct twheel_op *op);
+
+#endif /* TWHEEL_WORKLOAD_H */
