@@ -525,6 +525,26 @@ static void tw_show_hist(struct seq_file *m, const char *name,
 	seq_putc(m, '\n');
 }
 
+/* The u64 counters stats shows, in order, by key. */
+struct tw_key {
+	const char *key;
+	size_t off;
+};
+
+#define TW_ST(f)	{ #f, offsetof(struct twheel_stats, f) }
+static const struct tw_key tw_st_keys[] = {
+	TW_ST(added), TW_ST(deleted), TW_ST(expired), TW_ST(modified),
+	TW_ST(mod_noop), TW_ST(mod_inplace), TW_ST(cascades), TW_ST(cascaded),
+};
+
+#define TW_DS(k, f)	{ k, offsetof(struct tw_drv_stats, f) }
+static const struct tw_key tw_ds_keys[] = {
+	TW_DS("cascaded_max_tick", cascaded_max), TW_DS("ticks", ticks),
+	TW_DS("catchups", catchups), TW_DS("missed_jiffies", missed),
+	TW_DS("runs", runs), TW_DS("runs_exact", exact),
+	TW_DS("runs_early", early), TW_DS("expired_max_tick", expired_max),
+};
+
 static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 			   struct tw_drv_stats *ds, struct twheel_stats *st)
 {
@@ -546,25 +566,15 @@ static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 	seq_printf(m, "active: %d\n", active);
 	seq_printf(m, "timers: %u\n", in->nr_wt);
 	seq_printf(m, "pending: %lu\n", st->pending);
-	seq_printf(m, "added: %llu\n", st->added);
-	seq_printf(m, "deleted: %llu\n", st->deleted);
-	seq_printf(m, "expired: %llu\n", st->expired);
+	for (i = 0; i < ARRAY_SIZE(tw_st_keys); i++)
+		seq_printf(m, "%s: %llu\n", tw_st_keys[i].key,
+			   *(u64 *)((char *)st + tw_st_keys[i].off));
 	seq_printf(m, "invariant: %s\n",
 		   st->added == st->expired + st->deleted + st->pending ?
 		   "ok" : "BROKEN");
-	seq_printf(m, "modified: %llu\n", st->modified);
-	seq_printf(m, "mod_noop: %llu\n", st->mod_noop);
-	seq_printf(m, "mod_inplace: %llu\n", st->mod_inplace);
-	seq_printf(m, "cascades: %llu\n", st->cascades);
-	seq_printf(m, "cascaded: %llu\n", st->cascaded);
-	seq_printf(m, "cascaded_max_tick: %llu\n", ds->cascaded_max);
-	seq_printf(m, "ticks: %llu\n", ds->ticks);
-	seq_printf(m, "catchups: %llu\n", ds->catchups);
-	seq_printf(m, "missed_jiffies: %llu\n", ds->missed);
-	seq_printf(m, "runs: %llu\n", ds->runs);
-	seq_printf(m, "runs_exact: %llu\n", ds->exact);
-	seq_printf(m, "runs_early: %llu\n", ds->early);
-	seq_printf(m, "expired_max_tick: %llu\n", ds->expired_max);
+	for (i = 0; i < ARRAY_SIZE(tw_ds_keys); i++)
+		seq_printf(m, "%s: %llu\n", tw_ds_keys[i].key,
+			   *(u64 *)((char *)ds + tw_ds_keys[i].off));
 	tw_show_hist(m, "tick_ns", &ds->tick_ns);
 	tw_show_hist(m, "cascade_ns", &ds->cascade_ns);
 	tw_show_hist(m, "late_jiffies", &ds->late_j);
