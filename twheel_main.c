@@ -28,9 +28,9 @@
 #include "twheel.h"
 #include "twheel_workload.h"
 
-static char *engines = "classic,modern";
+static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "comma-separated engines to run: classic,modern,reference");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,timer_list,hrtimer");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -93,12 +93,38 @@ struct tw_instance {
 	struct dentry *dir;
 };
 
+/* One of the kernel's own timers, run by the same workload. */
+struct tw_ktimer {
+	union {
+		struct timer_list tl;
+		struct hrtimer hr;
+	};
+	struct tw_krunner *kr;
+	u32 id;
+	u32 gen;
+	unsigned long expires;	/* the jiffy asked for */
+	u64 nominal_ns;		/* that jiffy's instant, estimated at arming */
+};
+
+/* The kernel's timer_list or hrtimer, with counters like an engine's. */
+struct tw_krunner {
+	spinlock_t lock;	/* counters, active */
+	int kind;		/* TWHEEL_TIMER_LIST or TWHEEL_HRTIMER */
+	bool active;
+	struct tw_ktimer *kt;
+	u32 nr_kt;
+	u64 added, deleted, expired, modified;
+	u64 pending;
+	struct tw_drv_stats ds;	/* runs, exact, early, lateness */
+};
+
 enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
 
 static const char *const tw_state_names[] = { "empty", "loaded", "running" };
 
 static struct tw_instance tw_inst[TWHEEL_NR_KINDS];
-static unsigned long tw_mask;			/* instances that exist */
+static struct tw_krunner tw_kr[TWHEEL_NR_RUNNERS - TWHEEL_NR_KINDS];
+static unsigned long tw_mask;			/* runners that exist */
 static DEFINE_MUTEX(tw_ctl);			/* control commands */
 static enum tw_state tw_state;			/* under tw_ctl */
 static struct twheel_params tw_params;		/* fixed while running */
@@ -110,15 +136,207 @@ static ktime_t tw_period;
 static struct dentry *tw_root;
 static unsigned int tw_levels_hz = HZ, tw_levels_depth;
 
-static const char *const tw_names[TWHEEL_NR_KINDS] = {
-	[TWHEEL_CLASSIC]	= "classic",
-	[TWHEEL_MODERN]		= "modern",
-	[TWHEEL_REFERENCE]	= "reference",
-};
+#define tw_names twheel_runner_names
 
 static u64 tw_clock(void)
 {
 	return ktime_get_ns();
+}
+
+/* ---- the kernel's own timers, driven by the same workloads ---- */
+
+/* The kernel runner at or after *k that the module runs, or NULL. */
+static struct tw_krunner *tw_kr_next(int *k)
+{
+	*k = find_next_bit(&tw_mask, TWHEEL_NR_RUNNERS, *k);
+	return *k < TWHEEL_NR_RUNNERS ? &tw_kr[*k - TWHEEL_NR_KINDS] : NULL;
+}
+
+/* Arms (or re-arms) kt for jiffy expires; kr->lock held. */
+static void tw_k_arm(struct tw_ktimer *kt, unsigned long expires)
+{
+	struct tw_krunner *kr = kt->kr;
+	long d = (long)(expires - jiffies);
+	bool was;
+
+	d = max(d, 0L);
+	kt->expires = expires;
+	kt->nominal_ns = ktime_get_ns() + (u64)d * TICK_NSEC;
+	if (kr->kind == TWHEEL_TIMER_LIST) {
+		was = mod_timer(&kt->tl, expires);
+	} else {
+		was = hrtimer_is_queued(&kt->hr);
+		hrtimer_start(&kt->hr, ns_to_ktime((u64)d * TICK_NSEC),
+			      HRTIMER_MODE_REL_SOFT);
+	}
+	if (was) {
+		kr->modified++;
+	} else {
+		kr->added++;
+		kr->pending++;
+	}
+}
+
+/* Deletes kt if pending, without waiting; kr->lock held. */
+static void tw_k_del(struct tw_ktimer *kt)
+{
+	struct tw_krunner *kr = kt->kr;
+	int ret;
+
+	if (kr->kind == TWHEEL_TIMER_LIST)
+#ifdef TW_HAVE_TIMER_DELETE
+		ret = timer_delete(&kt->tl);
+#else
+		ret = del_timer(&kt->tl);
+#endif
+	else
+		ret = hrtimer_try_to_cancel(&kt->hr) == 1;
+	if (ret > 0) {
+		kr->deleted++;
+		kr->pending--;
+	}
+}
+
+/* A kernel timer ran: account, then re-arm like our engines' timers do. */
+static void tw_k_ran(struct tw_ktimer *kt, s64 late_ns)
+{
+	struct tw_krunner *kr = kt->kr;
+	long late = (long)(jiffies - kt->expires);
+
+	spin_lock(&kr->lock);
+	kr->expired++;
+	kr->pending--;
+	kr->ds.runs++;
+	/* An hrtimer keeps ns time, not jiffies: early is judged in ns. */
+	if (kr->kind == TWHEEL_HRTIMER ? late_ns < 0 : late < 0)
+		kr->ds.early++;
+	else if (!late)
+		kr->ds.exact++;
+	tw_hist_add(&kr->ds.late_j, max(late, 0L));
+	tw_hist_add(&kr->ds.late_ns, max_t(s64, late_ns, 0));
+	if (kr->active && twheel_wl_rearms(&tw_params, kt->id)) {
+		kt->gen++;
+		tw_k_arm(kt, jiffies + twheel_wl_delta(&tw_params, kt->id, kt->gen));
+	}
+	spin_unlock(&kr->lock);
+}
+
+static void tw_tl_fn(struct timer_list *tl)
+{
+	struct tw_ktimer *kt = container_of(tl, struct tw_ktimer, tl);
+
+	tw_k_ran(kt, (s64)(ktime_get_ns() - kt->nominal_ns));
+}
+
+static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
+{
+	struct tw_ktimer *kt = container_of(hr, struct tw_ktimer, hr);
+
+	tw_k_ran(kt, ktime_to_ns(ktime_sub(ktime_get(), hrtimer_get_expires(hr))));
+	return HRTIMER_NORESTART;
+}
+
+static void tw_k_setup(struct tw_krunner *kr, struct tw_ktimer *kt, u32 id)
+{
+	kt->kr = kr;
+	kt->id = id;
+	if (kr->kind == TWHEEL_TIMER_LIST) {
+		timer_setup(&kt->tl, tw_tl_fn, 0);
+		return;
+	}
+#ifdef TW_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&kt->hr, tw_hr_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+#else
+	hrtimer_init(&kt->hr, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	kt->hr.function = tw_hr_fn;
+#endif
+}
+
+/* This tick's activity ops on a kernel runner. */
+static void tw_k_tick_ops(struct tw_krunner *kr, u64 tick)
+{
+	struct twheel_op op;
+	struct tw_ktimer *kt;
+	u32 j;
+
+	spin_lock(&kr->lock);
+	for (j = 0; kr->active && j < tw_params.ops; j++) {
+		twheel_wl_op(&tw_params, tick, j, &op);
+		kt = &kr->kt[op.id];
+		if (op.cancel && kr->kind == TWHEEL_TIMER_LIST ?
+		    timer_pending(&kt->tl) : op.cancel && hrtimer_is_queued(&kt->hr)) {
+			tw_k_del(kt);
+			continue;
+		}
+		kt->gen++;
+		tw_k_arm(kt, jiffies + twheel_wl_delta(&tw_params, kt->id, kt->gen));
+	}
+	spin_unlock(&kr->lock);
+}
+
+/* Stops every kernel timer and waits for running callbacks; may sleep. */
+static void tw_k_disarm(void)
+{
+	struct tw_krunner *kr;
+	int k, ret;
+	u32 i;
+
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		spin_lock_bh(&kr->lock);
+		kr->active = false;
+		spin_unlock_bh(&kr->lock);
+		for (i = 0; i < kr->nr_kt; i++) {
+			if (kr->kind == TWHEEL_TIMER_LIST)
+#ifdef TW_HAVE_TIMER_DELETE
+				ret = timer_delete_sync(&kr->kt[i].tl);
+#else
+				ret = del_timer_sync(&kr->kt[i].tl);
+#endif
+			else
+				ret = hrtimer_cancel(&kr->kt[i].hr);
+			if (ret > 0) {
+				spin_lock_bh(&kr->lock);
+				kr->deleted++;
+				kr->pending--;
+				spin_unlock_bh(&kr->lock);
+			}
+			if (!(i & 1023))
+				cond_resched();
+		}
+	}
+}
+
+static void tw_k_arm_all(unsigned long base)
+{
+	struct tw_krunner *kr;
+	u32 i, j, end;
+	int k;
+
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		for (i = 0; i < kr->nr_kt; i = end) {
+			end = min(kr->nr_kt, i + 1024);
+			spin_lock_bh(&kr->lock);
+			for (j = i; j < end; j++) {
+				kr->kt[j].gen = 0;
+				tw_k_arm(&kr->kt[j],
+					 base + twheel_wl_delta(&tw_params, j, 0));
+			}
+			spin_unlock_bh(&kr->lock);
+			cond_resched();
+		}
+	}
+}
+
+static void tw_k_set_active(bool on)
+{
+	struct tw_krunner *kr;
+	int k;
+
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		spin_lock_bh(&kr->lock);
+		kr->active = on && kr->kt;
+		spin_unlock_bh(&kr->lock);
+	}
 }
 
 /* ---- the tick ---- */
@@ -248,6 +466,7 @@ static void tw_set_active(bool on, bool bh)
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
 	unsigned long now = jiffies;
+	struct tw_krunner *kr;
 	bool act = READ_ONCE(tw_activity);
 	int k;
 
@@ -257,12 +476,20 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	    time_after(now, tw_start_jiffies + tw_params.duration * HZ)) {
 		WRITE_ONCE(tw_activity, false);
 		tw_set_active(false, false);
+		for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+			spin_lock(&kr->lock);
+			kr->active = false;
+			spin_unlock(&kr->lock);
+		}
 		act = false;
 	}
 	if (act) {
 		for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 			if (tw_inst[k].wt)
 				tw_tick_ops(&tw_inst[k], tw_ticks_run);
+		for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++)
+			if (kr->kt)
+				tw_k_tick_ops(kr, tw_ticks_run);
 		tw_ticks_run++;
 	}
 	hrtimer_forward_now(h, tw_period);
@@ -317,12 +544,14 @@ static void tw_wl_disarm(void)
 
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 		tw_wl_batched(&tw_inst[k], tw_wtimer_del, 0);
+	tw_k_disarm();
 }
 
 /* Frees the workload timers; the tick must be cancelled (no callbacks). */
 static void tw_wl_free(void)
 {
 	struct tw_instance *in;
+	struct tw_krunner *kr;
 	int k;
 
 	tw_wl_disarm();
@@ -332,11 +561,17 @@ static void tw_wl_free(void)
 		in->wt = NULL;
 		in->nr_wt = 0;
 	}
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		kvfree(kr->kt);
+		kr->kt = NULL;
+		kr->nr_kt = 0;
+	}
 	tw_state = TW_EMPTY;
 }
 
 static void tw_reset_counters(void)
 {
+	struct tw_krunner *kr;
 	struct tw_instance *in;
 	unsigned long pending;
 	int k;
@@ -353,10 +588,20 @@ static void tw_reset_counters(void)
 		memset(&in->ds, 0, sizeof(in->ds));
 		spin_unlock_bh(&in->lock);
 	}
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		spin_lock_bh(&kr->lock);
+		kr->added = kr->pending;
+		kr->deleted = 0;
+		kr->expired = 0;
+		kr->modified = 0;
+		memset(&kr->ds, 0, sizeof(kr->ds));
+		spin_unlock_bh(&kr->lock);
+	}
 }
 
 static int tw_wl_load(const struct twheel_params *p)
 {
+	struct tw_krunner *kr;
 	struct tw_instance *in;
 	unsigned long mask = p->engines ? p->engines : tw_mask;
 	struct tw_wtimer *wt;
@@ -390,6 +635,21 @@ static int tw_wl_load(const struct twheel_params *p)
 		in->wt = wt;
 		in->nr_wt = p->count;
 	}
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
+		if (!(mask & BIT(k)))
+			continue;
+		kr->kt = kvcalloc(p->count, sizeof(*kr->kt), GFP_KERNEL);
+		if (!kr->kt) {
+			pr_warn_ratelimited("load: no memory for %u timers on %s\n",
+					    p->count, tw_names[k]);
+			tw_wl_free();
+			tw_tick_start();
+			return -ENOMEM;
+		}
+		for (i = 0; i < p->count; i++)
+			tw_k_setup(kr, &kr->kt[i], i);
+		kr->nr_kt = p->count;
+	}
 	tw_params = *p;
 	tw_state = TW_LOADED;
 	/* Fresh counters for a fresh workload (nothing is pending now). */
@@ -416,6 +676,8 @@ static void tw_wl_start(void)
 	tw_start_jiffies = base;
 	tw_ticks_run = 0;
 	tw_set_active(true, true);
+	tw_k_set_active(true);
+	tw_k_arm_all(base);
 	WRITE_ONCE(tw_activity, true);
 	tw_state = TW_RUNNING;
 	tw_tick_start();
@@ -425,6 +687,7 @@ static void tw_wl_stop(void)
 {
 	WRITE_ONCE(tw_activity, false);
 	tw_set_active(false, true);
+	tw_k_set_active(false);
 	tw_wl_disarm();
 	tw_state = TW_LOADED;
 }
@@ -585,8 +848,43 @@ static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 	seq_puts(m, "\n\n");
 }
 
+static void tw_show_krunner(struct seq_file *m, struct tw_krunner *kr,
+			    struct tw_drv_stats *ds)
+{
+	u64 added, deleted, expired, modified, pending;
+	bool active;
+
+	spin_lock_bh(&kr->lock);
+	added = kr->added;
+	deleted = kr->deleted;
+	expired = kr->expired;
+	modified = kr->modified;
+	pending = kr->pending;
+	active = kr->active;
+	*ds = kr->ds;
+	spin_unlock_bh(&kr->lock);
+
+	seq_printf(m, "[%s]\n", tw_names[kr->kind]);
+	seq_printf(m, "active: %d\n", active);
+	seq_printf(m, "timers: %u\n", kr->nr_kt);
+	seq_printf(m, "pending: %llu\n", pending);
+	seq_printf(m, "added: %llu\n", added);
+	seq_printf(m, "deleted: %llu\n", deleted);
+	seq_printf(m, "expired: %llu\n", expired);
+	seq_printf(m, "modified: %llu\n", modified);
+	seq_printf(m, "invariant: %s\n",
+		   added == expired + deleted + pending ? "ok" : "BROKEN");
+	seq_printf(m, "runs: %llu\n", ds->runs);
+	seq_printf(m, "runs_exact: %llu\n", ds->exact);
+	seq_printf(m, "runs_early: %llu\n", ds->early);
+	tw_show_hist(m, "late_jiffies", &ds->late_j);
+	tw_show_hist(m, "late_ns", &ds->late_ns);
+	seq_putc(m, '\n');
+}
+
 static int stats_show(struct seq_file *m, void *unused)
 {
+	struct tw_krunner *kr;
 	struct twheel_stats *st;
 	struct tw_drv_stats *ds;
 	int k;
@@ -615,6 +913,8 @@ static int stats_show(struct seq_file *m, void *unused)
 	seq_putc(m, '\n');
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 		tw_show_engine(m, &tw_inst[k], ds, st);
+	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++)
+		tw_show_krunner(m, kr, ds);
 	mutex_unlock(&tw_ctl);
 	kfree(ds);
 	kfree(st);
@@ -775,9 +1075,9 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		tok = strim(tok);
 		if (!*tok)
 			continue;
-		i = match_string(tw_names, TWHEEL_NR_KINDS, tok);
+		i = match_string(tw_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown engine '%s' (classic, modern, reference)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference timer_list hrtimer)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -856,6 +1156,13 @@ static int __init twheel_init(void)
 			tw_free_all();
 			return ret;
 		}
+		set_bit(k, &tw_mask);
+	}
+	for (k = TWHEEL_NR_KINDS; k < TWHEEL_NR_RUNNERS; k++) {
+		if (!(mask & BIT(k)))
+			continue;
+		spin_lock_init(&tw_kr[k - TWHEEL_NR_KINDS].lock);
+		tw_kr[k - TWHEEL_NR_KINDS].kind = k;
 		set_bit(k, &tw_mask);
 	}
 	tw_levels_depth = modern_depth;

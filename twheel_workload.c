@@ -22,11 +22,14 @@ const char *const twheel_wl_names[TWHEEL_WL_NR] = {
 };
 EXPORT_SYMBOL_GPL(twheel_wl_names);
 
-static const char *const tw_engine_names[TWHEEL_NR_KINDS] = {
+const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= "classic",
 	[TWHEEL_MODERN]		= "modern",
 	[TWHEEL_REFERENCE]	= "reference",
+	[TWHEEL_TIMER_LIST]	= "timer_list",
+	[TWHEEL_HRTIMER]	= "hrtimer",
 };
+EXPORT_SYMBOL_GPL(twheel_runner_names);
 
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 {
@@ -168,7 +171,7 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 
 	*mask = 0;
 	while ((tok = strsep(&val, ",")) != NULL) {
-		i = match_string(tw_engine_names, TWHEEL_NR_KINDS, tok);
+		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
 			WHY("engines=: unknown engine '%s'", tok);
 			return -EINVAL;

@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 #include <linux/bits.h>
+#include "twheel.h"
 
 enum twheel_wl_type {
 	TWHEEL_WL_TIMEOUTS,	/* armed, nearly always deleted or re-armed first */
@@ -55,7 +56,16 @@ struct twheel_op {
 	bool cancel;		/* delete if pending (else re-arm / arm) */
 };
 
+/*
+ * What a workload runs on: our three engines (enum twheel_kind) and the
+ * kernel's own timers, driven by the same workload.
+ */
+#define TWHEEL_TIMER_LIST	TWHEEL_NR_KINDS
+#define TWHEEL_HRTIMER		(TWHEEL_NR_KINDS + 1)
+#define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 2)
+
 extern const char *const twheel_wl_names[TWHEEL_WL_NR];
+extern const char *const twheel_runner_names[TWHEEL_NR_RUNNERS];
 
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p);
 int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,

@@ -68,7 +68,7 @@ fi
 qemu=(qemu-system-x86_64 -accel tcg -m "${TWHEEL_MEM:-512}" -smp "$smp"
 	-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initrd.gz"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-	-append "console=ttyS0 quiet panic=-1 oops=panic ${TWHEEL_APPEND:-}")
+	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable ${TWHEEL_APPEND:-}")
 
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" || true

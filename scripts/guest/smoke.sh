@@ -11,7 +11,7 @@ get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on
 ctl() { echo "$*" > $d/control; }
 
 rmmod twheel || bad "rmmod of the preloaded module"
-insmod /lib/twheel/twheel.ko engines=classic,modern,reference || { echo "FAILED: insmod"; exit 1; }
+insmod /lib/twheel/twheel.ko engines=classic,modern,reference,timer_list,hrtimer || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels classic/occupancy modern/occupancy reference/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
@@ -23,17 +23,17 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	ctl start || { bad "start $wl"; return; }
 	sleep "$secs"
 	ctl stop || bad "stop $wl"
-	for e in classic modern reference; do
+	for e in classic modern reference timer_list hrtimer; do
 		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: added != expired + deleted + pending"
 		[ "$(get $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
 		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
 		runs=$(get $e runs)
 		[ "$runs" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
-		if [ $e != modern ]; then
+		if [ $e = classic ] || [ $e = reference ]; then
 			[ "$(get $e runs_exact)" = "$runs" ] || bad "$wl/$e: $(get $e runs_exact) of $runs runs exact"
 		fi
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference exact"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference exact; timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 run timeouts 3 count=3000 duration=3
@@ -48,6 +48,8 @@ run burst 6 count=5000
 [ "$(get classic cascaded_max_tick)" = 5000 ] || bad "burst: classic cascaded $(get classic cascaded_max_tick) in one tick, not 5000"
 [ "$(get modern cascaded)" = 0 ] || bad "burst: the modern wheel cascaded"
 [ "$(get modern expired_max_tick)" = 5000 ] || bad "burst: modern ran $(get modern expired_max_tick) in one tick, not 5000"
+[ "$(get classic cascade_ns_max)" -gt 0 ] && [ "$(get modern tick_ns_max)" -gt 0 ] ||
+	bad "burst: zero ns measured (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
 ok "burst: classic cascade of 5000 took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
 run mixed 3 count=5000 duration=3
 
@@ -68,6 +70,7 @@ ctl load long count=100000 || bad "load 100000"
 ctl start || bad "start 100000"
 sleep 1
 [ "$(get classic pending)" -gt 90000 ] || bad "not loaded: $(get classic pending) pending"
+[ "$(get timer_list pending)" -gt 90000 ] || bad "timer_list not loaded: $(get timer_list pending) pending"
 rmmod twheel || bad "rmmod under load"
 [ ! -e $d ] || bad "debugfs left behind"
 dmesg | grep -q 'twheel: unloaded' || bad "no unload message"
