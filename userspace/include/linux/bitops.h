@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User-space stand-in for <linux/bitops.h> and <linux/find.h>. */
+#ifndef TW_US_LINUX_BITOPS_H
+#define TW_US_LINUX_BITOPS_H
+
+#include <linux/types.h>
+
+#define BIT(nr)			(1UL << (nr))
+#define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
+#define BIT_MASK(nr)		(1UL << ((nr) % BITS_PER_LONG))
+
+static inline void __set_bit(unsigned long nr, unsigned long *map)
+{
+	map[BIT_WORD(nr)] |= BIT_MASK(nr);
+}
+
+static inline void __clear_bit(unsigned long nr, unsigned long *map)
+{
+	map[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+}
+
+static inline bool test_bit(unsigned long nr, const unsigned long *map)
+{
+	return map[BIT_WORD(nr)] & BIT_MASK(nr);
+}
+
+static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *map)
+{
+	bool was = test_bit(nr, map);
+
+	__clear_bit(nr, map);
+	return was;
+}
+
+/* The first set bit at or after offset, or size when there is none. */
+static inline unsigned long find_next_bit(const unsigned long *map,
+					  unsigned long size,
+					  unsigned long offset)
+{
+	unsigned long word, base;
+
+	if (offset >= size)
+		return size;
+	base = offset - offset % BITS_PER_LONG;
+	word = map[BIT_WORD(offset)] & (~0UL << (offset % BITS_PER_LONG));
+	while (!word) {
+		base += BITS_PER_LONG;
+		if (base >= size)
+			return size;
+		word = map[BIT_WORD(base)];
+	}
+	base += __builtin_ctzl(word);
+	return base < size ? base : size;
+}
+
+static inline unsigned long find_first_bit(const unsigned long *map,
+					   unsigned long size)
+{
+	return find_next_bit(map, size, 0);
+}
+
+#endif /* TW_US_LINUX_BITOPS_H */
