@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel differential fuzzer (libFuzzer). One wheel engine - FZ_WHEEL 0 for
+ * the classic wheel, 8 or 9 for the modern wheel of that depth - and the
+ * reference engine run the same operations on a pool of timers. A model of
+ * each engine knows, from the specification alone, the jiffy at which every
+ * timer must be collected; after every step each engine is checked against
+ * its model, its structure against its counters, and the wheel against what
+ * the reference did:
+ *  - classic: the same timers at exactly the same jiffy as the reference;
+ *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
+ *    rule (computed here in closed form), so never before the reference and
+ *    at most one level granularity after it, unless clamped beyond range.
+ * Input: one byte picks the start clock, then one byte per op (low 3 bits
+ * the op, high 5 bits the timer) followed by its arguments. FZ_TRACE=1 in
+ * the environment prints every op.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include "twheel.h"
+
+#ifndef FZ_WHEEL
+#define FZ_WHEEL	0
+#endif
+
+#define FZ_POOL		32
+
+/*
+ * The reference engine orders by time_before(), which is no order at all
+ * over expiries more than LONG_MAX apart: an armed-in-the-past timer then
+ * hides behind a far future one. Unless FZ_WIDE, deltas are kept within
+ * +-2^62 so that no two live expiries are that far apart.
+ */
+#ifndef FZ_WIDE
+#define FZ_WIDE		0
+#endif
+
+enum fz_state { FZ_IDLE, FZ_ARMED, FZ_COLLECTED };
+
+/* What one engine must have done with one timer. */
+struct fz_slot {
+	enum fz_state state;
+	unsigned long expires;
+	unsigned long fire;	/* ARMED: the jiffy it must be collected at */
+	unsigned long gran;	/* modern: granularity of its level */
+	unsigned int bucket;	/* modern: the bucket it must be in */
+	bool clamped;		/* modern: beyond the wheel's range */
+	unsigned long seq;	/* the op that armed it */
+	bool hit;		/* collected since then ... */
+	bool hit_exact;		/* ... at a known jiffy: */
+	unsigned long hit_at;
+};
+
+struct fz_engine {
+	struct twheel_engine *e;
+	struct twheel_timer t[FZ_POOL];
+	struct fz_slot s[FZ_POOL];
+};
+
+static struct twheel_classic fz_classic;
+static struct twheel_modern fz_modern;
+static struct twheel_reference fz_reference;
+static struct fz_engine fz_wheel, fz_ref;
+
+static struct {
+	const u8 *p;		/* input not consumed yet */
+	size_t n;
+	unsigned long clk;	/* every engine's clock between ops */
+	unsigned long op;	/* number of the current op */
+	bool trace;
+} fz;
+
+/* Names the failed check; the caller prints the details and aborts. */
+static void fz_report(const struct fz_engine *fe, int line, const char *cond)
+{
+	fprintf(stderr, "twheel-fuzz: %s: op %lu, clk %lu: failed (line %d): %s\n  ",
+		fe->e->ops->name, fz.op, fe->e->clk, line, cond);
+}
+
+#define FZ_CHECK(fe, cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fz_report(fe, __LINE__, #cond);			\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			abort();					\
+		}							\
+	} while (0)
+
+#define FZ_TRACE(...)							\
+	do {								\
+		if (fz.trace)						\
+			fprintf(stderr, __VA_ARGS__);			\
+	} while (0)
+
+static u8 fz_byte(void)
+{
+	if (!fz.n)
+		return 0;
+	fz.n--;
+	return *fz.p++;
+}
+
+/* n bytes, little-endian. */
+static unsigned long fz_bytes(unsigned int n)
+{
+	unsigned long v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (unsigned long)fz_byte() << (8 * i);
+	return v;
+}
+
+/* Deltas at which placement changes: level edges, cascades, clamps. */
+static const unsigned long fz_edges[] = {
+	63UL << 0, 63UL << 3, 63UL << 6, 63UL << 9, 63UL << 12,
+	63UL << 15, 63UL << 18, 63UL << 21, 63UL << 24,
+	62UL << 21, 62UL << 24,		/* modern clamp, depth 8 and 9 */
+	1UL << 8, 1UL << 14, 1UL << 20, 1UL << 26,	/* classic levels */
+	0xffffffffUL, 1UL << 32,	/* classic clamp */
+};
+
+/* An expiry: near, far, at an edge, in the past, or near the old one. */
+static unsigned long fz_expiry(unsigned long old)
+{
+	u8 k = fz_byte();
+
+	switch (k & 7) {
+	case 0:
+		return fz.clk + (k >> 3);
+	case 1:
+		return fz.clk + fz_byte();
+	case 2:
+		return fz.clk + fz_bytes(2);
+	case 3:
+		return fz.clk + fz_bytes(4);
+	case 4:
+		return fz.clk + fz_bytes(8);
+	case 5:
+		return fz.clk - 1 - fz_bytes(1 + (k >> 6));
+	case 6:
+		return fz.clk + fz_edges[(k >> 3) % ARRAY_SIZE(fz_edges)] +
+		       (s8)fz_byte();
+	default:
+		return old + (s8)fz_byte();
+	}
+}
+
+static unsigned long fz_expires(unsigned long old)
+{
+	unsigned long delta = fz_expiry(old) - fz.clk;
+
+	if (!FZ_WIDE && (delta + (1UL << 62)) >> 63)
+		delta = (long)delta >> 1;
+	return fz.clk + delta;
+}
+
+/* Jiffies to advance by: 0 (nothing), up to 2^40, or to a 2^n edge. */
+static unsigned long fz_step(void)
+{
+	u8 k = fz_byte();
+	unsigned long edge, step;
+
+	switch (k & 7) {
+	case 0:
+	case 1:
+		return k >> 3;
+	case 2:
+		return fz_byte();
+	case 3:
+		return fz_bytes(2);
+	case 4:
+		return fz_bytes(3);
+	case 5:
+		return fz_bytes(4);
+	case 6:
+		return fz_bytes(5);
+	default:
+		edge = ((fz.clk >> (k >> 3)) + 1) << (k >> 3);
+		step = edge - fz.clk + (s8)fz_byte();
+		return (long)step < 0 ? 0 : step;
+	}
+}
+
+/*
+ * The kernel's calc_wheel_index() in closed form: level n holds the deltas
+ * below 63 * 8^n (the last level all others, clamped to 62 * 8^(depth-1));
+ * a bucket fires at the first multiple of its granularity after expires.
+ */
+static void fz_bucket(struct fz_slot *s, unsigned long clk, unsigned int depth)
+{
+	unsigned long delta = s->expires - clk, expires = s->expires;
+	unsigned long gran = 1, top = 1;
+	unsigned int lvl;
+
+	s->clamped = false;
+	if ((long)delta < 0) {
+		s->gran = 1;
+		s->fire = clk;
+		s->bucket = clk % TW_LVL_SIZE;
+		return;
+	}
+	for (lvl = 0; lvl + 1 < depth; lvl++)
+		top *= 8;
+	for (lvl = 0; lvl + 1 < depth && delta >= 63 * gran; lvl++)
+		gran *= 8;
+	if (delta >= 63 * top) {
+		expires = clk + 62 * top;
+		s->clamped = true;
+	}
+	s->gran = gran;
+	s->fire = expires - expires % gran + gran;
+	s->bucket = lvl * TW_LVL_SIZE + (s->fire / gran) % TW_LVL_SIZE;
+}
+
+static void fz_arm(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	struct fz_slot *s = &fe->s[i];
+	unsigned long clk = fe->e->clk;
+	unsigned long exact = time_after(expires, clk) ? expires : clk;
+	unsigned long fire;
+	unsigned int idx;
+
+	s->state = FZ_ARMED;
+	s->expires = expires;
+	s->seq = fz.op;
+	s->hit = false;
+	s->clamped = false;
+	s->fire = exact;
+	if (fe->e->ops->kind != TWHEEL_MODERN)
+		return;
+	fz_bucket(s, clk, fe->e->nr_levels);
+	/* The rule: never early unless clamped, late by at most a granule. */
+	FZ_CHECK(fe, s->clamped || (!time_before(s->fire, exact) &&
+				    s->fire - exact <= s->gran),
+		 "model: expires %lu bucket expiry %lu gran %lu", expires,
+		 s->fire, s->gran);
+	idx = twheel_modern_index(&fz_modern, expires, &fire);
+	FZ_CHECK(fe, idx == s->bucket && fire == s->fire,
+		 "twheel_modern_index(%lu) = %u at %lu, want %u at %lu",
+		 expires, idx, fire, s->bucket, s->fire);
+}
+
+/* Index of t in the pool, or FZ_POOL for anything else. */
+static unsigned int fz_index(const struct fz_engine *fe,
+			     const struct twheel_timer *t)
+{
+	uintptr_t off = (uintptr_t)t - (uintptr_t)fe->t;
+
+	if (off % sizeof(*t) || off / sizeof(*t) >= FZ_POOL)
+		return FZ_POOL;
+	return off / sizeof(*t);
+}
+
+static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	int ret = twheel_add(fe->e, &fe->t[i], expires);
+
+	if (fe->s[i].state != FZ_IDLE) {
+		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
+		return;
+	}
+	FZ_CHECK(fe, ret == 0, "add of timer %u: %d", i, ret);
+	fz_arm(fe, i, expires);
+}
+
+static bool fz_del(struct fz_engine *fe, unsigned int i)
+{
+	bool ret = twheel_del(fe->e, &fe->t[i]);
+
+	FZ_CHECK(fe, ret == (fe->s[i].state != FZ_IDLE),
+		 "del of timer %u in state %d returned %d", i, fe->s[i].state,
+		 ret);
+	fe->s[i].state = FZ_IDLE;
+	return ret;
+}
+
+static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	struct fz_slot *s = &fe->s[i];
+	bool was = s->state != FZ_IDLE;
+	bool ret = twheel_mod(fe->e, &fe->t[i], expires);
+
+	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
+		 i, s->state, ret);
+	/* As mod_timer(): the same expiry leaves a pending timer alone. */
+	if (!was || s->expires != expires)
+		fz_arm(fe, i, expires);
+	return ret;
+}
+
+/* Pops every collected timer: exactly the ones the model has collected. */
+static void fz_drain(struct fz_engine *fe)
+{
+	struct twheel_timer *t;
+	unsigned int i, want = 0;
+
+	for (i = 0; i < FZ_POOL; i++)
+		want += fe->s[i].state == FZ_COLLECTED;
+	while ((t = twheel_pop(fe->e))) {
+		i = fz_index(fe, t);
+		FZ_CHECK(fe, i < FZ_POOL, "pop returned %p, not a timer", t);
+		FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
+			 "popped timer %u in state %d (fire %lu)", i,
+			 fe->s[i].state, fe->s[i].fire);
+		FZ_CHECK(fe, !twheel_pending(fe->e, t), "popped %u pending", i);
+		fe->s[i].state = FZ_IDLE;
+		FZ_CHECK(fe, want--, "popped more than collected");
+	}
+	FZ_CHECK(fe, !want, "%u collected timers not popped", want);
+}
+
+/* Smallest distance from clk to a timer's jiffy, at most limit. */
+static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++)
+		if (fe->s[i].state == FZ_ARMED)
+			limit = min(limit, fe->s[i].fire - fe->e->clk);
+	return limit;
+}
+
+/* The classic wheel may stop early for a cascade; the others may not. */
+static void fz_check_next(struct fz_engine *fe, unsigned long limit,
+			  unsigned long d)
+{
+	unsigned long want = fz_next(fe, limit);
+
+	if (fe->e->ops->kind == TWHEEL_CLASSIC)
+		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
+			 limit, d, want);
+	else
+		FZ_CHECK(fe, d == want, "next_event(%lu) = %lu, want %lu",
+			 limit, d, want);
+}
+
+static bool fz_collected(const struct fz_engine *fe,
+			 const struct twheel_timer *t)
+{
+	const struct rb_node *top = &t->node;
+
+	if (!twheel_pending(fe->e, t))
+		return false;
+	if (fe->e->ops->kind != TWHEEL_REFERENCE)
+		return t->bucket == TWHEEL_COLLECTED;
+	while (rb_parent(top))
+		top = rb_parent(top);
+	return top != fz_reference.armed.rb_root.rb_node;
+}
+
+static unsigned long fz_walk_list(struct fz_engine *fe,
+				  const struct list_head *head,
+				  unsigned int bucket)
+{
+	const struct list_head *p;
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+
+	FZ_CHECK(fe, head->next->prev == head, "bucket %u: bad head", bucket);
+	for (p = head->next; p != head; p = p->next) {
+		t = container_of(p, struct twheel_timer, list);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "bucket %u: stray entry %p", bucket, p);
+		FZ_CHECK(fe, p->next->prev == p, "bucket %u: bad link", bucket);
+		FZ_CHECK(fe, t->bucket == bucket, "timer %u in bucket %u says %u",
+			 fz_index(fe, t), bucket, t->bucket);
+	}
+	return n;
+}
+
+/* Counts an hlist and returns where its last next pointer is. */
+static unsigned long fz_walk_hlist(struct fz_engine *fe,
+				   struct hlist_head *head, unsigned int bucket,
+				   struct hlist_node ***tail)
+{
+	struct hlist_node **link = &head->first, *p;
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+
+	for (p = head->first; p; p = p->next) {
+		t = hlist_entry(p, struct twheel_timer, entry);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "bucket %u: stray entry %p", bucket, p);
+		FZ_CHECK(fe, p->pprev == link, "bucket %u: bad pprev", bucket);
+		FZ_CHECK(fe, t->bucket == bucket, "timer %u in bucket %u says %u",
+			 fz_index(fe, t), bucket, t->bucket);
+		link = &p->next;
+	}
+	*tail = link;
+	return n;
+}
+
+static void fz_check_classic(struct fz_engine *fe, unsigned long due)
+{
+	struct twheel_classic *c = &fz_classic;
+	unsigned long lvl[TW_CLASSIC_LEVELS] = { 0 }, n;
+	unsigned int b, l;
+
+	for (b = 0; b < TW_CLASSIC_BUCKETS; b++) {
+		n = fz_walk_list(fe, &c->vec[b], b);
+		FZ_CHECK(fe, test_bit(b, c->pending_map) == !!n,
+			 "bucket %u: bit %d, %lu timers", b,
+			 test_bit(b, c->pending_map), n);
+		lvl[b < TW_TVR_SIZE ? 0 : 1 + (b - TW_TVR_SIZE) / TW_TVN_SIZE] += n;
+	}
+	for (l = 0; l < TW_CLASSIC_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == fe->e->st.level_pending[l],
+			 "level %u: %lu timers, level_pending %u", l, lvl[l],
+			 fe->e->st.level_pending[l]);
+	n = fz_walk_list(fe, &c->collected, TWHEEL_COLLECTED);
+	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+}
+
+static void fz_check_modern(struct fz_engine *fe, unsigned long due)
+{
+	struct twheel_modern *m = &fz_modern;
+	unsigned long lvl[TW_MODERN_MAX_LEVELS] = { 0 }, n;
+	struct hlist_node **tail;
+	unsigned int b, l;
+
+	for (b = 0; b < TW_MODERN_BUCKETS; b++) {
+		n = fz_walk_hlist(fe, &m->vec[b], b, &tail);
+		FZ_CHECK(fe, test_bit(b, m->pending_map) == !!n,
+			 "bucket %u: bit %d, %lu timers", b,
+			 test_bit(b, m->pending_map), n);
+		lvl[b / TW_LVL_SIZE] += n;
+	}
+	for (l = 0; l < TW_MODERN_MAX_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == fe->e->st.level_pending[l] &&
+			 (l < fe->e->nr_levels || !lvl[l]),
+			 "level %u: %lu timers, level_pending %u", l, lvl[l],
+			 fe->e->st.level_pending[l]);
+	n = fz_walk_hlist(fe, &m->collected, TWHEEL_COLLECTED, &tail);
+	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+	FZ_CHECK(fe, m->collected_tail == tail, "collected_tail is stale");
+}
+
+/* Counts a tree in order; keys must never go down. */
+static unsigned long fz_walk_tree(struct fz_engine *fe,
+				  const struct rb_root_cached *root)
+{
+	const struct twheel_timer *t, *prev = NULL;
+	struct rb_node *p;
+	unsigned long n = 0;
+
+	FZ_CHECK(fe, rb_first_cached(root) == rb_first(&root->rb_root),
+		 "leftmost is stale");
+	for (p = rb_first(&root->rb_root); p; p = rb_next(p)) {
+		t = rb_entry(p, struct twheel_timer, node);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "stray node %p", p);
+		FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+			 "timer %u (%lu) after timer %u (%lu) in the tree",
+			 fz_index(fe, t), t->expires, fz_index(fe, prev),
+			 prev->expires);
+		prev = t;
+	}
+	return n;
+}
+
+/* Every timer against the model; with full, the whole structure too. */
+static void fz_check_engine(struct fz_engine *fe, bool full)
+{
+	const struct twheel_stats *st = &fe->e->st;
+	unsigned long armed = 0, due = 0, in_levels = 0, n;
+	const struct twheel_timer *t;
+	const struct fz_slot *s;
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		t = &fe->t[i];
+		FZ_CHECK(fe, twheel_pending(fe->e, t) == (s->state != FZ_IDLE),
+			 "timer %u pending %d, model state %d (fire %lu)", i,
+			 twheel_pending(fe->e, t), s->state, s->fire);
+		FZ_CHECK(fe, fz_collected(fe, t) == (s->state == FZ_COLLECTED),
+			 "timer %u collected %d, model state %d (fire %lu)", i,
+			 fz_collected(fe, t), s->state, s->fire);
+		if (s->state != FZ_IDLE)
+			FZ_CHECK(fe, t->expires == s->expires,
+				 "timer %u expires %lu, want %lu", i, t->expires,
+				 s->expires);
+		if (s->state == FZ_ARMED && fe->e->ops->kind == TWHEEL_MODERN)
+			FZ_CHECK(fe, t->bucket == s->bucket,
+				 "timer %u (expires %lu) in bucket %u, want %u",
+				 i, t->expires, t->bucket, s->bucket);
+		armed += s->state == FZ_ARMED;
+		due += s->state == FZ_COLLECTED;
+	}
+	FZ_CHECK(fe, st->added == st->expired + st->deleted + st->pending,
+		 "added %llu expired %llu deleted %llu pending %lu", st->added,
+		 st->expired, st->deleted, st->pending);
+	FZ_CHECK(fe, st->pending == armed + due, "pending %lu, want %lu + %lu",
+		 st->pending, armed, due);
+	for (i = 0; i < TWHEEL_MAX_LEVELS; i++)
+		in_levels += st->level_pending[i];
+	FZ_CHECK(fe, in_levels == armed && in_levels <= st->pending,
+		 "level_pending sum %lu, armed %lu", in_levels, armed);
+	if (!full)
+		return;
+
+	switch (fe->e->ops->kind) {
+	case TWHEEL_CLASSIC:
+		fz_check_classic(fe, due);
+		break;
+	case TWHEEL_MODERN:
+		fz_check_modern(fe, due);
+		break;
+	default:
+		n = fz_walk_tree(fe, &fz_reference.armed);
+		FZ_CHECK(fe, n == armed, "%lu in the armed tree, want %lu",
+			 n, armed);
+		n = fz_walk_tree(fe, &fz_reference.due);
+		FZ_CHECK(fe, n == due, "%lu in the due tree, want %lu", n, due);
+	}
+	n = 1 + fz.op % 600;
+	fz_check_next(fe, n, twheel_next_event(fe->e, n));
+	fz_check_next(fe, LONG_MAX, twheel_next_event(fe->e, LONG_MAX));
+}
+
+/* twheel_advance(e, now) returned n: who is due, and exactly when. */
+static void fz_advanced(struct fz_engine *fe, unsigned long now,
+			unsigned long n, bool exact)
+{
+	unsigned long want = 0;
+	struct fz_slot *s;
+	unsigned int i;
+
+	FZ_CHECK(fe, fe->e->clk == now + 1, "advance to %lu left clk at %lu",
+		 now, fe->e->clk);
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		if (s->state != FZ_ARMED || time_after(s->fire, now))
+			continue;
+		FZ_CHECK(fe, !exact || s->fire == now,
+			 "timer %u due at %lu (expires %lu) collected at %lu",
+			 i, s->fire, s->expires, now);
+		s->state = FZ_COLLECTED;
+		s->hit = true;
+		s->hit_exact = exact;
+		s->hit_at = now;
+		want++;
+	}
+	FZ_CHECK(fe, n == want, "advance to %lu collected %lu, want %lu",
+		 now, n, want);
+	if (n)
+		FZ_TRACE("  %s: %lu collected by %lu%s\n", fe->e->ops->name, n,
+			 now, exact ? " (exactly)" : "");
+	fz_check_engine(fe, false);
+}
+
+/* kunit/twheel_kunit.c's tw_run_until(): one jiffy with work at a time. */
+static void fz_run_until(struct fz_engine *fe, unsigned long until)
+{
+	struct twheel_engine *e = fe->e;
+	unsigned long span, d, n;
+
+	/* Its callers have run what an earlier advance collected. */
+	fz_drain(fe);
+	while (!time_after(e->clk, until)) {
+		span = until - e->clk;
+		d = twheel_next_event(e, span + 1);
+		fz_check_next(fe, span + 1, d);
+		if (d > span) {
+			n = twheel_advance(e, until);
+			fz_advanced(fe, until, n, false);
+			break;
+		}
+		n = twheel_advance(e, e->clk + d);
+		fz_advanced(fe, e->clk - 1, n, true);
+		fz_drain(fe);
+	}
+}
+
+static void fz_jump(struct fz_engine *fe, unsigned long now, bool drain)
+{
+	unsigned long n = twheel_advance(fe->e, now);
+
+	if (time_before(now, fz.clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+			 "advance into the past moved the engine");
+		return;
+	}
+	fz_advanced(fe, now, n, false);
+	if (drain)
+		fz_drain(fe);
+}
+
+static void fz_jiffies(struct fz_engine *fe, unsigned int count)
+{
+	unsigned long now;
+
+	while (count--) {
+		now = fe->e->clk;
+		fz_advanced(fe, now, twheel_advance(fe->e, now), true);
+		fz_drain(fe);
+	}
+}
+
+/* The wheel against the reference, timer by timer, for the same arm. */
+static void fz_cross(void)
+{
+	const struct fz_slot *w, *r;
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++) {
+		w = &fz_wheel.s[i];
+		r = &fz_ref.s[i];
+		if (w->seq != r->seq || !w->seq)
+			continue;
+		if (fz_wheel.e->ops->kind == TWHEEL_CLASSIC) {
+			FZ_CHECK(&fz_wheel, w->state == r->state && w->hit == r->hit,
+				 "timer %u: state %d hit %d, reference %d %d", i,
+				 w->state, w->hit, r->state, r->hit);
+			FZ_CHECK(&fz_wheel, !w->hit || !w->hit_exact ||
+				 !r->hit_exact || w->hit_at == r->hit_at,
+				 "timer %u fired at %lu, reference at %lu", i,
+				 w->hit_at, r->hit_at);
+			continue;
+		}
+		if (!w->hit || w->clamped)
+			continue;
+		FZ_CHECK(&fz_wheel, r->hit,
+			 "timer %u (expires %lu) fired before the reference's",
+			 i, w->expires);
+		FZ_CHECK(&fz_wheel, !w->hit_exact || !r->hit_exact ||
+			 (!time_before(w->hit_at, r->hit_at) &&
+			  w->hit_at - r->hit_at <= w->gran),
+			 "timer %u fired at %lu, reference at %lu, gran %lu",
+			 i, w->hit_at, r->hit_at, w->gran);
+	}
+}
+
+static void fz_op(void)
+{
+	u8 k = fz_byte();
+	unsigned int i = k >> 3;
+	unsigned long x;
+	bool r1, r2;
+
+	switch (k & 7) {
+	case 0:
+		x = fz_expires(fz_ref.t[i].expires);
+		FZ_TRACE("%lu: add %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
+		fz_add(&fz_ref, i, x);
+		fz_add(&fz_wheel, i, x);
+		break;
+	case 1:
+		x = fz_expires(fz_ref.t[i].expires);
+		FZ_TRACE("%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
+		r1 = fz_mod(&fz_ref, i, x);
+		r2 = fz_mod(&fz_wheel, i, x);
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
+		break;
+	case 2:
+		FZ_TRACE("%lu: del %u\n", fz.op, i);
+		r1 = fz_del(&fz_ref, i);
+		r2 = fz_del(&fz_wheel, i);
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
+		break;
+	case 3:
+	case 4:
+		x = fz.clk + fz_step() - 1;
+		FZ_TRACE("%lu: advance to %lu (clk%+ld)%s\n", fz.op, x,
+			 (long)(x - fz.clk), (k & 7) == 3 ? ", pop" : "");
+		fz_jump(&fz_ref, x, (k & 7) == 3);
+		fz_jump(&fz_wheel, x, (k & 7) == 3);
+		if (!time_before(x, fz.clk))
+			fz.clk = x + 1;
+		break;
+	case 5:
+		x = fz.clk + fz_step() - 1;
+		FZ_TRACE("%lu: run until %lu (clk%+ld)\n", fz.op, x, (long)(x - fz.clk));
+		fz_run_until(&fz_ref, x);
+		fz_run_until(&fz_wheel, x);
+		if (!time_before(x, fz.clk))
+			fz.clk = x + 1;
+		break;
+	case 6:
+		FZ_TRACE("%lu: %u single jiffies\n", fz.op, i + 1);
+		fz_jiffies(&fz_ref, i + 1);
+		fz_jiffies(&fz_wheel, i + 1);
+		fz.clk += i + 1;
+		break;
+	default:
+		FZ_TRACE("%lu: pop all\n", fz.op);
+		fz_drain(&fz_ref);
+		fz_drain(&fz_wheel);
+	}
+}
+
+static void fz_setup(struct fz_engine *fe, struct twheel_engine *e)
+{
+	unsigned int i;
+
+	fe->e = e;
+	memset(fe->s, 0, sizeof(fe->s));
+	for (i = 0; i < FZ_POOL; i++)
+		twheel_timer_setup(e, &fe->t[i], NULL);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fz.trace = getenv("FZ_TRACE");
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	u8 k;
+
+	fz.p = data;
+	fz.n = size;
+	fz.op = 0;
+	k = fz_byte();
+	switch (k & 3) {
+	case 0:
+		fz.clk = k >> 2;
+		break;
+	case 1:		/* the kernel's INITIAL_JIFFIES: 32-bit wrap soon */
+		fz.clk = (unsigned long)(unsigned int)(-300 * HZ) + (k >> 2);
+		break;
+	case 2:		/* just before the 64-bit wrap */
+		fz.clk = -1UL - fz_byte();
+		break;
+	default:
+		fz.clk = fz_bytes(8);
+	}
+	FZ_TRACE("start at %lu\n", fz.clk);
+	twheel_reference_init(&fz_reference, fz.clk);
+	fz_setup(&fz_ref, &fz_reference.e);
+	if (FZ_WHEEL) {
+		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
+			abort();
+		fz_setup(&fz_wheel, &fz_modern.e);
+	} else {
+		twheel_classic_init(&fz_classic, fz.clk);
+		fz_setup(&fz_wheel, &fz_classic.e);
+	}
+	while (fz.n) {
+		fz.op++;
+		fz_op();
+		fz_check_engine(&fz_ref, true);
+		fz_check_engine(&fz_wheel, true);
+		fz_cross();
+	}
+	return 0;
+}
