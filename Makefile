@@ -46,3 +46,13 @@ kunit:
 # An interactive guest with twheel loaded.
 shell:
 	scripts/qemu.sh
+
+# twheel_core.c built in user space (userspace/): the libFuzzer differential
+# targets, FUZZ_SECONDS each, and the ns + instructions per op benchmark.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz bench-user
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) userspace/fuzz.sh
+
+bench-user:
+	userspace/bench.sh
