@@ -79,6 +79,23 @@ src=$?
 tail -n 5 "$work/smoke-stock.log"
 res "module smoke test (Debian stock 6.12 kernel)" $src
 
+# 5. The core in user space: build, libFuzzer differential targets for a
+# short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
+# judged).
+"$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err"
+urc=$?
+while read -r verdict name; do
+	case "$verdict" in
+	PASS) res "user space: $name" 0 ;;
+	FAIL) res "user space: $name" 1 ;;
+	esac
+done <"$work/user.out"
+if [ $urc -ne 0 ] && ! grep -q '^FAIL' "$work/user.out"; then
+	tail -n 20 "$work/user.err"
+	res "user space checks" 1
+fi
+grep -q '^FAIL' "$work/user.out" && tail -n 30 "$work/user.err"
+
 echo "check took $(($(date +%s) - start)) s"
 [ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
