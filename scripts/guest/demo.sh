@@ -19,6 +19,12 @@ table() {
 
 echo "twheel demo: $(dmesg | sed -n 's/.*twheel: loaded: //p') on Linux $(uname -r)"
 echo "(QEMU TCG: nanoseconds are emulated-CPU time; compare the engines with each other)"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+case "$cs" in
+tsc*) ;;
+*) echo "WARNING: the guest runs on clocksource '$cs' (TSC calibration failed on a busy host):"
+   echo "         ns figures below have jiffy resolution; run 'make demo' again on a quieter host." ;;
+esac
 show ls $d $d/classic
 
 say "1. a Ratas-style mix (timeouts cancelled early, short timers expiring, long ones) for 5 s"

@@ -48,8 +48,20 @@ run burst 6 count=5000
 [ "$(get classic cascaded_max_tick)" = 5000 ] || bad "burst: classic cascaded $(get classic cascaded_max_tick) in one tick, not 5000"
 [ "$(get modern cascaded)" = 0 ] || bad "burst: the modern wheel cascaded"
 [ "$(get modern expired_max_tick)" = 5000 ] || bad "burst: modern ran $(get modern expired_max_tick) in one tick, not 5000"
-[ "$(get classic cascade_ns_max)" -gt 0 ] && [ "$(get modern tick_ns_max)" -gt 0 ] ||
-	bad "burst: zero ns measured (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
+# Nanoseconds mean something only on a fine-grained clocksource: without
+# one (the TSC failed calibration on a loaded host; this kernel has no ACPI,
+# so no HPET) the timing assertions are skipped, and said so.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+case "$cs" in
+tsc*)
+	[ "$(get classic cascade_ns_max)" -gt 0 ] && [ "$(get modern tick_ns_max)" -gt 0 ] ||
+		bad "burst: zero ns measured on clocksource $cs"
+	;;
+*)
+	echo "warning: clocksource $cs: ns readings have jiffy resolution, timing not asserted"
+	dmesg | grep -i -E 'tsc|clocksource' | tail -n 4
+	;;
+esac
 ok "burst: classic cascade of 5000 took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
 run mixed 3 count=5000 duration=3
 
