@@ -40,6 +40,22 @@ static unsigned int tick_jiffies = 1;
 module_param(tick_jiffies, uint, 0444);
 MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ; default 1)");
 
+static unsigned int wrap_secs;
+module_param(wrap_secs, uint, 0444);
+MODULE_PARM_DESC(wrap_secs, "test only: the engines' clock wraps this many seconds after load (0: engines use jiffies)");
+
+/*
+ * The engines' time is jiffies + tw_jofs. Zero unless wrap_secs asks for a
+ * wrap of unsigned long soon after load; the kernel's timers always use
+ * jiffies.
+ */
+static unsigned long tw_jofs;
+
+static unsigned long tw_now(void)
+{
+	return jiffies + tw_jofs;
+}
+
 /* log2 histogram: bucket k counts values in [2^(k-1), 2^k), bucket 0 zeros. */
 struct tw_hist {
 	u64 n, sum, max;
@@ -351,7 +367,7 @@ static void tw_wtimer_fn(struct twheel_timer *t)
 	spin_lock(&in->lock);
 	if (in->active && !twheel_pending(in->e, t)) {
 		w->gen++;
-		twheel_mod(in->e, t, jiffies + twheel_wl_delta(&tw_params, w->id, w->gen));
+		twheel_mod(in->e, t, tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
 	}
 	spin_unlock(&in->lock);
 }
@@ -439,7 +455,7 @@ static void tw_tick_ops(struct tw_instance *in, u64 tick)
 		}
 		w->gen++;
 		twheel_mod(in->e, &w->t,
-			   jiffies + twheel_wl_delta(&tw_params, w->id, w->gen));
+			   tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
 	}
 	spin_unlock(&in->lock);
 }
@@ -465,7 +481,7 @@ static void tw_set_active(bool on, bool bh)
 
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
-	unsigned long now = jiffies;
+	unsigned long now = tw_now();
 	struct tw_krunner *kr;
 	bool act = READ_ONCE(tw_activity);
 	int k;
@@ -670,14 +686,14 @@ static void tw_wl_start(void)
 	 * afterwards catches up (counted in catchups).
 	 */
 	hrtimer_cancel(&tw_tick);
-	base = jiffies;
+	base = tw_now();
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 		tw_wl_batched(&tw_inst[k], tw_wtimer_arm, base);
 	tw_start_jiffies = base;
 	tw_ticks_run = 0;
 	tw_set_active(true, true);
 	tw_k_set_active(true);
-	tw_k_arm_all(base);
+	tw_k_arm_all(base - tw_jofs);
 	WRITE_ONCE(tw_activity, true);
 	tw_state = TW_RUNNING;
 	tw_tick_start();
@@ -898,8 +914,8 @@ static int stats_show(struct seq_file *m, void *unused)
 		return -ENOMEM;
 	}
 	mutex_lock(&tw_ctl);
-	seq_printf(m, "# HZ=%d jiffies=%lu tick_jiffies=%u\n", HZ, jiffies,
-		   tick_jiffies);
+	seq_printf(m, "# HZ=%d jiffies=%lu tick_jiffies=%u engine_clock=%lu\n", HZ,
+		   jiffies, tick_jiffies, tw_now());
 	seq_printf(m, "workload: %s\n", tw_state == TW_EMPTY ? "none" :
 		   twheel_wl_names[tw_params.type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_state]);
@@ -909,7 +925,7 @@ static int stats_show(struct seq_file *m, void *unused)
 			   tw_params.max, tw_params.cancel, tw_params.ops,
 			   tw_params.duration);
 	if (tw_state == TW_RUNNING)
-		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_start_jiffies);
+		seq_printf(m, "running_for_jiffies: %lu\n", tw_now() - tw_start_jiffies);
 	seq_putc(m, '\n');
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 		tw_show_engine(m, &tw_inst[k], ds, st);
@@ -1094,7 +1110,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 
 static int tw_instance_init(struct tw_instance *in, enum twheel_kind kind)
 {
-	unsigned long now = jiffies;
+	unsigned long now = tw_now();
 
 	in->u = kzalloc(sizeof(*in->u), GFP_KERNEL);
 	if (!in->u)
@@ -1145,9 +1161,16 @@ static int __init twheel_init(void)
 		pr_warn("tick_jiffies=%u is out of range (1..%d)\n", tick_jiffies, HZ);
 		return -EINVAL;
 	}
+	if (wrap_secs > 86400) {
+		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
+		return -EINVAL;
+	}
 	ret = tw_parse_engine_param(engines, &mask);
 	if (ret)
 		return ret;
+	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
+	if (wrap_secs)
+		tw_jofs = 0UL - jiffies - (unsigned long)wrap_secs * HZ;
 	for (k = 0; k < TWHEEL_NR_KINDS; k++) {
 		if (!(mask & BIT(k)))
 			continue;
@@ -1178,6 +1201,8 @@ static int __init twheel_init(void)
 	tw_tick_start();
 	pr_info("loaded: HZ=%d, engines=%s, modern depth %u, tick every %u jiffies\n",
 		HZ, engines, modern_depth, tick_jiffies);
+	if (wrap_secs)
+		pr_info("test: engine clock %lu, wraps in %u s\n", tw_now(), wrap_secs);
 	return 0;
 }
 
