@@ -8,7 +8,8 @@ set -euo pipefail
 
 kdir=$1 name=$2
 shift 2
-dst=$TWHEEL_CACHE/mod-$name
+# TWHEEL_MOD_TAG keeps the builds of a second checkout (a worktree) apart.
+dst=$TWHEEL_CACHE/mod-$name${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
 mkdir -p "$dst/kunit"
 # Copy only what changed so incremental builds stay incremental.
 cd "$TWHEEL_ROOT"
