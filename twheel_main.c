@@ -25,6 +25,10 @@
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include <linux/log2.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/tracepoint.h>
+#include <linux/utsname.h>
 #include "twheel.h"
 #include "twheel_workload.h"
 
@@ -56,18 +60,61 @@ static unsigned long tw_now(void)
 	return jiffies + tw_jofs;
 }
 
-/* log2 histogram: bucket k counts values in [2^(k-1), 2^k), bucket 0 zeros. */
+/*
+ * Log-linear histogram: values below 8 have a bucket each; above, every
+ * power of two is split into 8 buckets, so a bucket's floor is within 1/8
+ * of any value in it. Percentiles are reported as bucket floors.
+ */
+#define TW_HIST_SUB	3
+#define TW_HIST_N	((64 - TW_HIST_SUB + 1) << TW_HIST_SUB)
+
 struct tw_hist {
 	u64 n, sum, max;
-	u64 b[65];
+	u64 b[TW_HIST_N];
 };
+
+static unsigned int tw_hist_idx(u64 v)
+{
+	unsigned int e;
+
+	if (v < BIT(TW_HIST_SUB))
+		return v;
+	e = fls64(v) - 1 - TW_HIST_SUB;
+	return ((e + 1) << TW_HIST_SUB) + ((v >> e) & (BIT(TW_HIST_SUB) - 1));
+}
+
+static u64 tw_hist_floor(unsigned int i)
+{
+	unsigned int e = i >> TW_HIST_SUB;
+
+	if (!e)
+		return i;
+	return (u64)(BIT(TW_HIST_SUB) | (i & (BIT(TW_HIST_SUB) - 1))) << (e - 1);
+}
 
 static void tw_hist_add(struct tw_hist *h, u64 v)
 {
 	h->n++;
 	h->sum += v;
 	h->max = max(h->max, v);
-	h->b[v ? fls64(v) : 0]++;
+	h->b[tw_hist_idx(v)]++;
+}
+
+/* The floor of the bucket holding the permille-th value; 0 if empty. */
+static u64 tw_hist_pct(const struct tw_hist *h, unsigned int permille)
+{
+	u64 want = div_u64(h->n * permille + 999, 1000), seen = 0;
+	unsigned int i;
+
+	if (!h->n)
+		return 0;
+	want = max_t(u64, want, 1);
+	for (i = 0; i < TW_HIST_N; i++) {
+		seen += h->b[i];
+		if (seen >= want)
+			return tw_hist_floor(i);
+	}
+	return h->max;
 }
 
 /* What the driver measures per engine, on top of the engine's counters. */
@@ -81,9 +128,10 @@ struct tw_drv_stats {
 	u64 cascaded_max;	/* most timers cascaded in one tick */
 	u64 expired_max;	/* most callbacks in one tick */
 	struct tw_hist tick_ns;		/* whole tick, this engine */
+	struct tw_hist busy_ns;		/* ticks that ran or cascaded timers */
 	struct tw_hist cascade_ns;	/* ticks that cascaded */
 	struct tw_hist late_j;		/* jiffy run - expires */
-	struct tw_hist late_ns;		/* ns from tick start to callback */
+	struct tw_hist late_ns;		/* ns past the expiry jiffy's instant */
 };
 
 struct tw_wtimer {
@@ -91,6 +139,7 @@ struct tw_wtimer {
 	struct tw_instance *in;
 	u32 id;
 	u32 gen;		/* how often it was armed */
+	u64 nominal_ns;		/* its expiry jiffy's instant, estimated */
 };
 
 struct tw_instance {
@@ -141,6 +190,18 @@ static const char *const tw_state_names[] = { "empty", "loaded", "running" };
 static struct tw_instance tw_inst[TWHEEL_NR_KINDS];
 static struct tw_krunner tw_kr[TWHEEL_NR_RUNNERS - TWHEEL_NR_KINDS];
 static unsigned long tw_mask;			/* runners that exist */
+
+/* The bench's op cost per runner, for the loaded workload (under tw_ctl). */
+enum { TW_OP_ADD, TW_OP_MOD, TW_OP_DEL, TW_NR_OPS };
+#define TW_BENCH_BATCH	1024
+
+struct tw_opcost {
+	u64 ns[TW_NR_OPS];		/* total over n ops each */
+	u32 n;				/* 0: not measured for this load */
+};
+
+static struct tw_opcost tw_oc[TWHEEL_NR_RUNNERS];
+
 static DEFINE_MUTEX(tw_ctl);			/* control commands */
 static enum tw_state tw_state;			/* under tw_ctl */
 static struct twheel_params tw_params;		/* fixed while running */
@@ -157,6 +218,150 @@ static unsigned int tw_levels_hz = HZ, tw_levels_depth;
 static u64 tw_clock(void)
 {
 	return ktime_get_ns();
+}
+
+/*
+ * ---- the kernel's own cost: TIMER_SOFTIRQ and HRTIMER_SOFTIRQ ----
+ *
+ * Probes on the softirq_entry/softirq_exit tracepoints time every run of
+ * the two vectors on every CPU. The tracepoints are not exported to
+ * modules, so they are looked up by name. Our own tick is a soft hrtimer,
+ * so it runs inside HRTIMER_SOFTIRQ: the time it takes there is subtracted.
+ * A run is "busy" when at least one timer_list (resp. hrtimer) workload
+ * callback ran in it: those are the counterpart of our engines' busy ticks.
+ */
+enum { TW_SIRQ_TIMER, TW_SIRQ_HRTIMER, TW_NR_SIRQ };
+
+static const char *const tw_sirq_names[TW_NR_SIRQ] = {
+	"timer_softirq", "hrtimer_softirq"
+};
+
+struct tw_sirq {
+	spinlock_t lock;		/* the histograms */
+	struct tw_hist all_ns;		/* every run */
+	struct tw_hist busy_ns;		/* runs with workload callbacks */
+};
+
+struct tw_sirq_cpu {
+	u64 t0[TW_NR_SIRQ];		/* this run's start; 0: not seen */
+	u32 cbs[TW_NR_SIRQ];		/* workload callbacks in this run */
+	u64 own_ns;			/* our tick's time in this run */
+};
+
+static struct tw_sirq *tw_sirq;		/* [TW_NR_SIRQ]; NULL: no probes */
+static DEFINE_PER_CPU(struct tw_sirq_cpu, tw_sirq_cpu);
+static struct tracepoint *tw_tp_entry, *tw_tp_exit;
+static const char *tw_sirq_why = "not set up";
+
+static int tw_sirq_vec(unsigned int vec_nr)
+{
+	if (vec_nr == TIMER_SOFTIRQ)
+		return TW_SIRQ_TIMER;
+	if (vec_nr == HRTIMER_SOFTIRQ)
+		return TW_SIRQ_HRTIMER;
+	return -1;
+}
+
+static void tw_sirq_entry(void *data, unsigned int vec_nr)
+{
+	struct tw_sirq_cpu *c = this_cpu_ptr(&tw_sirq_cpu);
+	int v = tw_sirq_vec(vec_nr);
+
+	if (v < 0)
+		return;
+	c->cbs[v] = 0;
+	if (v == TW_SIRQ_HRTIMER)
+		c->own_ns = 0;
+	c->t0[v] = ktime_get_ns();
+}
+
+static void tw_sirq_exit(void *data, unsigned int vec_nr)
+{
+	struct tw_sirq_cpu *c = this_cpu_ptr(&tw_sirq_cpu);
+	int v = tw_sirq_vec(vec_nr);
+	struct tw_sirq *s;
+	u64 d;
+
+	if (v < 0 || !c->t0[v])
+		return;
+	d = ktime_get_ns() - c->t0[v];
+	c->t0[v] = 0;
+	if (v == TW_SIRQ_HRTIMER)
+		d -= min(d, c->own_ns);
+	s = &tw_sirq[v];
+	spin_lock(&s->lock);
+	tw_hist_add(&s->all_ns, d);
+	if (c->cbs[v])
+		tw_hist_add(&s->busy_ns, d);
+	spin_unlock(&s->lock);
+}
+
+static void tw_tp_find(struct tracepoint *tp, void *unused)
+{
+	if (!strcmp(tp->name, "softirq_entry"))
+		tw_tp_entry = tp;
+	else if (!strcmp(tp->name, "softirq_exit"))
+		tw_tp_exit = tp;
+}
+
+/* Attaches the probes; on failure the reason is kept for the read-outs. */
+static void tw_sirq_init(void)
+{
+	int v, ret;
+
+	for_each_kernel_tracepoint(tw_tp_find, NULL);
+	if (!tw_tp_entry || !tw_tp_exit) {
+		tw_sirq_why = "no softirq_entry/softirq_exit tracepoint in this kernel";
+		goto fail;
+	}
+	tw_sirq = kcalloc(TW_NR_SIRQ, sizeof(*tw_sirq), GFP_KERNEL);
+	if (!tw_sirq) {
+		tw_sirq_why = "out of memory";
+		goto fail;
+	}
+	for (v = 0; v < TW_NR_SIRQ; v++)
+		spin_lock_init(&tw_sirq[v].lock);
+	ret = tracepoint_probe_register(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+	if (ret) {
+		tw_sirq_why = "softirq_entry: probe not accepted";
+		goto fail_free;
+	}
+	ret = tracepoint_probe_register(tw_tp_exit, (void *)tw_sirq_exit, NULL);
+	if (ret) {
+		tw_sirq_why = "softirq_exit: probe not accepted";
+		tracepoint_probe_unregister(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+		tracepoint_synchronize_unregister();
+		goto fail_free;
+	}
+	return;
+fail_free:
+	kfree(tw_sirq);
+	tw_sirq = NULL;
+fail:
+	pr_info("kernel softirq cost unavailable: %s\n", tw_sirq_why);
+}
+
+static void tw_sirq_exit_all(void)
+{
+	if (!tw_sirq)
+		return;
+	tracepoint_probe_unregister(tw_tp_exit, (void *)tw_sirq_exit, NULL);
+	tracepoint_probe_unregister(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+	tracepoint_synchronize_unregister();
+	kfree(tw_sirq);
+	tw_sirq = NULL;
+}
+
+static void tw_sirq_reset(void)
+{
+	int v;
+
+	for (v = 0; tw_sirq && v < TW_NR_SIRQ; v++) {
+		spin_lock_bh(&tw_sirq[v].lock);
+		memset(&tw_sirq[v].all_ns, 0, sizeof(tw_sirq[v].all_ns));
+		memset(&tw_sirq[v].busy_ns, 0, sizeof(tw_sirq[v].busy_ns));
+		spin_unlock_bh(&tw_sirq[v].lock);
+	}
 }
 
 /* ---- the kernel's own timers, driven by the same workloads ---- */
@@ -241,6 +446,7 @@ static void tw_tl_fn(struct timer_list *tl)
 {
 	struct tw_ktimer *kt = container_of(tl, struct tw_ktimer, tl);
 
+	this_cpu_inc(tw_sirq_cpu.cbs[TW_SIRQ_TIMER]);
 	tw_k_ran(kt, (s64)(ktime_get_ns() - kt->nominal_ns));
 }
 
@@ -248,6 +454,7 @@ static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
 {
 	struct tw_ktimer *kt = container_of(hr, struct tw_ktimer, hr);
 
+	this_cpu_inc(tw_sirq_cpu.cbs[TW_SIRQ_HRTIMER]);
 	tw_k_ran(kt, ktime_to_ns(ktime_sub(ktime_get(), hrtimer_get_expires(hr))));
 	return HRTIMER_NORESTART;
 }
@@ -357,6 +564,19 @@ static void tw_k_set_active(bool on)
 
 /* ---- the tick ---- */
 
+/*
+ * Arms w for engine jiffy expires; in->lock held. The nominal instant is
+ * estimated as for the kernel's timers: now + the jiffies to go.
+ */
+static void tw_w_arm(struct tw_instance *in, struct tw_wtimer *w,
+		     unsigned long expires)
+{
+	long d = (long)(expires - tw_now());
+
+	w->nominal_ns = ktime_get_ns() + (u64)max(d, 0L) * TICK_NSEC;
+	twheel_mod(in->e, &w->t, expires);
+}
+
 static void tw_wtimer_fn(struct twheel_timer *t)
 {
 	struct tw_wtimer *w = container_of(t, struct tw_wtimer, t);
@@ -367,20 +587,21 @@ static void tw_wtimer_fn(struct twheel_timer *t)
 	spin_lock(&in->lock);
 	if (in->active && !twheel_pending(in->e, t)) {
 		w->gen++;
-		twheel_mod(in->e, t, tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
+		tw_w_arm(in, w, tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
 	}
 	spin_unlock(&in->lock);
 }
 
 /* Runs the timers the engine handed out at jiffy j, lock held on entry. */
-static unsigned int tw_run_collected(struct tw_instance *in, unsigned long j,
-				     u64 t0)
+static unsigned int tw_run_collected(struct tw_instance *in, unsigned long j)
 {
 	struct twheel_timer *t;
+	struct tw_wtimer *w;
 	unsigned int n = 0;
 	long late;
 
 	while ((t = twheel_pop(in->e))) {
+		w = container_of(t, struct tw_wtimer, t);
 		late = (long)(j - t->expires);
 		in->ds.runs++;
 		if (late < 0)
@@ -388,7 +609,8 @@ static unsigned int tw_run_collected(struct tw_instance *in, unsigned long j,
 		else if (!late)
 			in->ds.exact++;
 		tw_hist_add(&in->ds.late_j, late < 0 ? 0 : late);
-		tw_hist_add(&in->ds.late_ns, ktime_get_ns() - t0);
+		tw_hist_add(&in->ds.late_ns,
+			    max_t(s64, ktime_get_ns() - w->nominal_ns, 0));
 		n++;
 		spin_unlock(&in->lock);
 		t->function(t);
@@ -425,7 +647,7 @@ static void tw_tick_engine(struct tw_instance *in, unsigned long now)
 			break;
 		}
 		twheel_advance(e, e->clk + d);
-		runs += tw_run_collected(in, e->clk - 1, t0);
+		runs += tw_run_collected(in, e->clk - 1);
 	}
 	in->ds.ticks++;
 	in->ds.expired_max = max_t(u64, in->ds.expired_max, runs);
@@ -434,7 +656,10 @@ static void tw_tick_engine(struct tw_instance *in, unsigned long now)
 		in->ds.cascaded_max = max(in->ds.cascaded_max, cascaded);
 		tw_hist_add(&in->ds.cascade_ns, e->cascade_ns);
 	}
-	tw_hist_add(&in->ds.tick_ns, ktime_get_ns() - t0);
+	t0 = ktime_get_ns() - t0;
+	tw_hist_add(&in->ds.tick_ns, t0);
+	if (runs || cascaded)
+		tw_hist_add(&in->ds.busy_ns, t0);
 	spin_unlock(&in->lock);
 }
 
@@ -454,8 +679,7 @@ static void tw_tick_ops(struct tw_instance *in, u64 tick)
 			continue;
 		}
 		w->gen++;
-		twheel_mod(in->e, &w->t,
-			   tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
+		tw_w_arm(in, w, tw_now() + twheel_wl_delta(&tw_params, w->id, w->gen));
 	}
 	spin_unlock(&in->lock);
 }
@@ -482,6 +706,7 @@ static void tw_set_active(bool on, bool bh)
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
 	unsigned long now = tw_now();
+	u64 t0 = ktime_get_ns();
 	struct tw_krunner *kr;
 	bool act = READ_ONCE(tw_activity);
 	int k;
@@ -508,6 +733,8 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 				tw_k_tick_ops(kr, tw_ticks_run);
 		tw_ticks_run++;
 	}
+	/* Not the kernel's cost: taken out of this HRTIMER_SOFTIRQ run. */
+	this_cpu_add(tw_sirq_cpu.own_ns, ktime_get_ns() - t0);
 	hrtimer_forward_now(h, tw_period);
 	return HRTIMER_RESTART;
 }
@@ -550,7 +777,7 @@ static void tw_wtimer_arm(struct tw_instance *in, struct tw_wtimer *w,
 			  unsigned long base)
 {
 	w->gen = 0;
-	twheel_mod(in->e, &w->t, base + twheel_wl_delta(&tw_params, w->id, 0));
+	tw_w_arm(in, w, base + twheel_wl_delta(&tw_params, w->id, 0));
 }
 
 /* Takes every workload timer out of its engine. */
@@ -613,6 +840,7 @@ static void tw_reset_counters(void)
 		memset(&kr->ds, 0, sizeof(kr->ds));
 		spin_unlock_bh(&kr->lock);
 	}
+	tw_sirq_reset();
 }
 
 static int tw_wl_load(const struct twheel_params *p)
@@ -668,6 +896,7 @@ static int tw_wl_load(const struct twheel_params *p)
 	}
 	tw_params = *p;
 	tw_state = TW_LOADED;
+	memset(tw_oc, 0, sizeof(tw_oc));
 	/* Fresh counters for a fresh workload (nothing is pending now). */
 	tw_reset_counters();
 	tw_tick_start();
@@ -699,11 +928,217 @@ static void tw_wl_start(void)
 	tw_tick_start();
 }
 
+/*
+ * ---- op cost: add, mod and del on the loaded timers ----
+ *
+ * Process context, batches of TW_BENCH_BATCH ops timed with bottom halves
+ * off, so no timer softirq runs inside a batch on this CPU. Same timers,
+ * same deltas, same order on every runner. Our engines' op includes an
+ * uncontended spinlock, as mod_timer() includes its base lock.
+ */
+
+static bool tw_runner_loaded(int r)
+{
+	if (r < TWHEEL_NR_KINDS)
+		return tw_inst[r].wt;
+	return (tw_mask & BIT(r)) && tw_kr[r - TWHEEL_NR_KINDS].kt;
+}
+
+static void tw_bench_one(int r, int op, u32 i, unsigned long base)
+{
+	u32 d = twheel_wl_delta(&tw_params, i, op == TW_OP_MOD);
+	struct tw_instance *in;
+	struct tw_ktimer *kt;
+
+	if (r < TWHEEL_NR_KINDS) {
+		in = &tw_inst[r];
+		spin_lock(&in->lock);
+		if (op == TW_OP_ADD)
+			twheel_add(in->e, &in->wt[i].t, base + d);
+		else if (op == TW_OP_MOD)
+			twheel_mod(in->e, &in->wt[i].t, base + d);
+		else
+			twheel_del(in->e, &in->wt[i].t);
+		spin_unlock(&in->lock);
+		return;
+	}
+	kt = &tw_kr[r - TWHEEL_NR_KINDS].kt[i];
+	if (r == TWHEEL_TIMER_LIST) {
+		if (op != TW_OP_DEL)
+			mod_timer(&kt->tl, base + d);
+		else
+#ifdef TW_HAVE_TIMER_DELETE
+			timer_delete(&kt->tl);
+#else
+			del_timer(&kt->tl);
+#endif
+	} else {
+		if (op != TW_OP_DEL)
+			hrtimer_start(&kt->hr, ns_to_ktime((u64)d * TICK_NSEC),
+				      HRTIMER_MODE_REL_SOFT);
+		else
+			hrtimer_try_to_cancel(&kt->hr);
+	}
+}
+
+static u64 tw_bench_phase(int r, int op, u32 n)
+{
+	unsigned long base = r < TWHEEL_NR_KINDS ? tw_now() : jiffies;
+	u64 t0, sum = 0;
+	u32 i, j, end;
+
+	for (i = 0; i < n; i = end) {
+		end = min(n, i + TW_BENCH_BATCH);
+		local_bh_disable();
+		t0 = ktime_get_ns();
+		for (j = i; j < end; j++)
+			tw_bench_one(r, op, j, base);
+		sum += ktime_get_ns() - t0;
+		local_bh_enable();
+		cond_resched();
+	}
+	return sum;
+}
+
+/* Measures every loaded runner; the workload stays loaded, nothing armed. */
+static void tw_bench(void)
+{
+	int r, op;
+
+	/* Our engines do not move meanwhile; the kernel's timers may expire. */
+	hrtimer_cancel(&tw_tick);
+	for (r = 0; r < TWHEEL_NR_RUNNERS; r++) {
+		if (!tw_runner_loaded(r))
+			continue;
+		for (op = 0; op < TW_NR_OPS; op++)
+			tw_oc[r].ns[op] = tw_bench_phase(r, op, tw_params.count);
+		tw_oc[r].n = tw_params.count;
+	}
+	tw_wl_disarm();
+	tw_reset_counters();
+	tw_tick_start();
+}
+
+/*
+ * ---- comparison records: one row per runner and stopped run ----
+ */
+enum tw_col {
+	TW_C_ADD, TW_C_MOD, TW_C_DEL,
+	TW_C_TICKS, TW_C_T50, TW_C_T99, TW_C_TMAX, TW_C_PERRUN,
+	TW_C_CASC_NS, TW_C_CASC_N,
+	TW_C_LJ50, TW_C_LJ99, TW_C_LJMAX,
+	TW_C_LN50, TW_C_LN99, TW_C_LNMAX,
+	TW_C_RUNS, TW_C_EXPIRED, TW_C_DELETED, TW_C_EARLY,
+	TW_NR_COLS
+};
+
+#define TW_NA		U64_MAX
+#define TW_MAX_ROWS	64
+
+struct tw_row {
+	u8 wl, runner;
+	u32 count;
+	u64 v[TW_NR_COLS];
+};
+
+static struct tw_row tw_rows[TW_MAX_ROWS];	/* under tw_ctl */
+static unsigned int tw_nrows;
+
+static void tw_row_hist(u64 *v, const struct tw_hist *h)
+{
+	v[0] = tw_hist_pct(h, 500);
+	v[1] = tw_hist_pct(h, 990);
+	v[2] = h->max;
+}
+
+/* Busy tick time per callback run: what one expiry costs, all in. */
+static u64 tw_row_perrun(const struct tw_hist *busy, u64 runs)
+{
+	return runs ? div64_u64(busy->sum, runs) : TW_NA;
+}
+
+static void tw_row_late(struct tw_row *row, const struct tw_drv_stats *ds)
+{
+	tw_row_hist(&row->v[TW_C_LJ50], &ds->late_j);
+	tw_row_hist(&row->v[TW_C_LN50], &ds->late_ns);
+	row->v[TW_C_RUNS] = ds->runs;
+	row->v[TW_C_EARLY] = ds->early;
+}
+
+static void tw_row_fill(struct tw_row *row, int r)
+{
+	struct tw_instance *in;
+	struct tw_krunner *kr;
+	struct tw_sirq *sq;
+	int op;
+
+	for (op = 0; op < TW_NR_OPS; op++)
+		row->v[TW_C_ADD + op] = tw_oc[r].n ?
+			div_u64(tw_oc[r].ns[op], tw_oc[r].n) : TW_NA;
+	if (r < TWHEEL_NR_KINDS) {
+		in = &tw_inst[r];
+		spin_lock_bh(&in->lock);
+		row->v[TW_C_TICKS] = in->ds.busy_ns.n;
+		tw_row_hist(&row->v[TW_C_T50], &in->ds.busy_ns);
+		row->v[TW_C_CASC_NS] = in->ds.cascade_ns.max;
+		row->v[TW_C_CASC_N] = in->ds.cascaded_max;
+		tw_row_late(row, &in->ds);
+		row->v[TW_C_PERRUN] = tw_row_perrun(&in->ds.busy_ns, in->ds.runs);
+		row->v[TW_C_EXPIRED] = in->e->st.expired;
+		row->v[TW_C_DELETED] = in->e->st.deleted;
+		spin_unlock_bh(&in->lock);
+		return;
+	}
+	row->v[TW_C_CASC_NS] = TW_NA;
+	row->v[TW_C_CASC_N] = TW_NA;
+	row->v[TW_C_TICKS] = TW_NA;
+	row->v[TW_C_T50] = TW_NA;
+	row->v[TW_C_T99] = TW_NA;
+	row->v[TW_C_TMAX] = TW_NA;
+	row->v[TW_C_PERRUN] = TW_NA;
+	kr = &tw_kr[r - TWHEEL_NR_KINDS];
+	spin_lock_bh(&kr->lock);
+	tw_row_late(row, &kr->ds);
+	spin_unlock_bh(&kr->lock);
+	if (tw_sirq) {
+		sq = &tw_sirq[r == TWHEEL_TIMER_LIST ? TW_SIRQ_TIMER : TW_SIRQ_HRTIMER];
+		spin_lock_bh(&sq->lock);
+		row->v[TW_C_TICKS] = sq->busy_ns.n;
+		tw_row_hist(&row->v[TW_C_T50], &sq->busy_ns);
+		row->v[TW_C_PERRUN] = tw_row_perrun(&sq->busy_ns, row->v[TW_C_RUNS]);
+		spin_unlock_bh(&sq->lock);
+	}
+	spin_lock_bh(&kr->lock);
+	row->v[TW_C_EXPIRED] = kr->expired;
+	row->v[TW_C_DELETED] = kr->deleted;
+	spin_unlock_bh(&kr->lock);
+}
+
+/* Appends the running workload's rows; the oldest go when full. */
+static void tw_record_run(void)
+{
+	struct tw_row *row;
+	int r;
+
+	for (r = 0; r < TWHEEL_NR_RUNNERS; r++) {
+		if (!tw_runner_loaded(r))
+			continue;
+		if (tw_nrows == TW_MAX_ROWS)
+			memmove(tw_rows, tw_rows + 1, sizeof(tw_rows[0]) * --tw_nrows);
+		row = &tw_rows[tw_nrows++];
+		row->wl = tw_params.type;
+		row->runner = r;
+		row->count = tw_params.count;
+		tw_row_fill(row, r);
+	}
+}
+
 static void tw_wl_stop(void)
 {
 	WRITE_ONCE(tw_activity, false);
 	tw_set_active(false, true);
 	tw_k_set_active(false);
+	tw_record_run();
 	tw_wl_disarm();
 	tw_state = TW_LOADED;
 }
@@ -736,6 +1171,18 @@ static int tw_exec(struct twheel_cmd *cmd)
 		return 0;
 	case TWHEEL_CMD_RESET:
 		tw_reset_counters();
+		return 0;
+	case TWHEEL_CMD_BENCH:
+		if (tw_state != TW_LOADED) {
+			pr_warn_ratelimited("bench: %s\n", tw_state == TW_RUNNING ?
+					    "a workload is running; stop it first" :
+					    "no workload loaded");
+			return tw_state == TW_RUNNING ? -EBUSY : -EINVAL;
+		}
+		tw_bench();
+		return 0;
+	case TWHEEL_CMD_CLEAR:
+		tw_nrows = 0;
 		return 0;
 	case TWHEEL_CMD_UNLOAD:
 		if (tw_state == TW_RUNNING) {
@@ -795,13 +1242,56 @@ static void tw_show_hist(struct seq_file *m, const char *name,
 {
 	unsigned int k;
 
+	seq_printf(m, "%s_n: %llu\n", name, h->n);
 	seq_printf(m, "%s_max: %llu\n", name, h->max);
 	seq_printf(m, "%s_avg: %llu\n", name, h->n ? div64_u64(h->sum, h->n) : 0);
+	seq_printf(m, "%s_p50: %llu\n", name, tw_hist_pct(h, 500));
+	seq_printf(m, "%s_p99: %llu\n", name, tw_hist_pct(h, 990));
 	seq_printf(m, "%s_hist:", name);
-	for (k = 0; k < ARRAY_SIZE(h->b); k++)
+	for (k = 0; k < TW_HIST_N; k++)
 		if (h->b[k])
-			seq_printf(m, " %llu:%llu", k ? 1ULL << (k - 1) : 0, h->b[k]);
+			seq_printf(m, " %llu:%llu", tw_hist_floor(k), h->b[k]);
 	seq_putc(m, '\n');
+}
+
+/* The last bench of this load: mean ns per op, or "-" if none ran. */
+static void tw_show_opcost(struct seq_file *m, int r)
+{
+	static const char *const names[TW_NR_OPS] = { "add", "mod", "del" };
+	int op;
+
+	for (op = 0; op < TW_NR_OPS; op++) {
+		seq_printf(m, "op_%s_ns: ", names[op]);
+		if (tw_oc[r].n)
+			seq_printf(m, "%llu\n", div_u64(tw_oc[r].ns[op], tw_oc[r].n));
+		else
+			seq_puts(m, "-\n");
+	}
+}
+
+/* The kernel's softirq cost; h is scratch space for a copy. */
+static void tw_show_sirq(struct seq_file *m, struct tw_hist *h)
+{
+	char name[40];
+	int v;
+
+	seq_puts(m, "[softirq]\n");
+	if (!tw_sirq) {
+		seq_printf(m, "unavailable: %s\n", tw_sirq_why);
+		return;
+	}
+	for (v = 0; v < TW_NR_SIRQ; v++) {
+		spin_lock_bh(&tw_sirq[v].lock);
+		*h = tw_sirq[v].all_ns;
+		spin_unlock_bh(&tw_sirq[v].lock);
+		snprintf(name, sizeof(name), "%s_ns", tw_sirq_names[v]);
+		tw_show_hist(m, name, h);
+		spin_lock_bh(&tw_sirq[v].lock);
+		*h = tw_sirq[v].busy_ns;
+		spin_unlock_bh(&tw_sirq[v].lock);
+		snprintf(name, sizeof(name), "%s_busy_ns", tw_sirq_names[v]);
+		tw_show_hist(m, name, h);
+	}
 }
 
 /* The u64 counters stats shows, in order, by key. */
@@ -840,6 +1330,7 @@ static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 	spin_unlock_bh(&in->lock);
 
 	seq_printf(m, "[%s]\n", tw_names[in->kind]);
+	tw_show_opcost(m, in->kind);
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "clk: %lu\n", clk);
 	seq_printf(m, "active: %d\n", active);
@@ -855,6 +1346,7 @@ static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 		seq_printf(m, "%s: %llu\n", tw_ds_keys[i].key,
 			   *(u64 *)((char *)ds + tw_ds_keys[i].off));
 	tw_show_hist(m, "tick_ns", &ds->tick_ns);
+	tw_show_hist(m, "busy_tick_ns", &ds->busy_ns);
 	tw_show_hist(m, "cascade_ns", &ds->cascade_ns);
 	tw_show_hist(m, "late_jiffies", &ds->late_j);
 	tw_show_hist(m, "late_ns", &ds->late_ns);
@@ -881,6 +1373,7 @@ static void tw_show_krunner(struct seq_file *m, struct tw_krunner *kr,
 	spin_unlock_bh(&kr->lock);
 
 	seq_printf(m, "[%s]\n", tw_names[kr->kind]);
+	tw_show_opcost(m, kr->kind);
 	seq_printf(m, "active: %d\n", active);
 	seq_printf(m, "timers: %u\n", kr->nr_kt);
 	seq_printf(m, "pending: %llu\n", pending);
@@ -906,11 +1399,11 @@ static int stats_show(struct seq_file *m, void *unused)
 	int k;
 
 	/* Both are too large for the stack; copied under the engine lock. */
-	ds = kmalloc(sizeof(*ds), GFP_KERNEL);
-	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	ds = kvmalloc(sizeof(*ds), GFP_KERNEL);
+	st = kvmalloc(sizeof(*st), GFP_KERNEL);
 	if (!ds || !st) {
-		kfree(ds);
-		kfree(st);
+		kvfree(ds);
+		kvfree(st);
 		return -ENOMEM;
 	}
 	mutex_lock(&tw_ctl);
@@ -931,12 +1424,106 @@ static int stats_show(struct seq_file *m, void *unused)
 		tw_show_engine(m, &tw_inst[k], ds, st);
 	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++)
 		tw_show_krunner(m, kr, ds);
+	tw_show_sirq(m, &ds->tick_ns);
 	mutex_unlock(&tw_ctl);
-	kfree(ds);
-	kfree(st);
+	kvfree(ds);
+	kvfree(st);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+static void tw_cmp_val(struct seq_file *m, u64 v)
+{
+	if (v == TW_NA)
+		seq_puts(m, " n/a |");
+	else
+		seq_printf(m, " %llu |", v);
+}
+
+static void tw_cmp_us(struct seq_file *m, u64 ns)
+{
+	if (ns == TW_NA)
+		seq_puts(m, " n/a |");
+	else
+		seq_printf(m, " %llu.%llu |", div_u64(ns, 1000),
+			   div_u64(ns % 1000, 100));
+}
+
+/* v as a multiple of ref, two decimals; "n/a" without both. */
+static void tw_cmp_ratio(struct seq_file *m, u64 v, u64 ref, char sep)
+{
+	u64 x;
+
+	if (v == TW_NA || ref == TW_NA || !ref) {
+		seq_printf(m, "n/a%c", sep);
+		return;
+	}
+	x = div64_u64(v * 100 + ref / 2, ref);
+	seq_printf(m, "%llu.%02llu%c", div_u64(x, 100), x % 100, sep);
+}
+
+/* The latest timer_list row of the same workload and size, or NULL. */
+static const struct tw_row *tw_cmp_ref(const struct tw_row *row)
+{
+	int i;
+
+	for (i = tw_nrows - 1; i >= 0; i--)
+		if (tw_rows[i].runner == TWHEEL_TIMER_LIST &&
+		    tw_rows[i].wl == row->wl && tw_rows[i].count == row->count)
+			return &tw_rows[i];
+	return NULL;
+}
+
+static int compare_show(struct seq_file *m, void *unused)
+{
+	static const u64 na[TW_NR_COLS] = {
+		[0 ... TW_NR_COLS - 1] = TW_NA
+	};
+	const struct tw_row *row;
+	const u64 *ref;
+	unsigned int i;
+	int c;
+
+	mutex_lock(&tw_ctl);
+	seq_printf(m, "# twheel comparison: Linux %s, HZ=%d, %u CPUs, %u rows (one per engine and stopped run; 'clear' forgets them)\n",
+		   init_utsname()->release, HZ, num_online_cpus(), tw_nrows);
+	seq_puts(m, "# ns are this machine's clock: under QEMU TCG they are emulated-CPU time, so compare the engines by the x timer_list ratios of one run\n");
+	seq_puts(m, "# op ns: mean per op over N ops, batches of 1024 with bottom halves off (bench); tick: ticks that ran or cascaded timers (per run: their total time / callbacks run), for timer_list/hrtimer the TIMER_SOFTIRQ/HRTIMER_SOFTIRQ runs that ran workload callbacks (tracepoints; our own tick subtracted); p50/p99 are histogram bucket floors (1/8 of a power of two)\n");
+	if (!tw_sirq)
+		seq_printf(m, "# kernel softirq cost unavailable: %s\n", tw_sirq_why);
+	seq_puts(m, "| workload | N | engine | add ns | mod ns | del ns | add/mod/del x timer_list | busy ticks | tick p50 ns | tick p99 ns | tick max ns | tick ns per run | tick p99 x timer_list | cascade max ns | cascaded max | late p50 j | late p99 j | late max j | late p50 us | late p99 us | late max us | runs | expired | deleted | early |\n");
+	seq_puts(m, "|---|---:|---|");
+	for (c = 0; c < 22; c++)
+		seq_puts(m, "---:|");
+	seq_putc(m, '\n');
+	for (i = 0; i < tw_nrows; i++) {
+		row = &tw_rows[i];
+		ref = tw_cmp_ref(row) ? tw_cmp_ref(row)->v : na;
+		seq_printf(m, "| %s | %u | %s |", twheel_wl_names[row->wl],
+			   row->count, tw_names[row->runner]);
+		for (c = TW_C_ADD; c <= TW_C_DEL; c++)
+			tw_cmp_val(m, row->v[c]);
+		seq_putc(m, ' ');
+		for (c = TW_C_ADD; c <= TW_C_DEL; c++)
+			tw_cmp_ratio(m, row->v[c], ref[c], c == TW_C_DEL ? ' ' : '/');
+		seq_putc(m, '|');
+		for (c = TW_C_TICKS; c <= TW_C_PERRUN; c++)
+			tw_cmp_val(m, row->v[c]);
+		seq_putc(m, ' ');
+		tw_cmp_ratio(m, row->v[TW_C_T99], ref[TW_C_T99], ' ');
+		seq_putc(m, '|');
+		for (c = TW_C_CASC_NS; c <= TW_C_LJMAX; c++)
+			tw_cmp_val(m, row->v[c]);
+		for (c = TW_C_LN50; c <= TW_C_LNMAX; c++)
+			tw_cmp_us(m, row->v[c]);
+		for (c = TW_C_RUNS; c < TW_NR_COLS; c++)
+			tw_cmp_val(m, row->v[c]);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&tw_ctl);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(compare);
 
 static int levels_show(struct seq_file *m, void *unused)
 {
@@ -1068,6 +1655,7 @@ static void tw_debugfs_init(void)
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);
 	debugfs_create_file("stats", 0400, tw_root, NULL, &stats_fops);
 	debugfs_create_file("levels", 0600, tw_root, NULL, &levels_fops);
+	debugfs_create_file("compare", 0400, tw_root, NULL, &compare_fops);
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
 		in = &tw_inst[k];
 		in->dir = debugfs_create_dir(tw_names[k], tw_root);
@@ -1197,6 +1785,7 @@ static int __init twheel_init(void)
 	hrtimer_init(&tw_tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_SOFT);
 	tw_tick.function = tw_tick_fn;
 #endif
+	tw_sirq_init();
 	tw_debugfs_init();
 	tw_tick_start();
 	pr_info("loaded: HZ=%d, engines=%s, modern depth %u, tick every %u jiffies\n",
@@ -1215,6 +1804,7 @@ static void __exit twheel_exit(void)
 	tw_wl_free();
 	tw_free_all();
 	mutex_unlock(&tw_ctl);
+	tw_sirq_exit_all();
 	pr_info("unloaded\n");
 }
 

@@ -224,7 +224,7 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		     size_t why_len)
 {
 	static const char *const verbs[] = { "load", "start", "stop", "reset",
-					     "unload" };
+					     "unload", "bench", "clear" };
 	char *verb, *tok;
 	int i, ret;
 
@@ -232,7 +232,8 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 	verb = strsep(&line, " \t");
 	i = match_string(verbs, ARRAY_SIZE(verbs), verb);
 	if (i < 0) {
-		WHY("unknown verb '%s' (load start stop reset unload)", verb);
+		WHY("unknown verb '%s' (load start stop reset unload bench clear)",
+		    verb);
 		return -EINVAL;
 	}
 	cmd->verb = i;

@@ -43,6 +43,8 @@ enum twheel_verb {
 	TWHEEL_CMD_STOP,
 	TWHEEL_CMD_RESET,
 	TWHEEL_CMD_UNLOAD,
+	TWHEEL_CMD_BENCH,	/* op cost on the loaded timers */
+	TWHEEL_CMD_CLEAR,	/* forget the comparison records */
 };
 
 struct twheel_cmd {

@@ -55,6 +55,10 @@ static void workload_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_RESET);
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("unload", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_UNLOAD);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("bench\n", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_BENCH);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("\tclear", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_CLEAR);
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed count=1048576 max=1073741824", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.count, TWHEEL_MAX_TIMERS);
 }
@@ -71,6 +75,7 @@ static const char *const tw_bad[] = {
 	"load timeouts seed=-3", "load timeouts engines=foo",
 	"load timeouts engines=classic,,modern", "load timeouts frob=1",
 	"start now", "stop 1", "reset all", "load timeouts count=5 count=x",
+	"bench 1000", "clear all", "benchmark", "cleared",
 };
 
 static void workload_parse_bad(struct kunit *test)
