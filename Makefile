@@ -11,7 +11,7 @@ KDIR := $(HOST_KDIR)
 endif
 endif
 
-.PHONY: all modules clean check demo kernel kunit shell
+.PHONY: all modules clean check demo kernel kunit shell compare
 
 all: modules
 
@@ -36,6 +36,11 @@ check:
 # Boot QEMU, load twheel, show /sys/kernel/debug/twheel, unload.
 demo:
 	scripts/demo.sh
+
+# One boot, every workload on every engine and the kernel's timers: a
+# markdown table, CSV and a plot in results/ (a benchmark, not a test).
+compare:
+	scripts/compare.sh
 
 kernel:
 	scripts/build-kernel.sh test

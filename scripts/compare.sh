@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# make compare: one QEMU boot runs every workload on classic, modern,
+# reference, timer_list and hrtimer, plus a scale sweep (1k..1M pending
+# timers), and writes a markdown table, CSV files and a gnuplot plot.
+#
+#   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
+#
+# DIR defaults to results/ in the checkout (what the README shows).
+# --quick: small counts and short runs (make check uses it to prove the
+# pipeline works); its numbers mean little. The run fails when a table is
+# missing or a row breaks what the engines guarantee (early runs, classic
+# not exact, the burst cascade not in one classic tick).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mode=full out=$TWHEEL_ROOT/results kernel=test
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) mode=quick; shift ;;
+	--out) out=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+
+apt_need gnuplot-nox
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+log "comparison run ($mode) in one QEMU boot; this takes a few minutes"
+start=$(date +%s)
+TWHEEL_MEM=${TWHEEL_MEM:-768} "$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" \
+	--no-load --timeout 3000 -- sh /guest/compare.sh "$mode" >"$work/guest.out" ||
+	{ tail -n 30 "$work/guest.out" >&2; die "the guest run failed"; }
+grep -q '^compare: done' "$work/guest.out" || { tail -n 30 "$work/guest.out" >&2; die "the guest run did not finish"; }
+log "guest run took $(($(date +%s) - start)) s"
+
+# Each run's stats to stats-NAME, each table to table-NAME.
+awk -v dir="$work" '
+	/^@@STATS / { f = dir "/stats-" $2; next }
+	/^@@COMPARE / { f = dir "/table-" $2; next }
+	/^@@END/ { f = ""; next }
+	f { print > f }' "$work/guest.out"
+info=$(sed -n 's/^@@INFO //p' "$work/guest.out")
+for t in workloads sweep; do
+	[ -s "$work/table-$t" ] || die "no $t table in the guest output"
+done
+
+# CSV from a markdown table: the header and the data rows, cells trimmed.
+md2csv() {
+	grep '^|' "$1" | grep -v '^|---' |
+		sed -e 's/^| *//' -e 's/ *|$//' -e 's/ *| */,/g'
+}
+# col FILE.csv NAME: the column number of NAME.
+col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
+
+date=$(date -u +%Y-%m-%d)
+{
+	echo "Measured $date with \`scripts/compare.sh$([ $mode = quick ] && echo ' --quick')\`; guest: $info."
+	echo
+	sed -n 's/^# //p' "$work/table-workloads" | sed 's/$/  /'
+	echo
+	grep '^|' "$work/table-workloads"
+	echo
+	echo "Scale sweep (workload \`long min=256 max=1024\`: N pending timers, each re-armed when it runs; one runner per load):"
+	echo
+	grep '^|' "$work/table-sweep"
+} >"$out/compare.md"
+md2csv "$work/table-workloads" >"$out/compare.csv"
+md2csv "$work/table-sweep" >"$out/sweep.csv"
+
+# ---- sanity of what was measured ----
+bad=0
+check() { # check DESCRIPTION CONDITION...
+	local what=$1
+	shift
+	if "$@"; then log "ok: $what"; else log "FAILED: $what"; bad=1; fi
+}
+csv=$out/compare.csv
+c_engine=$(col "$csv" engine) c_wl=$(col "$csv" workload)
+c_early=$(col "$csv" early) c_runs=$(col "$csv" runs)
+c_lmax=$(col "$csv" "late max j") c_casn=$(col "$csv" "cascaded max")
+c_n=$(col "$csv" N) c_add=$(col "$csv" "add ns") c_t99=$(col "$csv" "tick p99 ns")
+cell() { # cell WORKLOAD ENGINE COLUMN
+	awk -F, -v w="$1" -v e="$2" -v c="$3" \
+		'$'"$c_wl"' == w && $'"$c_engine"' == e { print $c }' "$csv" | tail -n 1
+}
+rows=$(($(wc -l <"$csv") - 1))
+check "25 rows: 5 workloads x 5 runners (got $rows)" [ "$rows" -eq 25 ]
+check "no runner ran a timer early" \
+	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
+check "every runner ran timers in every workload" \
+	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && !($c > 0)' "$csv")" ]
+check "classic and reference run every timer at its exact jiffy" \
+	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
+		'NR > 1 && ($e == "classic" || $e == "reference") && $c != 0' "$csv")" ]
+nb=$(cell burst classic "$c_n")
+check "burst: classic cascaded all $nb timers in one tick" \
+	[ "$(cell burst classic "$c_casn")" = "$nb" ]
+check "burst: modern never cascades" [ "$(cell burst modern "$c_casn")" = 0 ]
+check "op costs measured on every runner" \
+	[ -z "$(awk -F, -v c="$c_add" 'NR > 1 && !($c > 0)' "$csv")" ]
+if grep -q 'softirq cost unavailable' "$work/table-workloads"; then
+	log "note: the kernel's softirq cost is unavailable in this kernel (see the table header)"
+else
+	check "timer_list/hrtimer tick cost from the softirq tracepoints" \
+		[ -n "$(cell burst timer_list "$c_t99" | grep -v n/a)" ]
+fi
+
+# ---- plot data ----
+# dist RUN SECTION KEY SCALE: CCDF of a histogram (x = bucket floor / SCALE,
+# y = share of values at or above it), zero buckets left out (log axes).
+dist() {
+	awk -v sec="[$2]" -v key="$3_hist:" -v s="$4" '
+		$0 == sec { on = 1; next }
+		/^\[/ { on = 0 }
+		on && $1 == key {
+			for (i = 2; i <= NF; i++) {
+				split($i, a, ":"); x[i] = a[1]; c[i] = a[2]; tot += a[2]
+			}
+			left = tot
+			for (i = 2; i <= NF; i++) {
+				if (x[i] > 0) printf "%g %g\n", x[i] / s, left / tot
+				left -= c[i]
+			}
+		}' "$work/stats-$1"
+}
+tick_src() { # the busy-tick histogram of a runner: SECTION KEY
+	case "$1" in
+	timer_list) echo "softirq timer_softirq_busy_ns" ;;
+	hrtimer) echo "softirq hrtimer_softirq_busy_ns" ;;
+	*) echo "$1 busy_tick_ns" ;;
+	esac
+}
+runners="classic modern reference timer_list hrtimer"
+for r in $runners; do
+	# shellcheck disable=SC2046
+	dist mixed $(tick_src "$r") 1000 >"$work/tick-mixed-$r.dat"
+	dist expiring "$r" late_ns 1000 >"$work/late-expiring-$r.dat"
+	dist mixed "$r" late_ns 1000 >"$work/late-mixed-$r.dat"
+	s=$out/sweep.csv
+	awk -F, -v e="$r" -v ce="$(col "$s" engine)" -v cn="$(col "$s" N)" \
+		-v ca="$(col "$s" "add ns")" -v ct="$(col "$s" "tick ns per run")" \
+		'$ce == e { print $cn, $ca, ($ct == "n/a" ? "NaN" : $ct) }' "$s" >"$work/sweep-$r.dat"
+	c_cns=$(col "$csv" "cascade max ns") c_tmax=$(col "$csv" "tick max ns")
+	awk -F, -v e="$r" -v w="$c_wl" -v ce="$c_engine" -v a="$c_cns" -v b="$c_tmax" \
+		'$w == "burst" && $ce == e {
+			printf "%s %g %g\n", e, ($a == "n/a" ? 0 : $a / 1e6), ($b == "n/a" ? 0 : $b / 1e6) }' \
+		"$csv" >>"$work/burst.dat"
+done
+
+plot() { # plot TITLE FILE-PREFIX USING: one line per runner
+	local p="" r
+	for r in $runners; do
+		[ -s "$work/$2-$r.dat" ] || continue
+		p+="${p:+, }'$work/$2-$r.dat' using $3 with linespoints title '$r'"
+	done
+	printf 'set title "%s"\nplot %s\n' "$1" "${p:-NaN notitle}"
+}
+kern=${info#*kernel=}; kern=${kern%% *}
+{
+	echo "set terminal pngcairo size 1400,1500 font 'sans,10' background rgb 'white'"
+	echo "set output '$out/compare.png'"
+	echo "set multiplot layout 3,2 title \"twheel vs the kernel's timers: Linux $kern in QEMU TCG, $date (emulated-CPU ns: compare within one run)\""
+	echo "set termoption noenhanced; set grid; set key top right; set logscale xy; set format y '%g'"
+	echo "set xlabel 'busy tick / softirq run cost, us'; set ylabel 'share of runs >= x'"
+	plot "mixed: tick cost (CCDF)" tick-mixed "1:2"
+	echo "unset logscale; set logscale y; set style data histograms; set style histogram clustered gap 1"
+	echo "set style fill solid 0.8 border -1; set xlabel ''; set ylabel 'ms'; set key top left"
+	echo "set title 'burst of $nb timers: the classic cascade is an extra heavy tick'"
+	echo "plot '$work/burst.dat' using 2:xtic(1) title 'cascade max', '' using 3 title 'worst tick (expiry)'"
+	echo "set style data linespoints; set logscale xy; set key top right"
+	echo "set xrange [1:*]; set xlabel 'lateness past the expiry jiffy, us'; set ylabel 'share of runs >= x'"
+	plot "expiring: lateness (CCDF)" late-expiring "1:2"
+	plot "mixed: lateness (CCDF)" late-mixed "1:2"
+	echo "set autoscale x; set logscale x; unset logscale y; set key top left; set xlabel 'pending timers N'; set ylabel 'ns per add'"
+	plot "sweep: add cost (bench, filling 0 to N)" sweep "1:2"
+	echo "set ylabel 'busy tick ns / callbacks run'"
+	plot "sweep: tick cost per expired timer" sweep "1:3"
+	echo "unset multiplot"
+} >"$work/plot.gp"
+gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed"; }
+check "plot written" [ -s "$out/compare.png" ]
+
+cat "$out/compare.md"
+echo
+echo "wrote $out/compare.md, compare.csv, sweep.csv, compare.png"
+[ $bad -eq 0 ] || die "the comparison broke an engine guarantee (see FAILED above)"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# In the guest (scripts/compare.sh): every workload on classic, modern,
+# reference, timer_list and hrtimer in this one boot, then the scale sweep.
+#   sh /guest/compare.sh [full|quick]
+# Prints, between markers, each run's stats (for the distributions) and the
+# compare tables; the host turns them into markdown, CSV and a plot.
+mode=${1:-full}
+d=/sys/kernel/debug/twheel
+all=classic,modern,reference,timer_list,hrtimer
+runners="classic modern reference timer_list hrtimer"
+
+if [ "$mode" = quick ]; then
+	sweep_secs=3 secs=3 burst_secs=6 n=2000 nburst=5000 longmax=20000 sizes="1000 10000"
+else
+	sweep_secs=5 secs=8 burst_secs=8 n=10000 nburst=100000 longmax=1048576 sizes="1000 10000 100000 1000000"
+fi
+
+fail() { echo "compare: $*"; exit 1; }
+ctl() { echo "$*" >$d/control || fail "control refused: $*"; }
+
+insmod /lib/twheel/twheel.ko engines=$all || fail "insmod failed"
+echo "@@INFO kernel=$(uname -r) hz=$(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) mode=$mode"
+
+# run NAME SECS LOAD-ARGS...: load, bench the ops, run, stop, dump stats.
+run() {
+	name=$1 t=$2
+	shift 2
+	ctl load "$@"
+	ctl bench
+	ctl start
+	sleep "$t"
+	ctl stop
+	echo "@@STATS $name"
+	cat $d/stats
+	echo "@@END"
+}
+
+# The scale sweep: N timers 1 to 4 s out, re-armed when they run (so about
+# N/640 expire per jiffy), one runner at a time so a million fit the guest.
+ctl clear
+for size in $sizes; do
+	for r in $runners; do
+		run "sweep-$size-$r" $sweep_secs long count="$size" min=256 max=1024 seed=3 engines="$r"
+	done
+done
+echo "@@COMPARE sweep"
+cat $d/compare
+echo "@@END"
+
+# The workloads, all runners side by side. ops is the activity per tick and
+# runner, kept low enough that an emulated CPU keeps up with the tick.
+ctl clear
+run timeouts $secs timeouts count=$n seed=1 ops=100
+run expiring $secs expiring count=$n seed=1
+run long $secs long count=$n seed=1 max=$longmax
+run burst $burst_secs burst count=$nburst seed=1
+run mixed $secs mixed count=$n seed=1 ops=100
+echo "@@COMPARE workloads"
+cat $d/compare
+echo "@@END"
+rmmod twheel || fail "rmmod failed"
+echo "compare: done"
