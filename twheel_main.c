@@ -60,63 +60,6 @@ static unsigned long tw_now(void)
 	return jiffies + tw_jofs;
 }
 
-/*
- * Log-linear histogram: values below 8 have a bucket each; above, every
- * power of two is split into 8 buckets, so a bucket's floor is within 1/8
- * of any value in it. Percentiles are reported as bucket floors.
- */
-#define TW_HIST_SUB	3
-#define TW_HIST_N	((64 - TW_HIST_SUB + 1) << TW_HIST_SUB)
-
-struct tw_hist {
-	u64 n, sum, max;
-	u64 b[TW_HIST_N];
-};
-
-static unsigned int tw_hist_idx(u64 v)
-{
-	unsigned int e;
-
-	if (v < BIT(TW_HIST_SUB))
-		return v;
-	e = fls64(v) - 1 - TW_HIST_SUB;
-	return ((e + 1) << TW_HIST_SUB) + ((v >> e) & (BIT(TW_HIST_SUB) - 1));
-}
-
-static u64 tw_hist_floor(unsigned int i)
-{
-	unsigned int e = i >> TW_HIST_SUB;
-
-	if (!e)
-		return i;
-	return (u64)(BIT(TW_HIST_SUB) | (i & (BIT(TW_HIST_SUB) - 1))) << (e - 1);
-}
-
-static void tw_hist_add(struct tw_hist *h, u64 v)
-{
-	h->n++;
-	h->sum += v;
-	h->max = max(h->max, v);
-	h->b[tw_hist_idx(v)]++;
-}
-
-/* The floor of the bucket holding the permille-th value; 0 if empty. */
-static u64 tw_hist_pct(const struct tw_hist *h, unsigned int permille)
-{
-	u64 want = div_u64(h->n * permille + 999, 1000), seen = 0;
-	unsigned int i;
-
-	if (!h->n)
-		return 0;
-	want = max_t(u64, want, 1);
-	for (i = 0; i < TW_HIST_N; i++) {
-		seen += h->b[i];
-		if (seen >= want)
-			return tw_hist_floor(i);
-	}
-	return h->max;
-}
-
 /* What the driver measures per engine, on top of the engine's counters. */
 struct tw_drv_stats {
 	u64 ticks;		/* ticks that advanced the engine */
@@ -127,11 +70,11 @@ struct tw_drv_stats {
 	u64 exact;		/* callbacks at exactly their expiry jiffy */
 	u64 cascaded_max;	/* most timers cascaded in one tick */
 	u64 expired_max;	/* most callbacks in one tick */
-	struct tw_hist tick_ns;		/* whole tick, this engine */
-	struct tw_hist busy_ns;		/* ticks that ran or cascaded timers */
-	struct tw_hist cascade_ns;	/* ticks that cascaded */
-	struct tw_hist late_j;		/* jiffy run - expires */
-	struct tw_hist late_ns;		/* ns past the expiry jiffy's instant */
+	struct twheel_hist tick_ns;		/* whole tick, this engine */
+	struct twheel_hist busy_ns;		/* ticks that ran or cascaded timers */
+	struct twheel_hist cascade_ns;		/* ticks that cascaded */
+	struct twheel_hist late_j;		/* jiffy run - expires */
+	struct twheel_hist late_ns;		/* ns past the expiry jiffy's instant */
 };
 
 struct tw_wtimer {
@@ -238,8 +181,8 @@ static const char *const tw_sirq_names[TW_NR_SIRQ] = {
 
 struct tw_sirq {
 	spinlock_t lock;		/* the histograms */
-	struct tw_hist all_ns;		/* every run */
-	struct tw_hist busy_ns;		/* runs with workload callbacks */
+	struct twheel_hist all_ns;		/* every run */
+	struct twheel_hist busy_ns;		/* runs with workload callbacks */
 };
 
 struct tw_sirq_cpu {
@@ -290,9 +233,9 @@ static void tw_sirq_exit(void *data, unsigned int vec_nr)
 		d -= min(d, c->own_ns);
 	s = &tw_sirq[v];
 	spin_lock(&s->lock);
-	tw_hist_add(&s->all_ns, d);
+	twheel_hist_add(&s->all_ns, d);
 	if (c->cbs[v])
-		tw_hist_add(&s->busy_ns, d);
+		twheel_hist_add(&s->busy_ns, d);
 	spin_unlock(&s->lock);
 }
 
@@ -433,8 +376,8 @@ static void tw_k_ran(struct tw_ktimer *kt, s64 late_ns)
 		kr->ds.early++;
 	else if (!late)
 		kr->ds.exact++;
-	tw_hist_add(&kr->ds.late_j, max(late, 0L));
-	tw_hist_add(&kr->ds.late_ns, max_t(s64, late_ns, 0));
+	twheel_hist_add(&kr->ds.late_j, max(late, 0L));
+	twheel_hist_add(&kr->ds.late_ns, max_t(s64, late_ns, 0));
 	if (kr->active && twheel_wl_rearms(&tw_params, kt->id)) {
 		kt->gen++;
 		tw_k_arm(kt, jiffies + twheel_wl_delta(&tw_params, kt->id, kt->gen));
@@ -608,9 +551,9 @@ static unsigned int tw_run_collected(struct tw_instance *in, unsigned long j)
 			in->ds.early++;
 		else if (!late)
 			in->ds.exact++;
-		tw_hist_add(&in->ds.late_j, late < 0 ? 0 : late);
-		tw_hist_add(&in->ds.late_ns,
-			    max_t(s64, ktime_get_ns() - w->nominal_ns, 0));
+		twheel_hist_add(&in->ds.late_j, late < 0 ? 0 : late);
+		twheel_hist_add(&in->ds.late_ns,
+				max_t(s64, ktime_get_ns() - w->nominal_ns, 0));
 		n++;
 		spin_unlock(&in->lock);
 		t->function(t);
@@ -654,12 +597,12 @@ static void tw_tick_engine(struct tw_instance *in, unsigned long now)
 	cascaded = e->st.cascaded - cascaded;
 	if (cascaded) {
 		in->ds.cascaded_max = max(in->ds.cascaded_max, cascaded);
-		tw_hist_add(&in->ds.cascade_ns, e->cascade_ns);
+		twheel_hist_add(&in->ds.cascade_ns, e->cascade_ns);
 	}
 	t0 = ktime_get_ns() - t0;
-	tw_hist_add(&in->ds.tick_ns, t0);
+	twheel_hist_add(&in->ds.tick_ns, t0);
 	if (runs || cascaded)
-		tw_hist_add(&in->ds.busy_ns, t0);
+		twheel_hist_add(&in->ds.busy_ns, t0);
 	spin_unlock(&in->lock);
 }
 
@@ -1000,9 +943,16 @@ static u64 tw_bench_phase(int r, int op, u32 n)
 	return sum;
 }
 
-/* Measures every loaded runner; the workload stays loaded, nothing armed. */
+/*
+ * Measures every loaded runner; the workload stays loaded, nothing armed.
+ * Small workloads repeat the add-mod-del round until TW_BENCH_MIN_OPS ops
+ * of each kind are timed, so one disturbed batch weighs little.
+ */
+#define TW_BENCH_MIN_OPS	16384
+
 static void tw_bench(void)
 {
+	u32 reps = DIV_ROUND_UP(TW_BENCH_MIN_OPS, tw_params.count), i;
 	int r, op;
 
 	/* Our engines do not move meanwhile; the kernel's timers may expire. */
@@ -1010,9 +960,11 @@ static void tw_bench(void)
 	for (r = 0; r < TWHEEL_NR_RUNNERS; r++) {
 		if (!tw_runner_loaded(r))
 			continue;
-		for (op = 0; op < TW_NR_OPS; op++)
-			tw_oc[r].ns[op] = tw_bench_phase(r, op, tw_params.count);
-		tw_oc[r].n = tw_params.count;
+		memset(&tw_oc[r], 0, sizeof(tw_oc[r]));
+		for (i = 0; i < reps; i++)
+			for (op = 0; op < TW_NR_OPS; op++)
+				tw_oc[r].ns[op] += tw_bench_phase(r, op, tw_params.count);
+		tw_oc[r].n = tw_params.count * reps;
 	}
 	tw_wl_disarm();
 	tw_reset_counters();
@@ -1044,15 +996,15 @@ struct tw_row {
 static struct tw_row tw_rows[TW_MAX_ROWS];	/* under tw_ctl */
 static unsigned int tw_nrows;
 
-static void tw_row_hist(u64 *v, const struct tw_hist *h)
+static void tw_row_hist(u64 *v, const struct twheel_hist *h)
 {
-	v[0] = tw_hist_pct(h, 500);
-	v[1] = tw_hist_pct(h, 990);
+	v[0] = twheel_hist_pct(h, 500);
+	v[1] = twheel_hist_pct(h, 990);
 	v[2] = h->max;
 }
 
 /* Busy tick time per callback run: what one expiry costs, all in. */
-static u64 tw_row_perrun(const struct tw_hist *busy, u64 runs)
+static u64 tw_row_perrun(const struct twheel_hist *busy, u64 runs)
 {
 	return runs ? div64_u64(busy->sum, runs) : TW_NA;
 }
@@ -1238,19 +1190,19 @@ static const struct file_operations control_fops = {
 /* ---- debugfs: read-outs ---- */
 
 static void tw_show_hist(struct seq_file *m, const char *name,
-			 const struct tw_hist *h)
+			 const struct twheel_hist *h)
 {
 	unsigned int k;
 
 	seq_printf(m, "%s_n: %llu\n", name, h->n);
 	seq_printf(m, "%s_max: %llu\n", name, h->max);
 	seq_printf(m, "%s_avg: %llu\n", name, h->n ? div64_u64(h->sum, h->n) : 0);
-	seq_printf(m, "%s_p50: %llu\n", name, tw_hist_pct(h, 500));
-	seq_printf(m, "%s_p99: %llu\n", name, tw_hist_pct(h, 990));
+	seq_printf(m, "%s_p50: %llu\n", name, twheel_hist_pct(h, 500));
+	seq_printf(m, "%s_p99: %llu\n", name, twheel_hist_pct(h, 990));
 	seq_printf(m, "%s_hist:", name);
-	for (k = 0; k < TW_HIST_N; k++)
+	for (k = 0; k < TWHEEL_HIST_N; k++)
 		if (h->b[k])
-			seq_printf(m, " %llu:%llu", tw_hist_floor(k), h->b[k]);
+			seq_printf(m, " %llu:%llu", twheel_hist_floor(k), h->b[k]);
 	seq_putc(m, '\n');
 }
 
@@ -1270,7 +1222,7 @@ static void tw_show_opcost(struct seq_file *m, int r)
 }
 
 /* The kernel's softirq cost; h is scratch space for a copy. */
-static void tw_show_sirq(struct seq_file *m, struct tw_hist *h)
+static void tw_show_sirq(struct seq_file *m, struct twheel_hist *h)
 {
 	char name[40];
 	int v;
@@ -1488,7 +1440,7 @@ static int compare_show(struct seq_file *m, void *unused)
 	seq_printf(m, "# twheel comparison: Linux %s, HZ=%d, %u CPUs, %u rows (one per engine and stopped run; 'clear' forgets them)\n",
 		   init_utsname()->release, HZ, num_online_cpus(), tw_nrows);
 	seq_puts(m, "# ns are this machine's clock: under QEMU TCG they are emulated-CPU time, so compare the engines by the x timer_list ratios of one run\n");
-	seq_puts(m, "# op ns: mean per op over N ops, batches of 1024 with bottom halves off (bench); tick: ticks that ran or cascaded timers (per run: their total time / callbacks run), for timer_list/hrtimer the TIMER_SOFTIRQ/HRTIMER_SOFTIRQ runs that ran workload callbacks (tracepoints; our own tick subtracted); p50/p99 are histogram bucket floors (1/8 of a power of two)\n");
+	seq_puts(m, "# op ns: mean per op over the N timers (repeated to >= 16384 ops), batches of 1024 with bottom halves off (bench); tick: ticks that ran or cascaded timers (per run: their total time / callbacks run), for timer_list/hrtimer the TIMER_SOFTIRQ/HRTIMER_SOFTIRQ runs that ran workload callbacks (tracepoints; our own tick subtracted); p50/p99 are histogram bucket floors (1/8 of a power of two)\n");
 	if (!tw_sirq)
 		seq_printf(m, "# kernel softirq cost unavailable: %s\n", tw_sirq_why);
 	seq_puts(m, "| workload | N | engine | add ns | mod ns | del ns | add/mod/del x timer_list | busy ticks | tick p50 ns | tick p99 ns | tick max ns | tick ns per run | tick p99 x timer_list | cascade max ns | cascaded max | late p50 j | late p99 j | late max j | late p50 us | late p99 us | late max us | runs | expired | deleted | early |\n");

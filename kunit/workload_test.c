@@ -17,9 +17,19 @@ static int tw_parse(const char *s, struct twheel_cmd *cmd, char *why)
 	return twheel_parse_cmd(line, cmd, why, 160);
 }
 
+static const struct {
+	const char *line;
+	enum twheel_verb verb;
+} verbs[] = {
+	{ "start\n", TWHEEL_CMD_START }, { " stop ", TWHEEL_CMD_STOP },
+	{ "reset", TWHEEL_CMD_RESET }, { "unload", TWHEEL_CMD_UNLOAD },
+	{ "bench\n", TWHEEL_CMD_BENCH }, { "\tclear", TWHEEL_CMD_CLEAR },
+};
+
 static void workload_parse_good(struct kunit *test)
 {
 	struct twheel_cmd cmd;
+	unsigned int i;
 	char why[160];
 	const char *all = "load timeouts count=100 seed=7 min=5 max=50 cancel=90\tops=10\n";
 
@@ -47,18 +57,11 @@ static void workload_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.p.min, 1000U);	/* the burst default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
 
-	KUNIT_ASSERT_EQ(test, 0, tw_parse("start\n", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_START);
-	KUNIT_ASSERT_EQ(test, 0, tw_parse(" stop ", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_STOP);
-	KUNIT_ASSERT_EQ(test, 0, tw_parse("reset", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_RESET);
-	KUNIT_ASSERT_EQ(test, 0, tw_parse("unload", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_UNLOAD);
-	KUNIT_ASSERT_EQ(test, 0, tw_parse("bench\n", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_BENCH);
-	KUNIT_ASSERT_EQ(test, 0, tw_parse("\tclear", &cmd, why));
-	KUNIT_EXPECT_EQ(test, cmd.verb, TWHEEL_CMD_CLEAR);
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
+		KUNIT_ASSERT_EQ_MSG(test, 0, tw_parse(verbs[i].line, &cmd, why),
+				    "'%s': %s", verbs[i].line, why);
+		KUNIT_EXPECT_EQ(test, cmd.verb, verbs[i].verb);
+	}
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed count=1048576 max=1073741824", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.count, TWHEEL_MAX_TIMERS);
 }
@@ -154,11 +157,59 @@ static void workload_mixed_classes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 99999, 0), 1000U);
 }
 
+/* Bucket index and floor agree everywhere; percentiles pick exact ranks. */
+static void workload_histogram(struct kunit *test)
+{
+	struct twheel_hist *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	unsigned int i;
+	u64 lo, v;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	for (i = 0; i < TWHEEL_HIST_N; i++) {
+		lo = twheel_hist_floor(i);
+		KUNIT_EXPECT_EQ(test, twheel_hist_idx(lo), i);
+		if (i + 1 < TWHEEL_HIST_N) {
+			KUNIT_EXPECT_LT(test, lo, twheel_hist_floor(i + 1));
+			KUNIT_EXPECT_EQ(test, twheel_hist_idx(twheel_hist_floor(i + 1) - 1), i);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, twheel_hist_idx(U64_MAX), TWHEEL_HIST_N - 1);
+	/* Every value's floor is within 1/8 below it. */
+	for (v = 1; v < (1ULL << 62); v = v * 3 + 1) {
+		lo = twheel_hist_floor(twheel_hist_idx(v));
+		KUNIT_EXPECT_LE(test, lo, v);
+		KUNIT_EXPECT_LT(test, (v - lo) * 8, max_t(u64, lo, 1));
+	}
+
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 0ULL);	/* empty */
+	for (v = 1; v <= 1000; v++)
+		twheel_hist_add(h, v);
+	KUNIT_EXPECT_EQ(test, h->n, 1000ULL);
+	KUNIT_EXPECT_EQ(test, h->sum, 500500ULL);
+	KUNIT_EXPECT_EQ(test, h->max, 1000ULL);
+	/* rank 500 is 500, in [480, 512); rank 990 is 990, in [960, 1024) */
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 480ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 990), 960ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 0), 1ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 1000), 960ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 5), 5ULL);	/* rank 5 */
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 3; i++)
+		twheel_hist_add(h, 7);
+	twheel_hist_add(h, 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 7ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 750), 7ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 751), 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 990), 1ULL << 40);
+}
+
 static struct kunit_case tw_workload_cases[] = {
 	KUNIT_CASE(workload_parse_good),
 	KUNIT_CASE(workload_parse_bad),
 	KUNIT_CASE(workload_same_seed_same_choices),
 	KUNIT_CASE(workload_mixed_classes),
+	KUNIT_CASE(workload_histogram),
 	{}
 };
 
