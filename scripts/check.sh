@@ -79,6 +79,15 @@ src=$?
 tail -n 5 "$work/smoke-stock.log"
 res "module smoke test (Debian stock 6.12 kernel)" $src
 
+# 4b. The comparison pipeline, short: one boot, five workloads on five
+# runners, the sweep at 1k and 10k, CSV and plot; fails on a broken
+# guarantee. Its numbers are not judged (make compare is the benchmark).
+"$TWHEEL_ROOT/scripts/compare.sh" --quick --out "$work/compare" >"$work/compare.log" 2>&1
+crc=$?
+grep -E 'ok:|FAILED:|error:' "$work/compare.log" | sed 's/^\[twheel\] /  /'
+[ $crc -eq 0 ] || tail -n 20 "$work/compare.log"
+res "comparison pipeline (scripts/compare.sh --quick)" $crc
+
 # 5. The core in user space: build, libFuzzer differential targets for a
 # short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
 # judged).
