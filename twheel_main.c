@@ -953,6 +953,7 @@ static u64 tw_bench_phase(int r, int op, u32 n)
 static void tw_bench(void)
 {
 	u32 reps = DIV_ROUND_UP(TW_BENCH_MIN_OPS, tw_params.count), i;
+	struct tw_krunner *kr;
 	int r, op;
 
 	/* Our engines do not move meanwhile; the kernel's timers may expire. */
@@ -967,6 +968,16 @@ static void tw_bench(void)
 		tw_oc[r].n = tw_params.count * reps;
 	}
 	tw_wl_disarm();
+	/*
+	 * The bench armed the kernel's timers behind the runners' counters;
+	 * any that ran meanwhile took pending below zero. Nothing is armed
+	 * now, so pending is 0 before the counters restart.
+	 */
+	for (r = TWHEEL_NR_KINDS; (kr = tw_kr_next(&r)); r++) {
+		spin_lock_bh(&kr->lock);
+		kr->pending = 0;
+		spin_unlock_bh(&kr->lock);
+	}
 	tw_reset_counters();
 	tw_tick_start();
 }

@@ -65,10 +65,20 @@ else
 fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 
+# The host's TSC rate for the guest (see scripts/tsc-khz.c); x86 hosts only.
+tsc=""
+if [ "$(uname -m)" = x86_64 ]; then
+	tk=$TWHEEL_CACHE/tsc-khz
+	[ "$tk" -nt "$TWHEEL_ROOT/scripts/tsc-khz.c" ] ||
+		gcc -O2 -o "$tk" "$TWHEEL_ROOT/scripts/tsc-khz.c" || rm -f "$tk"
+	khz=$("$tk" 2>/dev/null || true)
+	[ -n "$khz" ] && tsc="tsc_early_khz=$khz"
+fi
+
 qemu=(qemu-system-x86_64 -accel tcg -m "${TWHEEL_MEM:-512}" -smp "$smp"
 	-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initrd.gz"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
-	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable ${TWHEEL_APPEND:-}")
+	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable $tsc ${TWHEEL_APPEND:-}")
 
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" || true

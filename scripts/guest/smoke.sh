@@ -12,7 +12,7 @@ ctl() { echo "$*" > $d/control; }
 
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=classic,modern,reference,timer_list,hrtimer || { echo "FAILED: insmod"; exit 1; }
-for f in control stats levels classic/occupancy modern/occupancy reference/occupancy; do
+for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -64,6 +64,30 @@ tsc*)
 esac
 ok "burst: classic cascade of 5000 took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
 run mixed 3 count=5000 duration=3
+
+# bench: op cost on every runner; the counters are consistent afterwards,
+# although short kernel timers expire while it runs. Then a run, whose
+# stop adds one compare row per runner.
+ctl load expiring count=2000 min=1 max=8 seed=5 || bad "load for bench"
+ctl bench || bad "bench refused"
+for e in classic modern reference timer_list hrtimer; do
+	for op in add mod del; do
+		v=$(get $e op_${op}_ns)
+		[ "$v" -gt 0 ] 2>/dev/null || bad "bench: $e op_${op}_ns is '$v'"
+	done
+	[ "$(get $e pending)" = 0 ] || bad "bench: $e pending $(get $e pending) afterwards"
+	[ "$(get $e invariant)" = ok ] || bad "bench: $e invariant broken"
+done
+ctl start || bad "start after bench"
+ctl bench 2>/dev/null && bad "bench accepted while running"
+sleep 1
+ctl stop || bad "stop after bench"
+rows=$(grep -c '^| expiring | 2000 | ' $d/compare)
+[ "$rows" = 5 ] || bad "compare: $rows rows for the run, not 5"
+grep -q '^| expiring | 2000 | hrtimer | [0-9]' $d/compare || bad "compare: no hrtimer op cost"
+ctl clear || bad "clear"
+[ "$(grep -c '^| [a-z]* | [0-9]' $d/compare)" = 0 ] || bad "compare rows left after clear"
+ok "bench: add/mod/del ns classic $(get classic op_add_ns)/$(get classic op_mod_ns)/$(get classic op_del_ns), timer_list $(get timer_list op_add_ns)/$(get timer_list op_mod_ns)/$(get timer_list op_del_ns); compare rows and clear"
 
 # Hostile input: each refused, nothing applied.
 for c in bogus "load" "load nosuch" "load mixed count=0" "load mixed count=1048577" \
