@@ -8,9 +8,10 @@ show() { printf '\n# %s\n' "$*"; sh -c "$*"; }
 # side by side: one row per measure, one column per engine
 table() {
 	printf '%-20s %12s %12s %12s %12s\n' "measure" classic modern timer_list hrtimer
-	for k in added deleted expired pending invariant cascades cascaded \
+	for k in op_add_ns op_mod_ns op_del_ns added deleted expired pending invariant cascades cascaded \
 		 cascaded_max_tick ticks catchups runs runs_exact runs_early \
-		 late_jiffies_max late_jiffies_avg late_ns_avg late_ns_max tick_ns_avg tick_ns_max \
+		 late_jiffies_p99 late_jiffies_max late_ns_p50 late_ns_p99 late_ns_max \
+		 busy_tick_ns_p50 busy_tick_ns_p99 tick_ns_max \
 		 cascade_ns_max expired_max_tick; do
 		printf '%-20s %12s %12s %12s %12s\n' "$k" "$(get classic $k)" "$(get modern $k)" \
 			"$(get timer_list $k)" "$(get hrtimer $k)"
@@ -28,19 +29,22 @@ esac
 show ls $d $d/classic
 
 say "1. a Ratas-style mix (timeouts cancelled early, short timers expiring, long ones) for 5 s"
-show "echo 'load mixed count=20000 seed=1 duration=5' > $d/control"
+show "echo 'load mixed count=2000 ops=100 seed=1 duration=5' > $d/control"
+echo "# op cost first: add, mod, del on the loaded timers, every runner (ns per op)"
+show "echo bench > $d/control"
 show "echo start > $d/control"
 sleep 5
 echo stop > $d/control
 table
 echo "classic: every run at exactly its expiry jiffy; modern: never early, late by at most the"
 echo "granularity of the level the timer was filed in (see the level table below) -- as the"
-echo "kernel's own timer_list, which ran the same workload beside it. late_ns: ns from the start"
-echo "of our tick (engines) or from the nominal expiry instant (kernel timers; for timer_list"
-echo "estimated as arming time + delta jiffies). tick_ns: our engines' cost per tick."
+echo "kernel's own timer_list, which ran the same workload beside it. late_ns: ns past the"
+echo "expiry jiffy's instant (estimated as arming time + delta jiffies; hrtimer: its own expiry)."
+echo "busy_tick_ns: our engines' ticks that ran or cascaded timers; the kernel's own softirq"
+echo "cost is in the [softirq] block of stats and in the comparison table below."
 
 say "2. burst: 20000 timers in one bucket 1000 jiffies out -- the classic wheel's worst cascade"
-show "echo 'load burst count=20000' > $d/control && echo start > $d/control"
+show "echo 'load burst count=20000' > $d/control && echo bench > $d/control && echo start > $d/control"
 sleep 6
 echo stop > $d/control
 table
@@ -48,18 +52,28 @@ echo "classic moved all $(get classic cascaded_max_tick) timers in one tick ($(g
 echo "the modern wheel never cascades: its heavy tick is only the one that runs the callbacks."
 show "grep -E '^(tick_ns_hist|cascade_ns_hist)' $d/stats"
 
-say "3. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats)"
+say "3. every stopped run, side by side: $d/compare (here a few of its columns)"
+awk -F'|' '/^\| [a-z]+ \| [0-9]/ {
+	gsub(/ /, "")
+	printf "%-8s %6s %-10s add/mod/del %4s/%4s/%4s ns (%s x timer_list)  tick p99 %9s ns max %9s ns  cascade max %8s ns  late p99 %s j\n",
+		$2, $3, $4, $5, $6, $7, $8, $11, $12, $15, $18 }' $d/compare
+echo "(make compare on the host runs every workload on all five runners, with the kernel's"
+echo " softirq cost, a scale sweep to a million timers, CSV and a plot: see README, Results)"
+
+say "4. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats)"
 show cat $d/levels
 show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 
-say "4. what to type next (in 'make shell', as root)"
+say "5. what to type next (in 'make shell', as root)"
 cat <<'EOT'
   echo 'load timeouts count=100000 cancel=90 duration=30' > /sys/kernel/debug/twheel/control
+  echo bench > /sys/kernel/debug/twheel/control       # ns per add/mod/del, every runner
   echo start > /sys/kernel/debug/twheel/control       # arm and run
   cat /sys/kernel/debug/twheel/stats                  # per engine: key: value
   cat /sys/kernel/debug/twheel/classic/occupancy      # timers per level and bucket
   echo stop > /sys/kernel/debug/twheel/control        # cancel all, keep counters
   echo reset > /sys/kernel/debug/twheel/control       # zero the counters
+  cat /sys/kernel/debug/twheel/compare                # one row per runner and stopped run
   workloads: timeouts expiring long burst mixed
   keys: count= seed= min= max= (jiffies) cancel= (%) ops= (per tick) duration= (s) engines=
   module parameters: engines=classic,modern,reference modern_depth=8|9 tick_jiffies=N
