@@ -179,8 +179,12 @@ static const char *const tw_sirq_names[TW_NR_SIRQ] = {
 	"timer_softirq", "hrtimer_softirq"
 };
 
+/*
+ * The probes run with preemption off (on PREEMPT_RT too), so the lock is
+ * raw; process context takes it with bottom halves off.
+ */
 struct tw_sirq {
-	spinlock_t lock;		/* the histograms */
+	raw_spinlock_t lock;		/* the histograms */
 	struct twheel_hist all_ns;		/* every run */
 	struct twheel_hist busy_ns;		/* runs with workload callbacks */
 };
@@ -193,8 +197,27 @@ struct tw_sirq_cpu {
 
 static struct tw_sirq *tw_sirq;		/* [TW_NR_SIRQ]; NULL: no probes */
 static DEFINE_PER_CPU(struct tw_sirq_cpu, tw_sirq_cpu);
-static struct tracepoint *tw_tp_entry, *tw_tp_exit;
 static const char *tw_sirq_why = "not set up";
+
+/* For process context. */
+static void tw_sirq_lock(struct tw_sirq *s)
+{
+	local_bh_disable();
+	raw_spin_lock(&s->lock);
+}
+
+static void tw_sirq_unlock(struct tw_sirq *s)
+{
+	raw_spin_unlock(&s->lock);
+	local_bh_enable();
+}
+
+/*
+ * Without CONFIG_TRACEPOINTS the kernel has neither the tracepoints nor
+ * the functions to attach to them.
+ */
+#ifdef CONFIG_TRACEPOINTS
+static struct tracepoint *tw_tp_entry, *tw_tp_exit;
 
 static int tw_sirq_vec(unsigned int vec_nr)
 {
@@ -232,11 +255,11 @@ static void tw_sirq_exit(void *data, unsigned int vec_nr)
 	if (v == TW_SIRQ_HRTIMER)
 		d -= min(d, c->own_ns);
 	s = &tw_sirq[v];
-	spin_lock(&s->lock);
+	raw_spin_lock(&s->lock);
 	twheel_hist_add(&s->all_ns, d);
 	if (c->cbs[v])
 		twheel_hist_add(&s->busy_ns, d);
-	spin_unlock(&s->lock);
+	raw_spin_unlock(&s->lock);
 }
 
 static void tw_tp_find(struct tracepoint *tp, void *unused)
@@ -263,7 +286,7 @@ static void tw_sirq_init(void)
 		goto fail;
 	}
 	for (v = 0; v < TW_NR_SIRQ; v++)
-		spin_lock_init(&tw_sirq[v].lock);
+		raw_spin_lock_init(&tw_sirq[v].lock);
 	ret = tracepoint_probe_register(tw_tp_entry, (void *)tw_sirq_entry, NULL);
 	if (ret) {
 		tw_sirq_why = "softirq_entry: probe not accepted";
@@ -294,16 +317,27 @@ static void tw_sirq_exit_all(void)
 	kfree(tw_sirq);
 	tw_sirq = NULL;
 }
+#else
+static void tw_sirq_init(void)
+{
+	tw_sirq_why = "the kernel has no tracepoints (CONFIG_TRACEPOINTS=n)";
+	pr_info("kernel softirq cost unavailable: %s\n", tw_sirq_why);
+}
+
+static void tw_sirq_exit_all(void)
+{
+}
+#endif
 
 static void tw_sirq_reset(void)
 {
 	int v;
 
 	for (v = 0; tw_sirq && v < TW_NR_SIRQ; v++) {
-		spin_lock_bh(&tw_sirq[v].lock);
+		tw_sirq_lock(&tw_sirq[v]);
 		memset(&tw_sirq[v].all_ns, 0, sizeof(tw_sirq[v].all_ns));
 		memset(&tw_sirq[v].busy_ns, 0, sizeof(tw_sirq[v].busy_ns));
-		spin_unlock_bh(&tw_sirq[v].lock);
+		tw_sirq_unlock(&tw_sirq[v]);
 	}
 }
 
@@ -858,6 +892,8 @@ static void tw_wl_start(void)
 	 * afterwards catches up (counted in catchups).
 	 */
 	hrtimer_cancel(&tw_tick);
+	/* Each run counts alone (nothing is armed before a start). */
+	tw_reset_counters();
 	base = tw_now();
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS)
 		tw_wl_batched(&tw_inst[k], tw_wtimer_arm, base);
@@ -926,7 +962,8 @@ static void tw_bench_one(int r, int op, u32 i, unsigned long base)
 
 static u64 tw_bench_phase(int r, int op, u32 n)
 {
-	unsigned long base = r < TWHEEL_NR_KINDS ? tw_now() : jiffies;
+	/* Our engines stand still during the bench: file from their clock. */
+	unsigned long base = r < TWHEEL_NR_KINDS ? tw_inst[r].e->clk : jiffies;
 	u64 t0, sum = 0;
 	u32 i, j, end;
 
@@ -978,6 +1015,12 @@ static void tw_bench(void)
 		kr->pending = 0;
 		spin_unlock_bh(&kr->lock);
 	}
+	/* Bring the idle engines to now, so the next tick is no catch-up. */
+	for_each_set_bit(r, &tw_mask, TWHEEL_NR_KINDS) {
+		spin_lock_bh(&tw_inst[r].lock);
+		twheel_advance(tw_inst[r].e, tw_now());
+		spin_unlock_bh(&tw_inst[r].lock);
+	}
 	tw_reset_counters();
 	tw_tick_start();
 }
@@ -996,19 +1039,28 @@ enum tw_col {
 };
 
 #define TW_NA		U64_MAX
-#define TW_MAX_ROWS	64
+#define TW_MAX_ROWS	(12 * TWHEEL_NR_RUNNERS)	/* the last 12 runs at least */
 
 struct tw_row {
 	u8 wl, runner;
 	u32 count;
+	u32 run;		/* which stopped run */
 	u64 v[TW_NR_COLS];
 };
 
 static struct tw_row tw_rows[TW_MAX_ROWS];	/* under tw_ctl */
 static unsigned int tw_nrows;
+static u32 tw_run_nr;
 
+/* p50, p99 and max; "n/a" for an empty histogram, never a made-up 0. */
 static void tw_row_hist(u64 *v, const struct twheel_hist *h)
 {
+	if (!h->n) {
+		v[0] = TW_NA;
+		v[1] = TW_NA;
+		v[2] = TW_NA;
+		return;
+	}
 	v[0] = twheel_hist_pct(h, 500);
 	v[1] = twheel_hist_pct(h, 990);
 	v[2] = h->max;
@@ -1059,39 +1111,48 @@ static void tw_row_fill(struct tw_row *row, int r)
 	row->v[TW_C_T99] = TW_NA;
 	row->v[TW_C_TMAX] = TW_NA;
 	row->v[TW_C_PERRUN] = TW_NA;
+	/* One section: the runner is inactive, but timers still expire. */
 	kr = &tw_kr[r - TWHEEL_NR_KINDS];
 	spin_lock_bh(&kr->lock);
 	tw_row_late(row, &kr->ds);
-	spin_unlock_bh(&kr->lock);
-	if (tw_sirq) {
-		sq = &tw_sirq[r == TWHEEL_TIMER_LIST ? TW_SIRQ_TIMER : TW_SIRQ_HRTIMER];
-		spin_lock_bh(&sq->lock);
-		row->v[TW_C_TICKS] = sq->busy_ns.n;
-		tw_row_hist(&row->v[TW_C_T50], &sq->busy_ns);
-		row->v[TW_C_PERRUN] = tw_row_perrun(&sq->busy_ns, row->v[TW_C_RUNS]);
-		spin_unlock_bh(&sq->lock);
-	}
-	spin_lock_bh(&kr->lock);
 	row->v[TW_C_EXPIRED] = kr->expired;
 	row->v[TW_C_DELETED] = kr->deleted;
 	spin_unlock_bh(&kr->lock);
+	if (tw_sirq) {
+		sq = &tw_sirq[r == TWHEEL_TIMER_LIST ? TW_SIRQ_TIMER : TW_SIRQ_HRTIMER];
+		tw_sirq_lock(sq);
+		row->v[TW_C_TICKS] = sq->busy_ns.n;
+		tw_row_hist(&row->v[TW_C_T50], &sq->busy_ns);
+		row->v[TW_C_PERRUN] = tw_row_perrun(&sq->busy_ns, row->v[TW_C_RUNS]);
+		tw_sirq_unlock(sq);
+	}
 }
 
-/* Appends the running workload's rows; the oldest go when full. */
+/* Appends the running workload's rows; the oldest runs go when full. */
 static void tw_record_run(void)
 {
+	unsigned int n = 0, drop;
 	struct tw_row *row;
 	int r;
 
+	for (r = 0; r < TWHEEL_NR_RUNNERS; r++)
+		n += tw_runner_loaded(r);
+	while (tw_nrows + n > TW_MAX_ROWS) {
+		for (drop = 1; drop < tw_nrows &&
+		     tw_rows[drop].run == tw_rows[0].run; drop++)
+			;
+		tw_nrows -= drop;
+		memmove(tw_rows, tw_rows + drop, sizeof(tw_rows[0]) * tw_nrows);
+	}
+	tw_run_nr++;
 	for (r = 0; r < TWHEEL_NR_RUNNERS; r++) {
 		if (!tw_runner_loaded(r))
 			continue;
-		if (tw_nrows == TW_MAX_ROWS)
-			memmove(tw_rows, tw_rows + 1, sizeof(tw_rows[0]) * --tw_nrows);
 		row = &tw_rows[tw_nrows++];
 		row->wl = tw_params.type;
 		row->runner = r;
 		row->count = tw_params.count;
+		row->run = tw_run_nr;
 		tw_row_fill(row, r);
 	}
 }
@@ -1244,14 +1305,14 @@ static void tw_show_sirq(struct seq_file *m, struct twheel_hist *h)
 		return;
 	}
 	for (v = 0; v < TW_NR_SIRQ; v++) {
-		spin_lock_bh(&tw_sirq[v].lock);
+		tw_sirq_lock(&tw_sirq[v]);
 		*h = tw_sirq[v].all_ns;
-		spin_unlock_bh(&tw_sirq[v].lock);
+		tw_sirq_unlock(&tw_sirq[v]);
 		snprintf(name, sizeof(name), "%s_ns", tw_sirq_names[v]);
 		tw_show_hist(m, name, h);
-		spin_lock_bh(&tw_sirq[v].lock);
+		tw_sirq_lock(&tw_sirq[v]);
 		*h = tw_sirq[v].busy_ns;
-		spin_unlock_bh(&tw_sirq[v].lock);
+		tw_sirq_unlock(&tw_sirq[v]);
 		snprintf(name, sizeof(name), "%s_busy_ns", tw_sirq_names[v]);
 		tw_show_hist(m, name, h);
 	}
@@ -1405,16 +1466,21 @@ static void tw_cmp_val(struct seq_file *m, u64 v)
 
 static void tw_cmp_us(struct seq_file *m, u64 ns)
 {
-	if (ns == TW_NA)
+	u32 rem;
+	u64 us;
+
+	if (ns == TW_NA) {
 		seq_puts(m, " n/a |");
-	else
-		seq_printf(m, " %llu.%llu |", div_u64(ns, 1000),
-			   div_u64(ns % 1000, 100));
+		return;
+	}
+	us = div_u64_rem(ns, 1000, &rem);
+	seq_printf(m, " %llu.%u |", us, rem / 100);
 }
 
 /* v as a multiple of ref, two decimals; "n/a" without both. */
 static void tw_cmp_ratio(struct seq_file *m, u64 v, u64 ref, char sep)
 {
+	u32 hundredths;
 	u64 x;
 
 	if (v == TW_NA || ref == TW_NA || !ref) {
@@ -1422,19 +1488,28 @@ static void tw_cmp_ratio(struct seq_file *m, u64 v, u64 ref, char sep)
 		return;
 	}
 	x = div64_u64(v * 100 + ref / 2, ref);
-	seq_printf(m, "%llu.%02llu%c", div_u64(x, 100), x % 100, sep);
+	x = div_u64_rem(x, 100, &hundredths);
+	seq_printf(m, "%llu.%02u%c", x, hundredths, sep);
 }
 
-/* The latest timer_list row of the same workload and size, or NULL. */
+/*
+ * The timer_list row to compare with: the same run's; else (a sweep loads
+ * one runner at a time) the latest one of the same workload and size.
+ */
 static const struct tw_row *tw_cmp_ref(const struct tw_row *row)
 {
-	int i;
+	const struct tw_row *same = NULL;
+	unsigned int i;
 
-	for (i = tw_nrows - 1; i >= 0; i--)
-		if (tw_rows[i].runner == TWHEEL_TIMER_LIST &&
-		    tw_rows[i].wl == row->wl && tw_rows[i].count == row->count)
+	for (i = 0; i < tw_nrows; i++) {
+		if (tw_rows[i].runner != TWHEEL_TIMER_LIST)
+			continue;
+		if (tw_rows[i].run == row->run)
 			return &tw_rows[i];
-	return NULL;
+		if (tw_rows[i].wl == row->wl && tw_rows[i].count == row->count)
+			same = &tw_rows[i];
+	}
+	return same;
 }
 
 static int compare_show(struct seq_file *m, void *unused)
