@@ -11,7 +11,7 @@ KDIR := $(HOST_KDIR)
 endif
 endif
 
-.PHONY: all modules clean check demo kernel kunit shell compare
+.PHONY: all modules clean check demo kernel kunit shell compare stress
 
 all: modules
 
@@ -51,6 +51,16 @@ kunit:
 # An interactive guest with twheel loaded.
 shell:
 	scripts/qemu.sh
+
+# The debug kernel (scripts/debug.config), 2 CPUs: scripts/guest/stress.sh
+# at full length. make check runs it with reduced counts.
+STRESS_ROUNDS ?= 20
+STRESS_WRITES ?= 10000
+STRESS_COUNT ?= 262144
+STRESS_SECS ?= 30
+stress:
+	scripts/qemu.sh --kernel debug --timeout 5400 -- sh /guest/stress.sh \
+		$(STRESS_ROUNDS) $(STRESS_WRITES) $(STRESS_COUNT) $(STRESS_SECS)
 
 # twheel_core.c built in user space (userspace/): the libFuzzer differential
 # targets, FUZZ_SECONDS each, and the ns + instructions per op benchmark.

@@ -820,12 +820,20 @@ static void tw_reset_counters(void)
 	tw_sirq_reset();
 }
 
+/*
+ * The workload arrays are sized by the user (up to TWHEEL_MAX_TIMERS): if
+ * memory is short the load fails with -ENOMEM, it neither wakes the OOM
+ * killer nor warns.
+ */
+#define TW_GFP_WORKLOAD	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 static int tw_wl_load(const struct twheel_params *p)
 {
+	struct tw_wtimer *wt[TWHEEL_NR_KINDS] = {};
+	struct tw_ktimer *kt[TWHEEL_NR_RUNNERS - TWHEEL_NR_KINDS] = {};
 	struct tw_krunner *kr;
 	struct tw_instance *in;
 	unsigned long mask = p->engines ? p->engines : tw_mask;
-	struct tw_wtimer *wt;
 	u32 i;
 	int k;
 
@@ -834,39 +842,37 @@ static int tw_wl_load(const struct twheel_params *p)
 				    engines);
 		return -EINVAL;
 	}
+	/* Allocate first: a load refused for memory leaves everything as it was. */
+	for_each_set_bit(k, &mask, TWHEEL_NR_RUNNERS) {
+		if (k < TWHEEL_NR_KINDS) {
+			wt[k] = kvcalloc(p->count, sizeof(**wt), TW_GFP_WORKLOAD);
+			if (!wt[k])
+				goto nomem;
+		} else {
+			kt[k - TWHEEL_NR_KINDS] = kvcalloc(p->count, sizeof(**kt),
+							   TW_GFP_WORKLOAD);
+			if (!kt[k - TWHEEL_NR_KINDS])
+				goto nomem;
+		}
+	}
 	hrtimer_cancel(&tw_tick);
 	tw_wl_free();
 	for_each_set_bit(k, &tw_mask, TWHEEL_NR_KINDS) {
 		in = &tw_inst[k];
-		if (!(mask & BIT(k)))
+		if (!wt[k])
 			continue;
-		wt = kvcalloc(p->count, sizeof(*wt), GFP_KERNEL);
-		if (!wt) {
-			pr_warn_ratelimited("load: no memory for %u timers on %s\n",
-					    p->count, tw_names[k]);
-			tw_wl_free();
-			tw_tick_start();
-			return -ENOMEM;
-		}
 		for (i = 0; i < p->count; i++) {
-			twheel_timer_setup(in->e, &wt[i].t, tw_wtimer_fn);
-			wt[i].in = in;
-			wt[i].id = i;
+			twheel_timer_setup(in->e, &wt[k][i].t, tw_wtimer_fn);
+			wt[k][i].in = in;
+			wt[k][i].id = i;
 		}
-		in->wt = wt;
+		in->wt = wt[k];
 		in->nr_wt = p->count;
 	}
 	for (k = TWHEEL_NR_KINDS; (kr = tw_kr_next(&k)); k++) {
-		if (!(mask & BIT(k)))
+		if (!kt[k - TWHEEL_NR_KINDS])
 			continue;
-		kr->kt = kvcalloc(p->count, sizeof(*kr->kt), GFP_KERNEL);
-		if (!kr->kt) {
-			pr_warn_ratelimited("load: no memory for %u timers on %s\n",
-					    p->count, tw_names[k]);
-			tw_wl_free();
-			tw_tick_start();
-			return -ENOMEM;
-		}
+		kr->kt = kt[k - TWHEEL_NR_KINDS];
 		for (i = 0; i < p->count; i++)
 			tw_k_setup(kr, &kr->kt[i], i);
 		kr->nr_kt = p->count;
@@ -878,6 +884,15 @@ static int tw_wl_load(const struct twheel_params *p)
 	tw_reset_counters();
 	tw_tick_start();
 	return 0;
+
+nomem:
+	pr_warn_ratelimited("load: no memory for %u timers on %s\n", p->count,
+			    tw_names[k]);
+	for (i = 0; i < ARRAY_SIZE(wt); i++)
+		kvfree(wt[i]);
+	for (i = 0; i < ARRAY_SIZE(kt); i++)
+		kvfree(kt[i]);
+	return -ENOMEM;
 }
 
 static void tw_wl_start(void)

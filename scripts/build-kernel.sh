@@ -6,8 +6,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:-test}
-frag=$TWHEEL_ROOT/scripts/$variant.config
-[ -f "$frag" ] || die "no config fragment $frag"
+mapfile -t frags < <(kconfig_frags "$variant")
+for frag in "${frags[@]}"; do
+	[ -f "$frag" ] || die "no config fragment $frag"
+done
 
 "$TWHEEL_ROOT/scripts/setup.sh"
 src=$(ksrc_dir)
@@ -33,15 +35,18 @@ kmake() {
 }
 
 mkdir -p "$out"
-if [ ! -f "$out/.config" ] || [ "$frag" -nt "$out/.config" ]; then
+# The directory is keyed by the fragments' hash: configure it once (the
+# stamp says it was done and checked), whatever the files' dates.
+stamp=$out/.twheel-configured
+if [ ! -f "$stamp" ] || [ ! -f "$out/.config" ]; then
 	log "configuring $variant kernel in $out"
 	kmake tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	kmake olddefconfig >/dev/null
-	# Every option the fragment asks for must have survived olddefconfig.
+	# Every option the fragments ask for (the last word on each) must
+	# have survived olddefconfig.
 	bad=0
 	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		opt=${line%%=*}
 		val=${line#*=}
 		if [ "$val" = n ]; then
@@ -49,8 +54,11 @@ if [ ! -f "$out/.config" ] || [ "$frag" -nt "$out/.config" ]; then
 		else
 			grep -qx "$line" "$out/.config" || { log "$line did not stick"; bad=1; }
 		fi
-	done <"$frag"
-	[ $bad -eq 0 ] || { rm -f "$out/.config"; die "config fragment $frag not satisfied"; }
+	done < <(cat "${frags[@]}" | awk -F= '
+		/^CONFIG_[A-Za-z0-9_]*=/ { if (!($1 in v)) o[++n] = $1; v[$1] = $0 }
+		END { for (i = 1; i <= n; i++) print v[o[i]] }')
+	[ $bad -eq 0 ] || { rm -f "$out/.config"; die "config fragments of $variant not satisfied"; }
+	touch "$stamp"
 fi
 
 log "building $variant kernel ($out)"

@@ -88,7 +88,44 @@ grep -E 'ok:|FAILED:|error:' "$work/compare.log" | sed 's/^\[twheel\] /  /'
 [ $crc -eq 0 ] || tail -n 20 "$work/compare.log"
 res "comparison pipeline (scripts/compare.sh --quick)" $crc
 
-# 5. The core in user space: build, libFuzzer differential targets for a
+# 5. The debug kernel (KASAN, lockdep, UBSAN, ODEBUG, kmemleak; 2 CPUs):
+# every KUnit case again, the smoke test and a short stress run (make stress
+# is the long one), kmemleak scanned after each rmmod. qemu.sh fails a run
+# on any splat in the guest's log.
+if "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log"; then
+	"$TWHEEL_ROOT/scripts/kunit.sh" --kernel debug >"$work/kunit-debug.log" 2>&1
+	krc=$?
+	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' "$work/kunit-debug.log" |
+		sed 's/^\[[0-9:]*\] //; s/^/debug kernel: /'
+	read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit-debug.log" | tail -n 1) || { kp=0; kf=1; }
+	[ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit-debug.log"; kf=1; }
+	passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
+	[ "${kf:-1}" -eq 0 ] || failures+=("KUnit on the debug kernel ($kf)")
+
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 900 -- \
+		'sh /guest/kmemleak.sh baseline && sh /guest/smoke.sh 20 && sh /guest/kmemleak.sh check' \
+		>"$work/smoke-debug.log" 2>&1
+	src=$?
+	tail -n 5 "$work/smoke-debug.log"
+	res "module smoke test + kmemleak (debug kernel, 2 CPUs)" $src
+
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1800 -- \
+		sh /guest/stress.sh 3 2000 262144 10 >"$work/stress.log" 2>&1
+	src=$?
+	grep -E '^(FAILED|STRESS FAIL)' "$work/stress.log" | head -n 20
+	while read -r _ verdict name; do
+		res "stress (debug kernel): $name" "$([ "$verdict" = PASS ]; echo $?)"
+	done < <(grep -E '^STRESS (PASS|FAIL) ' "$work/stress.log")
+	if [ $src -ne 0 ] && ! grep -q '^STRESS FAIL' "$work/stress.log"; then
+		tail -n 40 "$work/stress.log"
+		res "stress (debug kernel): the guest ran clean to its end" 1
+	fi
+else
+	tail -n 20 "$work/kdebug.log"
+	res "debug kernel build" 1
+fi
+
+# 6. The core in user space: build, libFuzzer differential targets for a
 # short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
 # judged).
 "$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err"

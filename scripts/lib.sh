@@ -44,10 +44,19 @@ ksrc_dir() {
 	printf '%s/src-%s/linux-source-6.12\n' "$TWHEEL_CACHE" "$(ksrc_version)"
 }
 
+# The config fragments of a variant, in merge order: test.config, then the
+# variant's own (debug.config) on top of it.
+kconfig_frags() {
+	local variant=${1:-test}
+	printf '%s\n' "$TWHEEL_ROOT/scripts/test.config"
+	[ "$variant" = test ] || printf '%s\n' "$TWHEEL_ROOT/scripts/$variant.config"
+}
+
 # Build directory of the test kernel for a config variant (test|debug), keyed
-# by the source version and the hash of the fragment.
+# by the source version and the hash of its fragments.
 kbuild_dir() {
-	local variant=${1:-test} h
-	h=$(cat "$TWHEEL_ROOT/scripts/$variant.config" | sha256sum | cut -c1-12)
+	local variant=${1:-test} h frags
+	mapfile -t frags < <(kconfig_frags "$variant")
+	h=$(cat "${frags[@]}" | sha256sum | cut -c1-12)
 	printf '%s/build-%s-%s-%s\n' "$TWHEEL_CACHE" "$(ksrc_version)" "$variant" "$h"
 }

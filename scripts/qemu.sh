@@ -2,18 +2,21 @@
 # Boots a guest with twheel.ko loaded and debugfs mounted, runs COMMAND in
 # it, prints the command's output and exits with its status.
 #
-#   scripts/qemu.sh [--kernel test|stock] [--timeout SECS] [--smp N]
+#   scripts/qemu.sh [--kernel test|debug|stock] [--timeout SECS] [--smp N]
 #                   [--log FILE] [--no-load] [-- COMMAND...]
 #
 # With no COMMAND and a terminal on stdin, it opens a shell in the guest.
 # test:  the project's own kernel (scripts/build-kernel.sh), with KUnit.
+# debug: the same plus KASAN, lockdep, UBSAN, ODEBUG, kmemleak (debug.config);
+#        2 CPUs and 1024 MiB unless --smp or TWHEEL_MEM say otherwise.
 # stock: Debian's linux-image-6.12-amd64, module built against its headers.
-# The run fails (exit 1) on a kernel BUG/WARNING/oops in the guest's log,
-# and ends after --timeout seconds (default 600) whatever happens.
+# The run fails (exit 1) on a kernel splat (BUG, WARNING, oops, KASAN, UBSAN,
+# lockdep, ODEBUG, kmemleak, RCU stall) in the guest's log, and ends after
+# --timeout seconds (default 600) whatever happens.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=test timeout=600 smp=1 log="" load=1
+variant=test timeout=600 smp="" log="" load=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) variant=$2; shift 2 ;;
@@ -22,7 +25,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--no-load) load=0; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -39,6 +42,13 @@ stock)
 	;;
 *) die "--kernel takes test, debug or stock" ;;
 esac
+# KASAN's shadow and the checkers' bookkeeping want memory; SMP is tested.
+mem=${TWHEEL_MEM:-512}
+if [ "$variant" = debug ]; then
+	mem=${TWHEEL_MEM:-1024}
+	smp=${smp:-2}
+fi
+smp=${smp:-1}
 
 moddir=$("$TWHEEL_ROOT/scripts/build-module.sh" "$kdir" "$variant")
 
@@ -75,7 +85,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	[ -n "$khz" ] && tsc="tsc_early_khz=$khz"
 fi
 
-qemu=(qemu-system-x86_64 -accel tcg -m "${TWHEEL_MEM:-512}" -smp "$smp"
+qemu=(qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp"
 	-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initrd.gz"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable $tsc ${TWHEEL_APPEND:-}")
@@ -101,7 +111,7 @@ if [ -z "$rc" ]; then
 	tail -n 40 "$out.unix" >&2
 	exit 125
 fi
-splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|ODEBUG:|kmemleak:.*new suspected|Call Trace:'
+splat='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|ODEBUG:|kmemleak:.*new suspected|leak detector disabled|rcu: INFO:|Call Trace:'
 if grep -E -q "$splat" "$out.unix"; then
 	log "kernel splat in the guest log:"
 	grep -E -B2 -A20 "$splat" "$out.unix" | head -n 60 >&2
