@@ -201,12 +201,14 @@ static const char *tw_sirq_why = "not set up";
 
 /* For process context. */
 static void tw_sirq_lock(struct tw_sirq *s)
+	__acquires(&s->lock)
 {
 	local_bh_disable();
 	raw_spin_lock(&s->lock);
 }
 
 static void tw_sirq_unlock(struct tw_sirq *s)
+	__releases(&s->lock)
 {
 	raw_spin_unlock(&s->lock);
 	local_bh_enable();
