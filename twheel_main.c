@@ -122,6 +122,7 @@ struct tw_krunner {
 	struct tw_ktimer *kt;
 	u32 nr_kt;
 	u64 added, deleted, expired, modified;
+	u64 rearmed_inflight;	/* runs re-armed elsewhere meanwhile (SMP) */
 	u64 pending;
 	struct tw_drv_stats ds;	/* runs, exact, early, lateness */
 };
@@ -397,18 +398,33 @@ static void tw_k_del(struct tw_ktimer *kt)
 	}
 }
 
-/* A kernel timer ran: account, then re-arm like our engines' timers do. */
-static void tw_k_ran(struct tw_ktimer *kt, s64 late_ns)
+/*
+ * A kernel timer ran (at now_ns): account, then re-arm like our engines'
+ * timers do. On SMP the tick's activity ops may have re-armed it on another
+ * CPU while this callback was on its way: then kt holds the new arming, not
+ * this run's, so the run is counted without a lateness sample.
+ */
+static void tw_k_ran(struct tw_ktimer *kt, u64 now_ns)
 {
 	struct tw_krunner *kr = kt->kr;
-	long late = (long)(jiffies - kt->expires);
+	bool hr = kr->kind == TWHEEL_HRTIMER;
+	s64 late_ns;
+	long late;
 
 	spin_lock(&kr->lock);
 	kr->expired++;
 	kr->pending--;
 	kr->ds.runs++;
+	if (hr ? hrtimer_is_queued(&kt->hr) : timer_pending(&kt->tl)) {
+		kr->rearmed_inflight++;
+		spin_unlock(&kr->lock);
+		return;
+	}
+	late = (long)(jiffies - kt->expires);
+	late_ns = (s64)(now_ns - (hr ? ktime_to_ns(hrtimer_get_expires(&kt->hr)) :
+			 kt->nominal_ns));
 	/* An hrtimer keeps ns time, not jiffies: early is judged in ns. */
-	if (kr->kind == TWHEEL_HRTIMER ? late_ns < 0 : late < 0)
+	if (hr ? late_ns < 0 : late < 0)
 		kr->ds.early++;
 	else if (!late)
 		kr->ds.exact++;
@@ -426,7 +442,7 @@ static void tw_tl_fn(struct timer_list *tl)
 	struct tw_ktimer *kt = container_of(tl, struct tw_ktimer, tl);
 
 	this_cpu_inc(tw_sirq_cpu.cbs[TW_SIRQ_TIMER]);
-	tw_k_ran(kt, (s64)(ktime_get_ns() - kt->nominal_ns));
+	tw_k_ran(kt, ktime_get_ns());
 }
 
 static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
@@ -434,7 +450,7 @@ static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
 	struct tw_ktimer *kt = container_of(hr, struct tw_ktimer, hr);
 
 	this_cpu_inc(tw_sirq_cpu.cbs[TW_SIRQ_HRTIMER]);
-	tw_k_ran(kt, ktime_to_ns(ktime_sub(ktime_get(), hrtimer_get_expires(hr))));
+	tw_k_ran(kt, ktime_get_ns());
 	return HRTIMER_NORESTART;
 }
 
@@ -816,6 +832,7 @@ static void tw_reset_counters(void)
 		kr->deleted = 0;
 		kr->expired = 0;
 		kr->modified = 0;
+		kr->rearmed_inflight = 0;
 		memset(&kr->ds, 0, sizeof(kr->ds));
 		spin_unlock_bh(&kr->lock);
 	}
@@ -1400,10 +1417,11 @@ static void tw_show_engine(struct seq_file *m, struct tw_instance *in,
 static void tw_show_krunner(struct seq_file *m, struct tw_krunner *kr,
 			    struct tw_drv_stats *ds)
 {
-	u64 added, deleted, expired, modified, pending;
+	u64 added, deleted, expired, modified, pending, inflight;
 	bool active;
 
 	spin_lock_bh(&kr->lock);
+	inflight = kr->rearmed_inflight;
 	added = kr->added;
 	deleted = kr->deleted;
 	expired = kr->expired;
@@ -1427,6 +1445,7 @@ static void tw_show_krunner(struct seq_file *m, struct tw_krunner *kr,
 	seq_printf(m, "runs: %llu\n", ds->runs);
 	seq_printf(m, "runs_exact: %llu\n", ds->exact);
 	seq_printf(m, "runs_early: %llu\n", ds->early);
+	seq_printf(m, "runs_rearmed_inflight: %llu\n", inflight);
 	tw_show_hist(m, "late_jiffies", &ds->late_j);
 	tw_show_hist(m, "late_ns", &ds->late_ns);
 	seq_putc(m, '\n');
