@@ -213,23 +213,41 @@ static void tw_k_del(struct tw_ktimer *kt)
 	}
 }
 
-/* A kernel timer ran: account, then re-arm like our engines' timers do. */
-static void tw_k_ran(struct tw_ktimer *kt, s64 late_ns)
+/*
+ * A kernel timer ran (jiffy j, ns now): account, then re-arm like our
+ * engines' timers do. kt->expires, kt->nominal_ns and the hrtimer's expiry
+ * describe the last arming, and an activity op of the tick (on another CPU)
+ * may have armed the timer again after it expired and before this callback
+ * took the lock. Such a run is counted, but its lateness is unknown.
+ */
+static void tw_k_ran(struct tw_ktimer *kt, unsigned long j, u64 now)
 {
 	struct tw_krunner *kr = kt->kr;
-	long late = (long)(jiffies - kt->expires);
+	bool rearmed;
+	s64 late_ns;
+	long late;
 
 	spin_lock(&kr->lock);
 	kr->expired++;
 	kr->pending--;
 	kr->ds.runs++;
-	/* An hrtimer keeps ns time, not jiffies: early is judged in ns. */
-	if (kr->kind == TWHEEL_HRTIMER ? late_ns < 0 : late < 0)
-		kr->ds.early++;
-	else if (!late)
-		kr->ds.exact++;
-	tw_hist_add(&kr->ds.late_j, max(late, 0L));
-	tw_hist_add(&kr->ds.late_ns, max_t(s64, late_ns, 0));
+	if (kr->kind == TWHEEL_TIMER_LIST) {
+		rearmed = timer_pending(&kt->tl);
+		late_ns = (s64)(now - kt->nominal_ns);
+	} else {
+		rearmed = hrtimer_is_queued(&kt->hr);
+		late_ns = (s64)(now - ktime_to_ns(hrtimer_get_expires(&kt->hr)));
+	}
+	late = (long)(j - kt->expires);
+	if (!rearmed) {
+		/* An hrtimer keeps ns time, not jiffies: early is judged in ns. */
+		if (kr->kind == TWHEEL_HRTIMER ? late_ns < 0 : late < 0)
+			kr->ds.early++;
+		else if (!late)
+			kr->ds.exact++;
+		tw_hist_add(&kr->ds.late_j, max(late, 0L));
+		tw_hist_add(&kr->ds.late_ns, max_t(s64, late_ns, 0));
+	}
 	if (kr->active && twheel_wl_rearms(&tw_params, kt->id)) {
 		kt->gen++;
 		tw_k_arm(kt, jiffies + twheel_wl_delta(&tw_params, kt->id, kt->gen));
@@ -241,14 +259,14 @@ static void tw_tl_fn(struct timer_list *tl)
 {
 	struct tw_ktimer *kt = container_of(tl, struct tw_ktimer, tl);
 
-	tw_k_ran(kt, (s64)(ktime_get_ns() - kt->nominal_ns));
+	tw_k_ran(kt, jiffies, ktime_get_ns());
 }
 
 static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
 {
 	struct tw_ktimer *kt = container_of(hr, struct tw_ktimer, hr);
 
-	tw_k_ran(kt, ktime_to_ns(ktime_sub(ktime_get(), hrtimer_get_expires(hr))));
+	tw_k_ran(kt, jiffies, ktime_get_ns());
 	return HRTIMER_NORESTART;
 }
 
