@@ -23,7 +23,7 @@ ksrc=$(ksrc_dir)
 
 # A clean build that must print no warning: build_clean NAME KDIR [args]
 build_clean() {
-	local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1
+	local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
 	shift 2
 	rm -rf "$dst"
 	"$TWHEEL_ROOT/scripts/build-module.sh" "$kd" "check-$name" "$@" \
