@@ -378,6 +378,14 @@ static void tw_k_arm(struct tw_ktimer *kt, unsigned long expires)
 	}
 }
 
+/* Armed and not yet run (a running callback's timer is not pending). */
+static bool tw_k_pending(struct tw_ktimer *kt)
+{
+	if (kt->kr->kind == TWHEEL_TIMER_LIST)
+		return timer_pending(&kt->tl);
+	return hrtimer_is_queued(&kt->hr);
+}
+
 /* Deletes kt if pending, without waiting; kr->lock held. */
 static void tw_k_del(struct tw_ktimer *kt)
 {
@@ -415,7 +423,7 @@ static void tw_k_ran(struct tw_ktimer *kt, u64 now_ns)
 	kr->expired++;
 	kr->pending--;
 	kr->ds.runs++;
-	if (hr ? hrtimer_is_queued(&kt->hr) : timer_pending(&kt->tl)) {
+	if (tw_k_pending(kt)) {
 		kr->rearmed_inflight++;
 		spin_unlock(&kr->lock);
 		return;
@@ -481,8 +489,7 @@ static void tw_k_tick_ops(struct tw_krunner *kr, u64 tick)
 	for (j = 0; kr->active && j < tw_params.ops; j++) {
 		twheel_wl_op(&tw_params, tick, j, &op);
 		kt = &kr->kt[op.id];
-		if (op.cancel && kr->kind == TWHEEL_TIMER_LIST ?
-		    timer_pending(&kt->tl) : op.cancel && hrtimer_is_queued(&kt->hr)) {
+		if (op.cancel && tw_k_pending(kt)) {
 			tw_k_del(kt);
 			continue;
 		}
@@ -1559,7 +1566,7 @@ static int compare_show(struct seq_file *m, void *unused)
 	static const u64 na[TW_NR_COLS] = {
 		[0 ... TW_NR_COLS - 1] = TW_NA
 	};
-	const struct tw_row *row;
+	const struct tw_row *row, *ref_row;
 	const u64 *ref;
 	unsigned int i;
 	int c;
@@ -1578,7 +1585,8 @@ static int compare_show(struct seq_file *m, void *unused)
 	seq_putc(m, '\n');
 	for (i = 0; i < tw_nrows; i++) {
 		row = &tw_rows[i];
-		ref = tw_cmp_ref(row) ? tw_cmp_ref(row)->v : na;
+		ref_row = tw_cmp_ref(row);
+		ref = ref_row ? ref_row->v : na;
 		seq_printf(m, "| %s | %u | %s |", twheel_wl_names[row->wl],
 			   row->count, tw_names[row->runner]);
 		for (c = TW_C_ADD; c <= TW_C_DEL; c++)
