@@ -20,7 +20,25 @@
 #include <linux/bitops.h>
 
 struct twheel_timer;
+struct twheel_engine;
+
+/**
+ * typedef twheel_fn_t - a timer's callback
+ * @t: the timer that expired; it is no longer pending and may be re-armed
+ */
 typedef void (*twheel_fn_t)(struct twheel_timer *t);
+
+/**
+ * typedef twheel_run_fn - what twheel_run_until() does with a due timer
+ * @t: the timer, popped: no longer pending
+ * @jiffy: the jiffy it was collected at (the engine's clock when it fell due)
+ * @arg: the caller's argument
+ *
+ * Usually runs t->function(t). The caller may drop and retake its engine
+ * lock around that, as long as nothing else advances the engine meanwhile.
+ */
+typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
+			      void *arg);
 
 /*
  * A timer. The classic wheel links it through @list (FIFO slots, as 2.6
@@ -172,6 +190,8 @@ unsigned long twheel_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_pop(struct twheel_engine *e);
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit);
+unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
+			       twheel_run_fn fn, void *arg);
 
 /* Level of a bucket index, for occupancy read-outs. */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,

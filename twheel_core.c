@@ -726,6 +726,45 @@ unsigned long twheel_advance(struct twheel_engine *e, unsigned long now)
 }
 EXPORT_SYMBOL_GPL(twheel_advance);
 
+/**
+ * twheel_run_until() - run every timer due up to and including @now
+ * @e: the engine
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ *
+ * Advances @e one jiffy with work at a time (twheel_next_event() finds the
+ * next one, so idle stretches cost one look-up) and hands every timer
+ * collected there to @fn before going further, so each callback knows the
+ * jiffy it belongs to and may re-arm itself or delete others. Leaves the
+ * clock at @now + 1; does nothing if @now is before the clock.
+ *
+ * Return: the number of timers handed to @fn.
+ */
+unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
+			       twheel_run_fn fn, void *arg)
+{
+	struct twheel_timer *t;
+	unsigned long span, d, jiffy, n = 0;
+
+	while (!time_after(e->clk, now)) {
+		span = now - e->clk;
+		d = twheel_next_event(e, span + 1);
+		if (d > span) {
+			twheel_advance(e, now);
+			break;
+		}
+		jiffy = e->clk + d;
+		twheel_advance(e, jiffy);
+		while ((t = twheel_pop(e))) {
+			fn(t, jiffy, arg);
+			n++;
+		}
+	}
+	return n;
+}
+EXPORT_SYMBOL_GPL(twheel_run_until);
+
 struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
 	struct twheel_timer *t = e->ops->pop(e);

@@ -31,6 +31,7 @@
 #include <linux/utsname.h>
 #include "twheel.h"
 #include "twheel_workload.h"
+#include "twheel_hist.h"
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);

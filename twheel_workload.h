@@ -72,24 +72,6 @@ extern const char *const twheel_runner_names[TWHEEL_NR_RUNNERS];
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p);
 int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		     size_t why_len);
-/*
- * Log-linear histogram: below 2^TWHEEL_HIST_SUB one bucket per value, above
- * it every power of two split into 2^TWHEEL_HIST_SUB buckets, so a bucket's
- * floor is within 1/8 below any value in it. Percentiles are bucket floors.
- */
-#define TWHEEL_HIST_SUB	3
-#define TWHEEL_HIST_N	((64 - TWHEEL_HIST_SUB + 1) << TWHEEL_HIST_SUB)
-
-struct twheel_hist {
-	u64 n, sum, max;
-	u64 b[TWHEEL_HIST_N];
-};
-
-unsigned int twheel_hist_idx(u64 v);
-u64 twheel_hist_floor(unsigned int i);
-void twheel_hist_add(struct twheel_hist *h, u64 v);
-u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille);
-
 u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen);
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,

@@ -64,28 +64,21 @@ struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 	return r;
 }
 
+static void tw_ctx_run(struct twheel_timer *t, unsigned long jiffy, void *arg)
+{
+	struct tw_ctx *ctx = arg;
+
+	ctx->now = jiffy;
+	t->function(t);
+}
+
 /*
- * Runs the engine up to and including jiffy until, one jiffy with work at a
- * time, so that ctx->now is the jiffy each callback belongs to.
+ * Runs the engine up to and including jiffy until, so that ctx->now is the
+ * jiffy each callback belongs to.
  */
 void tw_run_until(struct tw_ctx *ctx, unsigned long until)
 {
-	struct twheel_engine *e = ctx->e;
-	struct twheel_timer *t;
-	unsigned long span, d;
-
-	while (!time_after(e->clk, until)) {
-		span = until - e->clk;
-		d = twheel_next_event(e, span + 1);
-		if (d > span) {
-			twheel_advance(e, until);
-			break;
-		}
-		twheel_advance(e, e->clk + d);
-		ctx->now = e->clk - 1;
-		while ((t = twheel_pop(e)))
-			t->function(t);
-	}
+	twheel_run_until(ctx->e, until, tw_ctx_run, ctx);
 }
 
 /* A hook that counts every run off the jiffy the test expected. */

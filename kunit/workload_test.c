@@ -7,6 +7,7 @@
 #include <linux/string.h>
 #include "twheel.h"
 #include "twheel_workload.h"
+#include "twheel_hist.h"
 
 static int tw_parse(const char *s, struct twheel_cmd *cmd, char *why)
 {
