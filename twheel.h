@@ -218,16 +218,33 @@ unsigned int twheel_modern_index(const struct twheel_modern *m,
 				 unsigned long expires,
 				 unsigned long *bucket_expiry);
 
-/* One row of the modern wheel's level table at a given HZ. */
+/**
+ * struct twheel_level_info - one row of the modern wheel's level table
+ * @level: the level
+ * @offset: its first bucket index
+ * @gran: its granularity, jiffies
+ * @start: first jiffy of its range as the kernel's table gives it,
+ *	64 * 8^(n-1) (0 for level 0)
+ * @end: last jiffy of that range, 64 * 8^n - 1
+ * @gran_ms: @gran in ms, truncated
+ * @start_ms: @start in ms, truncated
+ * @end_ms: @end in ms, truncated
+ * @table_end_ms: the range's end exactly as the comment at the top of the
+ *	kernel's kernel/time/timer.c prints it (its tables for HZ 100, 250,
+ *	300 and 1000, quirks included; other HZ follow the same rules)
+ * @file_lo: the smallest delta the wheel really files in this level
+ * @file_hi: the largest (ULONG_MAX on the last level: the clamp)
+ */
 struct twheel_level_info {
 	unsigned int level;
-	unsigned int offset;		/* first bucket index of the level */
-	unsigned long gran;		/* granularity, jiffies */
-	unsigned long start;		/* the range as the kernel's table */
-	unsigned long end;		/* gives it: [64 * 8^(n-1), 64 * 8^n) */
-	u64 gran_ms, start_ms, end_ms;	/* the same in ms, truncated */
-	unsigned long file_lo;		/* deltas actually filed here */
-	unsigned long file_hi;		/* (last level: up to the clamp) */
+	unsigned int offset;
+	unsigned long gran;
+	unsigned long start;
+	unsigned long end;
+	u64 gran_ms, start_ms, end_ms;
+	u64 table_end_ms;
+	unsigned long file_lo;
+	unsigned long file_hi;
 };
 
 void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,

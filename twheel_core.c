@@ -474,6 +474,17 @@ void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 	li->gran_ms = div_u64((u64)li->gran * MSEC_PER_SEC, hz);
 	li->start_ms = div_u64((u64)li->start * MSEC_PER_SEC, hz);
 	li->end_ms = div_u64((u64)li->end * MSEC_PER_SEC, hz);
+	/*
+	 * The kernel's comment writes two ends its own way: its 9-level
+	 * tables end the last level at jiffy 2^30 - 2, and at HZ 250 a range
+	 * ends at the last ms of its last jiffy rather than at its first.
+	 */
+	if (lvl == 8)
+		li->table_end_ms = div_u64((u64)(li->end - 1) * MSEC_PER_SEC, hz);
+	else if (hz == 250)
+		li->table_end_ms = (u64)(li->end + 1) * (MSEC_PER_SEC / hz) - 1;
+	else
+		li->table_end_ms = li->end_ms;
 	li->file_lo = lvl ? tw_lvl_start(lvl) : 0;
 	li->file_hi = lvl + 1 < depth ? tw_lvl_start(lvl + 1) - 1 : ULONG_MAX;
 }

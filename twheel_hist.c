@@ -7,6 +7,7 @@
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/seq_file.h>
 #include "twheel_hist.h"
 
 unsigned int twheel_hist_idx(u64 v)
@@ -62,3 +63,21 @@ u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille)
 	return h->max;
 }
 EXPORT_SYMBOL_GPL(twheel_hist_pct);
+
+/* A histogram as stats shows it: name_n, _max, _avg, _p50, _p99, _hist. */
+void twheel_hist_show(struct seq_file *m, const char *name,
+		      const struct twheel_hist *h)
+{
+	unsigned int k;
+
+	seq_printf(m, "%s_n: %llu\n", name, h->n);
+	seq_printf(m, "%s_max: %llu\n", name, h->max);
+	seq_printf(m, "%s_avg: %llu\n", name, h->n ? div64_u64(h->sum, h->n) : 0);
+	seq_printf(m, "%s_p50: %llu\n", name, twheel_hist_pct(h, 500));
+	seq_printf(m, "%s_p99: %llu\n", name, twheel_hist_pct(h, 990));
+	seq_printf(m, "%s_hist:", name);
+	for (k = 0; k < TWHEEL_HIST_N; k++)
+		if (h->b[k])
+			seq_printf(m, " %llu:%llu", twheel_hist_floor(k), h->b[k]);
+	seq_putc(m, '\n');
+}

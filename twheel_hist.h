@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+struct seq_file;
+
 /* 2^TWHEEL_HIST_SUB buckets per power of two; TWHEEL_HIST_N in all. */
 #define TWHEEL_HIST_SUB	3
 #define TWHEEL_HIST_N	((64 - TWHEEL_HIST_SUB + 1) << TWHEEL_HIST_SUB)
@@ -32,5 +34,7 @@ unsigned int twheel_hist_idx(u64 v);
 u64 twheel_hist_floor(unsigned int i);
 void twheel_hist_add(struct twheel_hist *h, u64 v);
 u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille);
+void twheel_hist_show(struct seq_file *m, const char *name,
+		      const struct twheel_hist *h);
 
 #endif /* TWHEEL_HIST_H */

@@ -323,7 +323,6 @@ static void tw_check_table(struct kunit *test, unsigned int hz,
 {
 	struct twheel_level_info li;
 	unsigned int lvl;
-	u64 end;
 
 	KUNIT_EXPECT_EQ(test, depth, hz > 100 ? 9U : 8U);
 	for (lvl = 0; lvl < depth; lvl++) {
@@ -331,19 +330,21 @@ static void tw_check_table(struct kunit *test, unsigned int hz,
 		KUNIT_EXPECT_EQ(test, li.offset, lvl * 64);
 		KUNIT_EXPECT_EQ_MSG(test, li.gran_ms, doc[lvl].gran, "HZ %u level %u", hz, lvl);
 		KUNIT_EXPECT_EQ_MSG(test, li.start_ms, doc[lvl].start, "HZ %u level %u", hz, lvl);
+		/* What levels shows as the kernel's table: the comment as is. */
+		KUNIT_EXPECT_EQ_MSG(test, li.table_end_ms, doc[lvl].end,
+				    "HZ %u level %u", hz, lvl);
 		/*
-		 * Two quirks of the comment, where ours keeps one rule (the
-		 * last jiffy of the range, 64 * 8^n - 1, in whole ms): its
-		 * 9-level tables end the last level at jiffy 2^30 - 2, and
-		 * its HZ 250 table gives the last ms of the last jiffy.
+		 * Our own rule (the last jiffy of the range, 64 * 8^n - 1, in
+		 * whole ms) agrees with the comment but in two places: its
+		 * 9-level tables end the last level at jiffy 2^30 - 2, and its
+		 * HZ 250 table gives the last ms of the last jiffy.
 		 */
-		if (lvl == 8)
-			end = div_u64((u64)(li.end - 1) * MSEC_PER_SEC, hz);
-		else if (hz == 250)
-			end = (u64)(li.end + 1) * (MSEC_PER_SEC / hz) - 1;
+		if (lvl != 8 && hz != 250)
+			KUNIT_EXPECT_EQ_MSG(test, li.end_ms, doc[lvl].end,
+					    "HZ %u level %u", hz, lvl);
 		else
-			end = li.end_ms;
-		KUNIT_EXPECT_EQ_MSG(test, end, doc[lvl].end, "HZ %u level %u", hz, lvl);
+			KUNIT_EXPECT_NE_MSG(test, li.end_ms, doc[lvl].end,
+					    "HZ %u level %u", hz, lvl);
 	}
 }
 

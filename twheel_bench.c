@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel bench: add, mod and del on the loaded timers of every runner.
+ *
+ * Process context, batches of TW_BENCH_BATCH ops timed with bottom halves
+ * off, so no timer softirq runs inside a batch on this CPU. Same timers,
+ * same deltas, same order on every runner. Small workloads repeat the
+ * add-mod-del round until TW_BENCH_MIN_OPS ops of each kind are timed, so
+ * one disturbed batch weighs little.
+ */
+#include <linux/kernel.h>
+#include <linux/bottom_half.h>
+#include <linux/ktime.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include "twheel_bench.h"
+#include "twheel_runner.h"
+#include "twheel_softirq.h"
+#include "twheel_tick.h"
+
+#define TW_BENCH_BATCH		1024
+#define TW_BENCH_MIN_OPS	16384
+
+static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
+{
+	u64 t0, sum = 0;
+	u32 i, j, end;
+
+	for (i = 0; i < n; i = end) {
+		end = min(n, i + TW_BENCH_BATCH);
+		local_bh_disable();
+		t0 = ktime_get_ns();
+		for (j = i; j < end; j++)
+			r->ops->bench_op(r, tw_runner_timer(r, j), op,
+					 twheel_wl_delta(&tw_wl.p, j, op == TW_OP_MOD));
+		sum += ktime_get_ns() - t0;
+		local_bh_enable();
+		cond_resched();
+	}
+	return sum;
+}
+
+static void tw_bench_runner(struct tw_runner *r)
+{
+	u32 reps = DIV_ROUND_UP(TW_BENCH_MIN_OPS, tw_wl.p.count), i;
+	struct tw_opcost *oc = &r->opcost;
+	enum tw_bench_op op;
+
+	memset(oc, 0, sizeof(*oc));
+	/*
+	 * One untimed round first: warm caches and, under QEMU TCG, get the
+	 * code paths translated before the clock runs.
+	 */
+	for (op = 0; op < TW_NR_OPS; op++)
+		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH));
+	for (i = 0; i < reps; i++)
+		for (op = 0; op < TW_NR_OPS; op++)
+			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count);
+	oc->n = tw_wl.p.count * reps;
+}
+
+/*
+ * Measures every loaded runner; the workload stays loaded, nothing armed.
+ * The control mutex is held and no workload runs.
+ */
+void tw_bench(void)
+{
+	struct tw_runner *r;
+
+	/* Our engines do not move meanwhile; the kernel's timers may expire. */
+	tw_tick_cancel();
+	tw_for_each_runner(r)
+		if (tw_runner_loaded(r))
+			tw_bench_runner(r);
+	tw_runners_disarm();
+	tw_for_each_runner(r) {
+		/*
+		 * The bench armed the kernel's timers behind the counters;
+		 * any that ran meanwhile took pending below zero. Nothing is
+		 * armed now.
+		 */
+		if (r->ops->caps & TW_CAP_KERNEL) {
+			spin_lock_bh(&r->lock);
+			r->st->pending = 0;
+			spin_unlock_bh(&r->lock);
+		}
+		/* Bring idle engines to now, so the next tick is no catch-up. */
+		if (r->ops->tick) {
+			local_bh_disable();
+			r->ops->tick(r, jiffies);
+			local_bh_enable();
+		}
+	}
+	tw_runners_reset_counters();
+	tw_softirq_reset();
+	tw_tick_start();
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel read-outs in /sys/kernel/debug/twheel: stats (one block per
+ * runner, "key: value" lines from one key table), levels (the modern
+ * wheel's level table) and <runner>/occupancy (per level and bucket).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include "twheel_debugfs.h"
+#include "twheel_runner.h"
+#include "twheel_softirq.h"
+
+static const struct tw_config *tw_cfg;	/* the module's parameters */
+static unsigned int tw_levels_hz, tw_levels_depth;
+
+static const char *const tw_state_names[] = {
+	[TW_EMPTY]	= "empty",
+	[TW_LOADED]	= "loaded",
+	[TW_RUNNING]	= "running",
+};
+
+/* What stats shows of a runner: a snapshot taken under its lock. */
+struct tw_snap {
+	struct twheel_stats st;
+	struct tw_run_stats rs;
+	bool active;
+};
+
+enum tw_key_src { TW_SRC_ST, TW_SRC_RS };
+
+/**
+ * struct tw_key - one stats key
+ * @key: its name, which the scripts find it by
+ * @src: the struct it comes from (struct twheel_stats or struct tw_run_stats)
+ * @off: the u64 counter's offset in it (a histogram's, for tw_hist_keys)
+ * @caps: the runner capabilities it needs (TW_CAP_*); 0: every runner
+ */
+struct tw_key {
+	const char *key;
+	enum tw_key_src src;
+	size_t off;
+	unsigned int caps;
+};
+
+#define TW_ST(k, f, c)	{ k, TW_SRC_ST, offsetof(struct twheel_stats, f), c }
+#define TW_RS(k, f, c)	{ k, TW_SRC_RS, offsetof(struct tw_run_stats, f), c }
+
+/* The counters, before the invariant line. */
+static const struct tw_key tw_count_keys[] = {
+	TW_ST("added", added, 0),
+	TW_ST("deleted", deleted, 0),
+	TW_ST("expired", expired, 0),
+	TW_ST("modified", modified, 0),
+	TW_ST("mod_noop", mod_noop, TW_CAP_ENGINE),
+	TW_ST("mod_inplace", mod_inplace, TW_CAP_ENGINE),
+	TW_ST("cascades", cascades, TW_CAP_ENGINE),
+	TW_ST("cascaded", cascaded, TW_CAP_ENGINE),
+};
+
+/* What the driver measured, after it. */
+static const struct tw_key tw_drv_keys[] = {
+	TW_RS("cascaded_max_tick", cascaded_max, TW_CAP_ENGINE),
+	TW_RS("ticks", ticks, TW_CAP_ENGINE),
+	TW_RS("catchups", catchups, TW_CAP_ENGINE),
+	TW_RS("missed_jiffies", missed, TW_CAP_ENGINE),
+	TW_RS("runs", runs, 0),
+	TW_RS("runs_exact", exact, 0),
+	TW_RS("runs_early", early, 0),
+	TW_RS("runs_rearmed_inflight", rearmed_inflight, TW_CAP_KERNEL),
+	TW_RS("expired_max_tick", expired_max, TW_CAP_ENGINE),
+};
+
+/* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */
+static const struct tw_key tw_hist_keys[] = {
+	TW_RS("tick_ns", tick_ns, TW_CAP_ENGINE),
+	TW_RS("busy_tick_ns", busy_ns, TW_CAP_ENGINE),
+	TW_RS("cascade_ns", cascade_ns, TW_CAP_ENGINE),
+	TW_RS("late_jiffies", late_j, 0),
+	TW_RS("late_ns", late_ns, 0),
+};
+
+static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
+{
+	const void *base = k->src == TW_SRC_ST ? (const void *)&s->st :
+						 (const void *)&s->rs;
+
+	return base + k->off;
+}
+
+static void tw_show_keys(struct seq_file *m, const struct tw_runner *r,
+			 const struct tw_snap *s, const struct tw_key *keys,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if ((r->ops->caps & keys[i].caps) == keys[i].caps)
+			seq_printf(m, "%s: %llu\n", keys[i].key,
+				   *(const u64 *)tw_key_ptr(&keys[i], s));
+}
+
+/* The last bench of this load: mean ns per op, or "-" if none ran. */
+static void tw_show_opcost(struct seq_file *m, const struct tw_opcost *oc)
+{
+	static const char *const names[TW_NR_OPS] = { "add", "mod", "del" };
+	int op;
+
+	for (op = 0; op < TW_NR_OPS; op++) {
+		seq_printf(m, "op_%s_ns: ", names[op]);
+		if (oc->n)
+			seq_printf(m, "%llu\n", div_u64(oc->ns[op], oc->n));
+		else
+			seq_puts(m, "-\n");
+	}
+}
+
+static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
+			   struct tw_snap *s)
+{
+	const struct twheel_stats *st = &s->st;
+	unsigned int i;
+
+	spin_lock_bh(&r->lock);
+	s->st = *r->st;
+	s->rs = r->rs;
+	s->active = r->active;
+	spin_unlock_bh(&r->lock);
+
+	seq_printf(m, "[%s]\n", r->name);
+	tw_show_opcost(m, &r->opcost);
+	seq_printf(m, "active: %d\n", s->active);
+	seq_printf(m, "timers: %u\n", r->nr_timers);
+	seq_printf(m, "pending: %lu\n", st->pending);
+	tw_show_keys(m, r, s, tw_count_keys, ARRAY_SIZE(tw_count_keys));
+	seq_printf(m, "invariant: %s\n",
+		   st->added == st->expired + st->deleted + st->pending ?
+		   "ok" : "BROKEN");
+	tw_show_keys(m, r, s, tw_drv_keys, ARRAY_SIZE(tw_drv_keys));
+	for (i = 0; i < ARRAY_SIZE(tw_hist_keys); i++)
+		if ((r->ops->caps & tw_hist_keys[i].caps) == tw_hist_keys[i].caps)
+			twheel_hist_show(m, tw_hist_keys[i].key,
+					 tw_key_ptr(&tw_hist_keys[i], s));
+	if (r->ops->show)
+		r->ops->show(m, r);
+	seq_putc(m, '\n');
+}
+
+static int stats_show(struct seq_file *m, void *unused)
+{
+	const struct twheel_params *p = &tw_wl.p;
+	struct tw_runner *r;
+	struct tw_snap *s;
+
+	/* Too large for the stack. */
+	s = kvmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&tw_ctl);
+	seq_printf(m, "# HZ=%d jiffies=%lu tick_jiffies=%u engine_clock=%lu\n",
+		   HZ, jiffies, tw_cfg->tick_jiffies,
+		   jiffies + tw_cfg->clock_offset);
+	seq_printf(m, "workload: %s\n", tw_wl.state == TW_EMPTY ? "none" :
+		   twheel_wl_names[p->type]);
+	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
+	if (tw_wl.state != TW_EMPTY)
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u\n",
+			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
+			   p->duration);
+	if (tw_wl.state == TW_RUNNING)
+		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_wl.start);
+	seq_putc(m, '\n');
+	tw_for_each_runner(r)
+		tw_show_runner(m, r, s);
+	tw_softirq_show(m, &s->rs.tick_ns);
+	mutex_unlock(&tw_ctl);
+	kvfree(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int levels_show(struct seq_file *m, void *unused)
+{
+	struct twheel_level_info li;
+	unsigned int lvl, hz = READ_ONCE(tw_levels_hz);
+	unsigned int depth = READ_ONCE(tw_levels_depth);
+
+	seq_printf(m, "# modern wheel at HZ %u, %u levels (running: HZ %d, %u levels)\n",
+		   hz, depth, HZ, tw_cfg->modern_depth);
+	seq_puts(m, "# range_ms: as the comment atop the kernel's kernel/time/timer.c writes it (its quirks included); files_jiffies: the deltas the wheel really files in the level\n");
+	seq_puts(m, "level offset  gran_jiffies   gran_ms  range_ms                        files_jiffies\n");
+	for (lvl = 0; lvl < depth; lvl++) {
+		twheel_level_info(hz, depth, lvl, &li);
+		seq_printf(m, "%5u %6u %13lu %9llu  %10llu - %-18llu %lu - ",
+			   li.level, li.offset, li.gran, li.gran_ms,
+			   li.start_ms, li.table_end_ms, li.file_lo);
+		if (li.file_hi == ULONG_MAX)
+			seq_puts(m, "max (clamped)\n");
+		else
+			seq_printf(m, "%lu\n", li.file_hi);
+	}
+	return 0;
+}
+
+static int levels_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, levels_show, inode->i_private);
+}
+
+/* "HZ" or "HZ DEPTH": show the table for another HZ; "0" back to ours. */
+static ssize_t levels_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	char buf[32], *p, *tok;
+	unsigned int hz, depth;
+
+	if (len >= sizeof(buf))
+		return -E2BIG;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	p = strim(buf);
+	tok = strsep(&p, " \t");
+	if (kstrtouint(tok, 10, &hz) || hz > 100000) {
+		pr_warn_ratelimited("levels: write HZ [DEPTH], HZ up to 100000 (0: the running one)\n");
+		return -EINVAL;
+	}
+	if (!hz)
+		hz = HZ;
+	depth = hz > 100 ? 9 : 8;
+	if (p && *skip_spaces(p) &&
+	    (kstrtouint(skip_spaces(p), 10, &depth) || depth < 2 ||
+	     depth > TW_MODERN_MAX_LEVELS)) {
+		pr_warn_ratelimited("levels: DEPTH is 2..%u\n", TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	if (hz == HZ && !(p && *skip_spaces(p)))
+		depth = tw_cfg->modern_depth;
+	WRITE_ONCE(tw_levels_hz, hz);
+	WRITE_ONCE(tw_levels_depth, depth);
+	return len;
+}
+
+static const struct file_operations levels_fops = {
+	.owner		= THIS_MODULE,
+	.open		= levels_open,
+	.read		= seq_read,
+	.write		= levels_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int occupancy_show(struct seq_file *m, void *unused)
+{
+	struct tw_runner *r = m->private;
+
+	return r->ops->occupancy(m, r);
+}
+DEFINE_SHOW_ATTRIBUTE(occupancy);
+
+void tw_readouts_debugfs(struct dentry *root, const struct tw_config *cfg)
+{
+	struct tw_runner *r;
+
+	tw_cfg = cfg;
+	tw_levels_hz = HZ;
+	tw_levels_depth = cfg->modern_depth;
+	debugfs_create_file("stats", 0400, root, NULL, &stats_fops);
+	debugfs_create_file("levels", 0600, root, NULL, &levels_fops);
+	tw_for_each_runner(r) {
+		if (!r->ops->occupancy)
+			continue;
+		r->dir = debugfs_create_dir(r->name, root);
+		debugfs_create_file("occupancy", 0400, r->dir, r, &occupancy_fops);
+	}
+}

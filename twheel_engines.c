@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel: our engines as runners. The engine is a pure data structure
+ * (twheel_core.c); here it gets its lock (the runner's), its clock (jiffies
+ * plus an offset that wrap_secs sets), the driver's tick and the read-outs.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include "twheel_runner.h"
+
+/* An engine with what the runner keeps next to it. */
+struct tw_engine_runner {
+	union {
+		struct twheel_classic classic;
+		struct twheel_modern modern;
+		struct twheel_reference reference;
+	};
+	struct twheel_engine *e;
+	unsigned long clock_offset;	/* engine time = jiffies + this */
+	unsigned int tick_jiffies;	/* a tick's own span */
+};
+
+struct tw_engine_timer {
+	struct tw_wtimer w;
+	struct twheel_timer t;
+};
+
+static struct tw_engine_runner *tw_er(const struct tw_runner *r)
+{
+	return r->priv;
+}
+
+static struct tw_engine_timer *tw_et(struct tw_wtimer *w)
+{
+	return container_of(w, struct tw_engine_timer, w);
+}
+
+static u64 tw_engine_clock_ns(void)
+{
+	return ktime_get_ns();
+}
+
+static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
+{
+	struct tw_engine_runner *er = kzalloc(sizeof(*er), GFP_KERNEL);
+	unsigned long now = jiffies + cfg->clock_offset;
+
+	if (!er)
+		return -ENOMEM;
+	/* The first runner indices are the engine kinds. */
+	switch (r->id) {
+	case TWHEEL_CLASSIC:
+		twheel_classic_init(&er->classic, now);
+		er->e = &er->classic.e;
+		break;
+	case TWHEEL_MODERN:
+		twheel_modern_init(&er->modern, now, cfg->modern_depth);
+		er->e = &er->modern.e;
+		break;
+	default:
+		twheel_reference_init(&er->reference, now);
+		er->e = &er->reference.e;
+		break;
+	}
+	er->e->clock_ns = tw_engine_clock_ns;
+	er->clock_offset = cfg->clock_offset;
+	er->tick_jiffies = cfg->tick_jiffies;
+	r->priv = er;
+	r->st = &er->e->st;
+	return 0;
+}
+
+static void tw_engine_release(struct tw_runner *r)
+{
+	kfree(r->priv);
+	r->priv = NULL;
+}
+
+/* A workload timer of an engine ran: its callback re-arms it. */
+static void tw_engine_timer_fn(struct twheel_timer *t)
+{
+	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
+	struct tw_runner *r = et->w.r;
+
+	spin_lock(&r->lock);
+	tw_runner_rearm(r, &et->w);
+	spin_unlock(&r->lock);
+}
+
+static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
+{
+	twheel_timer_setup(tw_er(r)->e, &tw_et(w)->t, tw_engine_timer_fn);
+}
+
+static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
+			  unsigned long expires)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	twheel_mod(er->e, &tw_et(w)->t, expires + er->clock_offset);
+}
+
+static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
+{
+	twheel_del(tw_er(r)->e, &tw_et(w)->t);
+}
+
+static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
+{
+	return twheel_pending(tw_er(r)->e, &tw_et(w)->t);
+}
+
+/*
+ * twheel_run_until()'s step for the driver: account the run (lock held),
+ * run the callback with the lock dropped.
+ */
+static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
+			      void *arg)
+{
+	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
+	struct tw_runner *r = arg;
+
+	tw_runner_ran(r, (long)(jiffy - t->expires),
+		      (s64)(ktime_get_ns() - et->w.nominal_ns));
+	spin_unlock(&r->lock);
+	t->function(t);
+	spin_lock(&r->lock);
+}
+
+/* The driver's tick (softirq): every jiffy up to now, callbacks included. */
+static void tw_engine_tick(struct tw_runner *r, unsigned long now)
+{
+	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_engine *e = er->e;
+	struct tw_run_stats *rs = &r->rs;
+	u64 t0 = ktime_get_ns(), cascaded;
+	unsigned long span, runs;
+
+	now += er->clock_offset;
+	spin_lock(&r->lock);
+	if (time_before(now, e->clk)) {
+		spin_unlock(&r->lock);
+		return;
+	}
+	span = now - e->clk;
+	if (span >= er->tick_jiffies) {
+		rs->catchups++;
+		rs->missed += span + 1 - er->tick_jiffies;
+	}
+	cascaded = e->st.cascaded;
+	e->cascade_ns = 0;
+	runs = twheel_run_until(e, now, tw_engine_run_one, r);
+	rs->ticks++;
+	rs->expired_max = max_t(u64, rs->expired_max, runs);
+	cascaded = e->st.cascaded - cascaded;
+	if (cascaded) {
+		rs->cascaded_max = max(rs->cascaded_max, cascaded);
+		twheel_hist_add(&rs->cascade_ns, e->cascade_ns);
+	}
+	t0 = ktime_get_ns() - t0;
+	twheel_hist_add(&rs->tick_ns, t0);
+	if (runs || cascaded)
+		twheel_hist_add(&rs->busy_ns, t0);
+	spin_unlock(&r->lock);
+}
+
+/*
+ * The bench: the engine stands still (no tick), so deltas are from its
+ * clock. The op includes an uncontended spinlock, as mod_timer() includes
+ * its base lock.
+ */
+static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
+			       enum tw_bench_op op, unsigned long delta)
+{
+	struct twheel_engine *e = tw_er(r)->e;
+	struct twheel_timer *t = &tw_et(w)->t;
+
+	spin_lock(&r->lock);
+	if (op == TW_OP_ADD)
+		twheel_add(e, t, e->clk + delta);
+	else if (op == TW_OP_MOD)
+		twheel_mod(e, t, e->clk + delta);
+	else
+		twheel_del(e, t);
+	spin_unlock(&r->lock);
+}
+
+static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
+{
+	struct twheel_engine *e = tw_er(r)->e;
+	unsigned int levels, lvl, per[TWHEEL_MAX_LEVELS];
+	unsigned long clk;
+
+	spin_lock_bh(&r->lock);
+	clk = e->clk;
+	levels = e->nr_levels;
+	memcpy(per, e->st.level_pending, sizeof(per));
+	spin_unlock_bh(&r->lock);
+	seq_printf(m, "levels: %u\n", levels);
+	seq_printf(m, "clk: %lu\n", clk);
+	seq_puts(m, "level_pending:");
+	for (lvl = 0; lvl < levels; lvl++)
+		seq_printf(m, " %u", per[lvl]);
+	seq_putc(m, '\n');
+}
+
+/* Timers per bucket of a wheel, counted under the lock into per[]. */
+static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
+					    unsigned int *per)
+{
+	struct twheel_timer *t;
+	unsigned int i;
+
+	switch (er->e->ops->kind) {
+	case TWHEEL_CLASSIC:
+		for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
+			list_for_each_entry(t, &er->classic.vec[i], list)
+				per[i]++;
+		return TW_CLASSIC_BUCKETS;
+	case TWHEEL_MODERN:
+		for (i = 0; i < TW_MODERN_BUCKETS; i++)
+			hlist_for_each_entry(t, &er->modern.vec[i], entry)
+				per[i]++;
+		return TW_MODERN_BUCKETS;
+	default:
+		return 0;
+	}
+}
+
+static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
+{
+	unsigned int nb = max(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS);
+	struct tw_engine_runner *er = tw_er(r);
+	unsigned int lvl, levels, i, *per;
+	unsigned int lp[TWHEEL_MAX_LEVELS];
+
+	per = kcalloc(nb, sizeof(*per), GFP_KERNEL);
+	if (!per)
+		return -ENOMEM;
+	spin_lock_bh(&r->lock);
+	memcpy(lp, er->e->st.level_pending, sizeof(lp));
+	levels = er->e->nr_levels;
+	nb = tw_engine_count_buckets(er, per);
+	spin_unlock_bh(&r->lock);
+
+	seq_printf(m, "# %s: pending timers per level; then 'bucket: count' for each non-empty bucket\n",
+		   r->name);
+	for (lvl = 0; lvl < levels; lvl++)
+		seq_printf(m, "level %u: %u\n", lvl, lp[lvl]);
+	for (i = 0; i < nb; i++)
+		if (per[i])
+			seq_printf(m, "bucket %u (level %u): %u\n", i,
+				   twheel_bucket_level(er->e, i), per[i]);
+	kfree(per);
+	return 0;
+}
+
+const struct tw_runner_ops tw_engine_runner_ops = {
+	.timer_size	= sizeof(struct tw_engine_timer),
+	.caps		= TW_CAP_ENGINE,
+	.init		= tw_engine_init,
+	.release	= tw_engine_release,
+	.setup		= tw_engine_setup,
+	.arm		= tw_engine_arm,
+	.del		= tw_engine_del,
+	.pending	= tw_engine_pending,
+	.tick		= tw_engine_tick,
+	.bench_op	= tw_engine_bench_op,
+	.show		= tw_engine_show,
+	.occupancy	= tw_engine_occupancy,
+};

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel runner layer: the one table of runners, and what every runner
+ * does alike: arming with a lateness estimate, the accounting of a run,
+ * re-arming, the tick's activity ops, load, start, disarm and reset.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "twheel_runner.h"
+
+/*
+ * The one place that decides each runner's behaviour: its index (the
+ * order of twheel_runner_names) and its ops.
+ */
+static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
+	[TWHEEL_CLASSIC]	= &tw_engine_runner_ops,
+	[TWHEEL_MODERN]		= &tw_engine_runner_ops,
+	[TWHEEL_REFERENCE]	= &tw_engine_runner_ops,
+	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
+	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
+};
+
+struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
+unsigned long tw_runner_mask;		/* runners the module runs */
+struct tw_workload tw_wl;
+/* Serialises control commands and the read-outs that need a stable state. */
+DEFINE_MUTEX(tw_ctl);
+
+struct tw_runner *tw_runner_next(int *i)
+{
+	*i = find_next_bit(&tw_runner_mask, TWHEEL_NR_RUNNERS, *i);
+	return *i < TWHEEL_NR_RUNNERS ? &tw_runners[*i] : NULL;
+}
+
+/* Sets up the runners in mask; on failure none is left set up. */
+int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
+{
+	struct tw_runner *r;
+	int i, ret;
+
+	for_each_set_bit(i, &mask, TWHEEL_NR_RUNNERS) {
+		r = &tw_runners[i];
+		r->name = twheel_runner_names[i];
+		r->id = i;
+		r->ops = tw_runner_impl[i];
+		r->st = &r->own_st;
+		spin_lock_init(&r->lock);
+		ret = r->ops->init ? r->ops->init(r, cfg) : 0;
+		if (ret) {
+			tw_runners_release();
+			return ret;
+		}
+		set_bit(i, &tw_runner_mask);
+	}
+	return 0;
+}
+
+void tw_runners_release(void)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r) {
+		if (r->ops->release)
+			r->ops->release(r);
+		memset(r, 0, sizeof(*r));
+	}
+	tw_runner_mask = 0;
+}
+
+/*
+ * Arms w for jiffy expires; r->lock held. The expiry jiffy's instant is
+ * estimated the same way on every runner: now + the jiffies to go.
+ */
+void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
+		   unsigned long expires)
+{
+	long d = (long)(expires - jiffies);
+
+	w->expires = expires;
+	w->nominal_ns = ktime_get_ns() + (u64)max(d, 0L) * TICK_NSEC;
+	r->ops->arm(r, w, expires);
+}
+
+/*
+ * A workload timer of r ran late_j jiffies and late_ns ns after the
+ * instant asked for (negative: early); r->lock held. The one place where
+ * runs are judged early, exact or late.
+ */
+void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
+{
+	struct tw_run_stats *rs = &r->rs;
+	bool early = r->ops->caps & TW_CAP_NS_TIME ? late_ns < 0 : late_j < 0;
+
+	rs->runs++;
+	if (early)
+		rs->early++;
+	else if (!late_j)
+		rs->exact++;
+	twheel_hist_add(&rs->late_j, max(late_j, 0L));
+	twheel_hist_add(&rs->late_ns, max_t(s64, late_ns, 0));
+}
+
+/* After w ran: arm it again if its workload says so; r->lock held. */
+void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
+{
+	if (!r->active || !twheel_wl_rearms(&tw_wl.p, w->id) ||
+	    r->ops->pending(r, w))
+		return;
+	w->gen++;
+	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+}
+
+/* This tick's activity ops on one runner: delete, re-arm or arm. */
+void tw_runner_activity(struct tw_runner *r, u64 tick)
+{
+	struct twheel_op op;
+	struct tw_wtimer *w;
+	u32 j;
+
+	spin_lock(&r->lock);
+	for (j = 0; r->active && j < tw_wl.p.ops; j++) {
+		twheel_wl_op(&tw_wl.p, tick, j, &op);
+		w = tw_runner_timer(r, op.id);
+		if (op.cancel && r->ops->pending(r, w)) {
+			r->ops->del(r, w);
+			continue;
+		}
+		w->gen++;
+		tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+	}
+	spin_unlock(&r->lock);
+}
+
+/* Process context. */
+void tw_runners_set_active(bool on)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r) {
+		spin_lock_bh(&r->lock);
+		r->active = on && tw_runner_loaded(r);
+		spin_unlock_bh(&r->lock);
+	}
+}
+
+/*
+ * Applies fn to every workload timer of r under its lock, in batches, so
+ * that a million timers never keep softirqs off for long.
+ */
+static void tw_runner_batched(struct tw_runner *r,
+			      void (*fn)(struct tw_runner *r,
+					 struct tw_wtimer *w,
+					 unsigned long arg),
+			      unsigned long arg)
+{
+	u32 i, j, end;
+
+	for (i = 0; i < r->nr_timers; i = end) {
+		end = min(r->nr_timers, i + 1024);
+		spin_lock_bh(&r->lock);
+		for (j = i; j < end; j++)
+			fn(r, tw_runner_timer(r, j), arg);
+		spin_unlock_bh(&r->lock);
+		cond_resched();
+	}
+}
+
+static void tw_wtimer_first_arm(struct tw_runner *r, struct tw_wtimer *w,
+				unsigned long base)
+{
+	w->gen = 0;
+	tw_runner_arm(r, w, base + twheel_wl_delta(&tw_wl.p, w->id, 0));
+}
+
+/* Arms every workload timer of every runner from the same base jiffy. */
+void tw_runners_arm_all(unsigned long base)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r)
+		tw_runner_batched(r, tw_wtimer_first_arm, base);
+}
+
+static void tw_wtimer_del(struct tw_runner *r, struct tw_wtimer *w,
+			  unsigned long unused)
+{
+	r->ops->del(r, w);
+}
+
+/*
+ * Takes every workload timer out of its runner and waits for callbacks in
+ * flight; may sleep. Activity must be off (no re-arms meanwhile).
+ */
+void tw_runners_disarm(void)
+{
+	struct tw_runner *r;
+	u32 k;
+
+	tw_for_each_runner(r) {
+		if (!r->ops->cancel_sync) {
+			tw_runner_batched(r, tw_wtimer_del, 0);
+			continue;
+		}
+		for (k = 0; k < r->nr_timers; k++) {
+			r->ops->cancel_sync(r, tw_runner_timer(r, k));
+			if (!(k & 1023))
+				cond_resched();
+		}
+	}
+}
+
+/* Zeroes every counter; what is pending now counts as added. */
+void tw_runners_reset_counters(void)
+{
+	struct tw_runner *r;
+	unsigned long pending;
+
+	/* Every cumulative counter comes before pending. */
+	BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
+	tw_for_each_runner(r) {
+		spin_lock_bh(&r->lock);
+		pending = r->st->pending;
+		memset(r->st, 0, offsetof(struct twheel_stats, pending));
+		r->st->added = pending;
+		memset(&r->rs, 0, sizeof(r->rs));
+		spin_unlock_bh(&r->lock);
+	}
+}
+
+/* Frees the workload timers; nothing may be armed or running. */
+void tw_runners_free_timers(void)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r) {
+		kvfree(r->timers);
+		r->timers = NULL;
+		r->nr_timers = 0;
+		memset(&r->opcost, 0, sizeof(r->opcost));
+	}
+}
+
+/*
+ * The workload arrays are sized by the user (up to TWHEEL_MAX_TIMERS): if
+ * memory is short the load fails with -ENOMEM, it neither wakes the OOM
+ * killer nor warns.
+ */
+#define TW_GFP_WORKLOAD	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/*
+ * Gives the runners in mask p->count fresh timers each, for a workload
+ * with parameters p. Everything is allocated first: a load refused for
+ * memory leaves everything as it was. Nothing may be armed or running.
+ */
+int tw_runners_load(const struct twheel_params *p, unsigned long mask)
+{
+	void *timers[TWHEEL_NR_RUNNERS] = {};
+	struct tw_runner *r;
+	u32 k;
+	int i;
+
+	tw_for_each_runner(r) {
+		if (!(mask & BIT(r->id)))
+			continue;
+		timers[r->id] = kvcalloc(p->count, r->ops->timer_size,
+					 TW_GFP_WORKLOAD);
+		if (!timers[r->id])
+			goto nomem;
+	}
+	tw_runners_free_timers();
+	tw_wl.p = *p;
+	tw_for_each_runner(r) {
+		if (!timers[r->id])
+			continue;
+		r->timers = timers[r->id];
+		r->nr_timers = p->count;
+		for (k = 0; k < p->count; k++) {
+			struct tw_wtimer *w = tw_runner_timer(r, k);
+
+			w->r = r;
+			w->id = k;
+			r->ops->setup(r, w);
+		}
+	}
+	/* Fresh counters for a fresh workload (nothing is pending now). */
+	tw_runners_reset_counters();
+	return 0;
+
+nomem:
+	pr_warn_ratelimited("load: no memory for %u timers on %s\n", p->count,
+			    r->name);
+	for (i = 0; i < TWHEEL_NR_RUNNERS; i++)
+		kvfree(timers[i]);
+	return -ENOMEM;
+}

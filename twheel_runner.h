@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twheel runners: anything a workload can run on. Our engines are one kind
+ * of runner (twheel_engines.c), the kernel's timer_list and hrtimer two
+ * more (twheel_ktimers.c). Everything above this layer (the tick, bench,
+ * comparison rows, read-outs, control) handles runners only through
+ * struct tw_runner_ops and never asks which kind a runner is.
+ *
+ * Locking: one spinlock per runner guards its counters, its timers' state
+ * and @active. The tick (softirq) takes it plainly, process context with
+ * bottom halves off. Callbacks run with no runner lock held. The control
+ * mutex (twheel_main.c) serialises load, start, stop, bench and unload.
+ */
+#ifndef TWHEEL_RUNNER_H
+#define TWHEEL_RUNNER_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include "twheel.h"
+#include "twheel_hist.h"
+#include "twheel_workload.h"
+
+struct seq_file;
+struct dentry;
+struct tw_runner;
+
+/**
+ * struct tw_run_stats - what the driver measures on a runner
+ * @ticks: ticks that advanced the runner (engines only)
+ * @catchups: ticks that had to cover missed jiffies
+ * @missed: jiffies those covered beyond their own
+ * @runs: callbacks run
+ * @early: callbacks before their expiry: must stay 0
+ * @exact: callbacks at exactly their expiry jiffy
+ * @rearmed_inflight: runs whose timer was re-armed on another CPU while the
+ *	callback was on its way (kernel timers on SMP): no lateness sample
+ * @cascaded_max: most timers cascaded in one tick
+ * @expired_max: most callbacks in one tick
+ * @tick_ns: whole tick, this runner
+ * @busy_ns: ticks that ran or cascaded timers
+ * @cascade_ns: ticks that cascaded
+ * @late_j: jiffy run - jiffy asked for
+ * @late_ns: ns past the instant of the jiffy asked for
+ */
+struct tw_run_stats {
+	u64 ticks;
+	u64 catchups;
+	u64 missed;
+	u64 runs;
+	u64 early;
+	u64 exact;
+	u64 rearmed_inflight;
+	u64 cascaded_max;
+	u64 expired_max;
+	struct twheel_hist tick_ns;
+	struct twheel_hist busy_ns;
+	struct twheel_hist cascade_ns;
+	struct twheel_hist late_j;
+	struct twheel_hist late_ns;
+};
+
+/**
+ * struct tw_wtimer - the part every runner's workload timer shares
+ * @r: the runner it belongs to
+ * @id: its index in the workload
+ * @gen: how often it was armed since start
+ * @expires: the jiffy (the kernel's jiffies) it was last armed for
+ * @nominal_ns: that jiffy's instant, estimated at arming
+ *
+ * A runner's own timer type starts with this header; the runner layer
+ * allocates ops->timer_size bytes per timer.
+ */
+struct tw_wtimer {
+	struct tw_runner *r;
+	u32 id;
+	u32 gen;
+	unsigned long expires;
+	u64 nominal_ns;
+};
+
+/* The bench's operations, in the order they run. */
+enum tw_bench_op { TW_OP_ADD, TW_OP_MOD, TW_OP_DEL, TW_NR_OPS };
+
+/**
+ * struct tw_opcost - the bench's op cost on a runner, for the loaded workload
+ * @ns: total ns over @n ops of each kind
+ * @n: ops of each kind; 0: not measured for this load
+ */
+struct tw_opcost {
+	u64 ns[TW_NR_OPS];
+	u32 n;
+};
+
+/**
+ * struct tw_config - module parameters the runners need, passed at init
+ * @modern_depth: levels of the modern wheel
+ * @tick_jiffies: the driver ticks every this many jiffies
+ * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
+ */
+struct tw_config {
+	unsigned int modern_depth;
+	unsigned int tick_jiffies;
+	unsigned long clock_offset;
+};
+
+/* What a runner's read-outs have (struct tw_runner_ops.caps). */
+#define TW_CAP_ENGINE	BIT(0)	/* one of our engines: levels, cascades, ticks */
+#define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
+#define TW_CAP_KERNEL	BIT(2)	/* the kernel runs its callbacks */
+
+/**
+ * struct tw_runner_ops - what makes a runner
+ * @timer_size: bytes per workload timer (its type starts with struct tw_wtimer)
+ * @caps: TW_CAP_* flags
+ * @init: set the runner up at module load (may sleep; may be NULL)
+ * @release: undo @init (may sleep; no timer is armed; may be NULL)
+ * @setup: prepare workload timer @w once, after allocation
+ * @arm: arm or re-arm @w for jiffy @expires; counts added or modified; lock held
+ * @del: delete @w if pending, without waiting; counts deleted; lock held
+ * @pending: whether @w is armed and has not run yet; lock held
+ * @cancel_sync: delete @w and wait for its callback to finish; counts
+ *	deleted; lock not held, may sleep. NULL: @del under the lock does it.
+ * @tick: advance to jiffy @now and run what is due (the driver's tick,
+ *	softirq); NULL when the kernel runs the callbacks itself
+ * @bench_op: one timed op of the bench (add, mod or del) with delta @delta
+ *	from the runner's own clock; no lock held, bottom halves off
+ * @busy_cost: fill @h with this runner's busy-tick cost for the comparison
+ *	rows; NULL: its ticks are its own (struct tw_run_stats.busy_ns)
+ * @show: extra stats lines, after the common keys (may be NULL)
+ * @occupancy: bucket occupancy read-out (may be NULL: no buckets)
+ */
+struct tw_runner_ops {
+	size_t timer_size;
+	unsigned int caps;
+	int (*init)(struct tw_runner *r, const struct tw_config *cfg);
+	void (*release)(struct tw_runner *r);
+	void (*setup)(struct tw_runner *r, struct tw_wtimer *w);
+	void (*arm)(struct tw_runner *r, struct tw_wtimer *w,
+		    unsigned long expires);
+	void (*del)(struct tw_runner *r, struct tw_wtimer *w);
+	bool (*pending)(struct tw_runner *r, struct tw_wtimer *w);
+	bool (*cancel_sync)(struct tw_runner *r, struct tw_wtimer *w);
+	void (*tick)(struct tw_runner *r, unsigned long now);
+	void (*bench_op)(struct tw_runner *r, struct tw_wtimer *w,
+			 enum tw_bench_op op, unsigned long delta);
+	bool (*busy_cost)(struct tw_runner *r, struct twheel_hist *h);
+	void (*show)(struct seq_file *m, struct tw_runner *r);
+	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
+};
+
+/**
+ * struct tw_runner - one thing a workload runs on
+ * @name: as users type it (engines=, stats, compare)
+ * @id: its index in the one runner index space (enum twheel_runner_id)
+ * @ops: its behaviour
+ * @lock: guards everything below but @dir, @timers' allocation and @opcost
+ * @active: workload activity (re-arms and ops) is on
+ * @st: its counters: an engine's own, or @own_st
+ * @own_st: counters of a runner that has no engine
+ * @rs: what the driver measures
+ * @timers: the workload timers, @nr_timers of ops->timer_size bytes
+ * @nr_timers: 0 when no workload is loaded
+ * @opcost: the last bench of this load (under the control mutex)
+ * @priv: the implementation's state (an engine)
+ * @dir: its debugfs directory
+ */
+struct tw_runner {
+	const char *name;
+	int id;
+	const struct tw_runner_ops *ops;
+	spinlock_t lock;		/* see @lock above */
+	bool active;
+	struct twheel_stats *st;
+	struct twheel_stats own_st;
+	struct tw_run_stats rs;
+	void *timers;
+	u32 nr_timers;
+	struct tw_opcost opcost;
+	void *priv;
+	struct dentry *dir;
+};
+
+/* The control state machine (twheel_main.c draws it). */
+enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
+
+/**
+ * struct tw_workload - the loaded workload, shared by every runner
+ * @state: where the control state machine is (under tw_ctl)
+ * @p: its parameters; fixed while loaded
+ * @ticks_run: ticks of activity since start (written by the tick only)
+ * @start: jiffy of the start
+ * @start_ns: ktime_get_ns() at the start
+ * @activity: the tick runs activity ops and timers re-arm
+ */
+struct tw_workload {
+	enum tw_state state;
+	struct twheel_params p;
+	u64 ticks_run;
+	unsigned long start;
+	u64 start_ns;
+	bool activity;
+};
+
+extern struct tw_workload tw_wl;
+extern struct mutex tw_ctl;
+extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
+extern unsigned long tw_runner_mask;
+
+extern const struct tw_runner_ops tw_engine_runner_ops;
+extern const struct tw_runner_ops tw_timer_list_runner_ops;
+extern const struct tw_runner_ops tw_hrtimer_runner_ops;
+
+/* The runner at or after index *i that the module runs, or NULL. */
+struct tw_runner *tw_runner_next(int *i);
+
+/* Every runner the module runs, in index order. */
+#define tw_for_each_runner(r)						\
+	for (int tw_ri = 0; ((r) = tw_runner_next(&tw_ri)); tw_ri++)
+
+static inline struct tw_wtimer *tw_runner_timer(struct tw_runner *r, u32 i)
+{
+	return (struct tw_wtimer *)((char *)r->timers + i * r->ops->timer_size);
+}
+
+static inline bool tw_runner_loaded(const struct tw_runner *r)
+{
+	return r->nr_timers;
+}
+
+int tw_runners_init(unsigned long mask, const struct tw_config *cfg);
+void tw_runners_release(void);
+
+void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
+		   unsigned long expires);
+void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
+void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
+void tw_runner_activity(struct tw_runner *r, u64 tick);
+
+void tw_runners_set_active(bool on);
+void tw_runners_arm_all(unsigned long base);
+void tw_runners_disarm(void);
+void tw_runners_reset_counters(void);
+int tw_runners_load(const struct twheel_params *p, unsigned long mask);
+void tw_runners_free_timers(void);
+
+#endif /* TWHEEL_RUNNER_H */

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel: the kernel's own timer cost, TIMER_SOFTIRQ and HRTIMER_SOFTIRQ.
+ *
+ * Probes on the softirq_entry/softirq_exit tracepoints time every run of
+ * the two vectors on every CPU. The tracepoints are not exported to
+ * modules, so they are looked up by name. Our own tick is a soft hrtimer,
+ * so it runs inside HRTIMER_SOFTIRQ: the time it takes there is subtracted.
+ * A run is "busy" when at least one timer_list (resp. hrtimer) workload
+ * callback ran in it: those are the counterpart of our engines' busy ticks.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include "twheel_softirq.h"
+
+static const char *const tw_sirq_names[TW_NR_SIRQ] = {
+	"timer_softirq", "hrtimer_softirq"
+};
+
+/*
+ * The probes run with preemption off (on PREEMPT_RT too), so the lock is
+ * raw; process context takes it with bottom halves off.
+ */
+struct tw_sirq {
+	raw_spinlock_t lock;		/* the histograms */
+	struct twheel_hist all_ns;		/* every run */
+	struct twheel_hist busy_ns;		/* runs with workload callbacks */
+};
+
+static struct tw_sirq *tw_sirq;		/* [TW_NR_SIRQ]; NULL: no probes */
+DEFINE_PER_CPU(struct tw_sirq_cpu, tw_sirq_cpu);
+static const char *tw_sirq_why = "not set up";
+
+/* For process context. */
+static void tw_sirq_lock(struct tw_sirq *s)
+	__acquires(&s->lock)
+{
+	local_bh_disable();
+	raw_spin_lock(&s->lock);
+}
+
+static void tw_sirq_unlock(struct tw_sirq *s)
+	__releases(&s->lock)
+{
+	raw_spin_unlock(&s->lock);
+	local_bh_enable();
+}
+
+/*
+ * Without CONFIG_TRACEPOINTS the kernel has neither the tracepoints nor
+ * the functions to attach to them.
+ */
+#ifdef CONFIG_TRACEPOINTS
+static struct tracepoint *tw_tp_entry, *tw_tp_exit;
+
+static int tw_sirq_vec(unsigned int vec_nr)
+{
+	if (vec_nr == TIMER_SOFTIRQ)
+		return TW_SIRQ_TIMER;
+	if (vec_nr == HRTIMER_SOFTIRQ)
+		return TW_SIRQ_HRTIMER;
+	return -1;
+}
+
+static void tw_sirq_entry(void *data, unsigned int vec_nr)
+{
+	struct tw_sirq_cpu *c = this_cpu_ptr(&tw_sirq_cpu);
+	int v = tw_sirq_vec(vec_nr);
+
+	if (v < 0)
+		return;
+	c->cbs[v] = 0;
+	if (v == TW_SIRQ_HRTIMER)
+		c->own_ns = 0;
+	c->t0[v] = ktime_get_ns();
+}
+
+static void tw_sirq_exit(void *data, unsigned int vec_nr)
+{
+	struct tw_sirq_cpu *c = this_cpu_ptr(&tw_sirq_cpu);
+	int v = tw_sirq_vec(vec_nr);
+	struct tw_sirq *s;
+	u64 d;
+
+	if (v < 0 || !c->t0[v])
+		return;
+	d = ktime_get_ns() - c->t0[v];
+	c->t0[v] = 0;
+	if (v == TW_SIRQ_HRTIMER)
+		d -= min(d, c->own_ns);
+	s = &tw_sirq[v];
+	raw_spin_lock(&s->lock);
+	twheel_hist_add(&s->all_ns, d);
+	if (c->cbs[v])
+		twheel_hist_add(&s->busy_ns, d);
+	raw_spin_unlock(&s->lock);
+}
+
+static void tw_tp_find(struct tracepoint *tp, void *unused)
+{
+	if (!strcmp(tp->name, "softirq_entry"))
+		tw_tp_entry = tp;
+	else if (!strcmp(tp->name, "softirq_exit"))
+		tw_tp_exit = tp;
+}
+
+/* Attaches the probes; on failure the reason is kept for the read-outs. */
+void tw_softirq_init(void)
+{
+	int v, ret;
+
+	for_each_kernel_tracepoint(tw_tp_find, NULL);
+	if (!tw_tp_entry || !tw_tp_exit) {
+		tw_sirq_why = "no softirq_entry/softirq_exit tracepoint in this kernel";
+		goto fail;
+	}
+	tw_sirq = kcalloc(TW_NR_SIRQ, sizeof(*tw_sirq), GFP_KERNEL);
+	if (!tw_sirq) {
+		tw_sirq_why = "out of memory";
+		goto fail;
+	}
+	for (v = 0; v < TW_NR_SIRQ; v++)
+		raw_spin_lock_init(&tw_sirq[v].lock);
+	ret = tracepoint_probe_register(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+	if (ret) {
+		tw_sirq_why = "softirq_entry: probe not accepted";
+		goto fail_free;
+	}
+	ret = tracepoint_probe_register(tw_tp_exit, (void *)tw_sirq_exit, NULL);
+	if (ret) {
+		tw_sirq_why = "softirq_exit: probe not accepted";
+		tracepoint_probe_unregister(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+		tracepoint_synchronize_unregister();
+		goto fail_free;
+	}
+	return;
+fail_free:
+	kfree(tw_sirq);
+	tw_sirq = NULL;
+fail:
+	pr_info("kernel softirq cost unavailable: %s\n", tw_sirq_why);
+}
+
+void tw_softirq_exit(void)
+{
+	if (!tw_sirq)
+		return;
+	tracepoint_probe_unregister(tw_tp_exit, (void *)tw_sirq_exit, NULL);
+	tracepoint_probe_unregister(tw_tp_entry, (void *)tw_sirq_entry, NULL);
+	tracepoint_synchronize_unregister();
+	kfree(tw_sirq);
+	tw_sirq = NULL;
+}
+#else
+void tw_softirq_init(void)
+{
+	tw_sirq_why = "the kernel has no tracepoints (CONFIG_TRACEPOINTS=n)";
+	pr_info("kernel softirq cost unavailable: %s\n", tw_sirq_why);
+}
+
+void tw_softirq_exit(void)
+{
+}
+#endif
+
+void tw_softirq_reset(void)
+{
+	int v;
+
+	for (v = 0; tw_sirq && v < TW_NR_SIRQ; v++) {
+		tw_sirq_lock(&tw_sirq[v]);
+		memset(&tw_sirq[v].all_ns, 0, sizeof(tw_sirq[v].all_ns));
+		memset(&tw_sirq[v].busy_ns, 0, sizeof(tw_sirq[v].busy_ns));
+		tw_sirq_unlock(&tw_sirq[v]);
+	}
+}
+
+/* Why the kernel's cost is not measured, or NULL when it is. */
+const char *tw_softirq_unavailable(void)
+{
+	return tw_sirq ? NULL : tw_sirq_why;
+}
+
+/* A copy of vector v's busy-run histogram; false when not measured. */
+bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h)
+{
+	if (!tw_sirq)
+		return false;
+	tw_sirq_lock(&tw_sirq[v]);
+	*h = tw_sirq[v].busy_ns;
+	tw_sirq_unlock(&tw_sirq[v]);
+	return true;
+}
+
+/* The kernel's softirq cost; h is scratch space for a copy. */
+void tw_softirq_show(struct seq_file *m, struct twheel_hist *h)
+{
+	char name[40];
+	int v;
+
+	seq_puts(m, "[softirq]\n");
+	if (!tw_sirq) {
+		seq_printf(m, "unavailable: %s\n", tw_sirq_why);
+		return;
+	}
+	for (v = 0; v < TW_NR_SIRQ; v++) {
+		tw_sirq_lock(&tw_sirq[v]);
+		*h = tw_sirq[v].all_ns;
+		tw_sirq_unlock(&tw_sirq[v]);
+		snprintf(name, sizeof(name), "%s_ns", tw_sirq_names[v]);
+		twheel_hist_show(m, name, h);
+		tw_sirq_lock(&tw_sirq[v]);
+		*h = tw_sirq[v].busy_ns;
+		tw_sirq_unlock(&tw_sirq[v]);
+		snprintf(name, sizeof(name), "%s_busy_ns", tw_sirq_names[v]);
+		twheel_hist_show(m, name, h);
+	}
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * twheel: the driver's tick, one soft hrtimer that advances every runner
+ * that has a tick and runs the workload's activity.
+ */
+#ifndef TWHEEL_TICK_H
+#define TWHEEL_TICK_H
+
+void tw_tick_init(unsigned int tick_jiffies);
+void tw_tick_start(void);
+void tw_tick_cancel(void);
+
+#endif /* TWHEEL_TICK_H */
