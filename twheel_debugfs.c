@@ -34,13 +34,18 @@ struct tw_snap {
 	bool active;
 };
 
-enum tw_key_src { TW_SRC_ST, TW_SRC_RS };
+/* Where a key's value comes from. */
+enum tw_key_src {
+	TW_SRC_ST,		/* a u64 of struct twheel_stats */
+	TW_SRC_RS,		/* a u64 of struct tw_run_stats */
+	TW_SRC_INVARIANT,	/* added = expired + deleted + pending, ok or BROKEN */
+};
 
 /**
  * struct tw_key - one stats key
  * @key: its name, which the scripts find it by
- * @src: the struct it comes from (struct twheel_stats or struct tw_run_stats)
- * @off: the u64 counter's offset in it (a histogram's, for tw_hist_keys)
+ * @src: where its value comes from
+ * @off: the value's offset in its struct (a histogram's, for tw_hist_keys)
  * @caps: the runner capabilities it needs (TW_CAP_*); 0: every runner
  */
 struct tw_key {
@@ -53,8 +58,8 @@ struct tw_key {
 #define TW_ST(k, f, c)	{ k, TW_SRC_ST, offsetof(struct twheel_stats, f), c }
 #define TW_RS(k, f, c)	{ k, TW_SRC_RS, offsetof(struct tw_run_stats, f), c }
 
-/* The counters, before the invariant line. */
-static const struct tw_key tw_count_keys[] = {
+/* The counters, the invariant, then what the driver measured. */
+static const struct tw_key tw_keys[] = {
 	TW_ST("added", added, 0),
 	TW_ST("deleted", deleted, 0),
 	TW_ST("expired", expired, 0),
@@ -63,10 +68,7 @@ static const struct tw_key tw_count_keys[] = {
 	TW_ST("mod_inplace", mod_inplace, TW_CAP_ENGINE),
 	TW_ST("cascades", cascades, TW_CAP_ENGINE),
 	TW_ST("cascaded", cascaded, TW_CAP_ENGINE),
-};
-
-/* What the driver measured, after it. */
-static const struct tw_key tw_drv_keys[] = {
+	{ "invariant", TW_SRC_INVARIANT, 0, 0 },
 	TW_RS("cascaded_max_tick", cascaded_max, TW_CAP_ENGINE),
 	TW_RS("ticks", ticks, TW_CAP_ENGINE),
 	TW_RS("catchups", catchups, TW_CAP_ENGINE),
@@ -95,16 +97,23 @@ static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
 	return base + k->off;
 }
 
-static void tw_show_keys(struct seq_file *m, const struct tw_runner *r,
-			 const struct tw_snap *s, const struct tw_key *keys,
-			 unsigned int n)
+static bool tw_key_shown(const struct tw_runner *r, const struct tw_key *k)
 {
-	unsigned int i;
+	return (r->ops->caps & k->caps) == k->caps;
+}
 
-	for (i = 0; i < n; i++)
-		if ((r->ops->caps & keys[i].caps) == keys[i].caps)
-			seq_printf(m, "%s: %llu\n", keys[i].key,
-				   *(const u64 *)tw_key_ptr(&keys[i], s));
+static void tw_show_key(struct seq_file *m, const struct tw_key *k,
+			const struct tw_snap *s)
+{
+	const struct twheel_stats *st = &s->st;
+
+	if (k->src != TW_SRC_INVARIANT) {
+		seq_printf(m, "%s: %llu\n", k->key, *(const u64 *)tw_key_ptr(k, s));
+		return;
+	}
+	seq_printf(m, "%s: %s\n", k->key,
+		   st->added == st->expired + st->deleted + st->pending ?
+		   "ok" : "BROKEN");
 }
 
 /* The last bench of this load: mean ns per op, or "-" if none ran. */
@@ -125,7 +134,6 @@ static void tw_show_opcost(struct seq_file *m, const struct tw_opcost *oc)
 static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 			   struct tw_snap *s)
 {
-	const struct twheel_stats *st = &s->st;
 	unsigned int i;
 
 	spin_lock_bh(&r->lock);
@@ -138,14 +146,12 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	tw_show_opcost(m, &r->opcost);
 	seq_printf(m, "active: %d\n", s->active);
 	seq_printf(m, "timers: %u\n", r->nr_timers);
-	seq_printf(m, "pending: %lu\n", st->pending);
-	tw_show_keys(m, r, s, tw_count_keys, ARRAY_SIZE(tw_count_keys));
-	seq_printf(m, "invariant: %s\n",
-		   st->added == st->expired + st->deleted + st->pending ?
-		   "ok" : "BROKEN");
-	tw_show_keys(m, r, s, tw_drv_keys, ARRAY_SIZE(tw_drv_keys));
+	seq_printf(m, "pending: %lu\n", s->st.pending);
+	for (i = 0; i < ARRAY_SIZE(tw_keys); i++)
+		if (tw_key_shown(r, &tw_keys[i]))
+			tw_show_key(m, &tw_keys[i], s);
 	for (i = 0; i < ARRAY_SIZE(tw_hist_keys); i++)
-		if ((r->ops->caps & tw_hist_keys[i].caps) == tw_hist_keys[i].caps)
+		if (tw_key_shown(r, &tw_hist_keys[i]))
 			twheel_hist_show(m, tw_hist_keys[i].key,
 					 tw_key_ptr(&tw_hist_keys[i], s));
 	if (r->ops->show)
