@@ -66,9 +66,14 @@ void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 		p->max = 1000;
 		break;
 	default:
+		/*
+		 * The envelope of the classes' own ranges (tw_range): each
+		 * class keeps its named workload's range unless min= or
+		 * max= is given.
+		 */
 		p->count = 20000;
 		p->min = 1;
-		p->max = 1U << 16;
+		p->max = 1U << 20;
 		p->cancel = 50;
 		p->ops = 1000;
 		break;
@@ -105,24 +110,48 @@ static enum twheel_wl_type tw_class(const struct twheel_params *p, u32 id)
 	}
 }
 
-/* The delta of timer id's gen-th arming, within [min, max]. */
+/*
+ * The delta range of class c's timers. A workload of one class uses [min,
+ * max]. The classes of a mixed workload use their named workloads' default
+ * ranges, timeouts 25..250, expiring 1..64, long 256..2^20, as long as
+ * min= is not given; with min= the timeouts span min..10*min, the expiring
+ * ones min..min+63 and the long ones max(256, min)..max. Every range is cut
+ * at max (mixed's default max is 2^20, the long class's own).
+ */
+static void tw_range(const struct twheel_params *p, enum twheel_wl_type c,
+		     u32 *lo, u32 *hi)
+{
+	bool min_given = p->set & BIT(TWHEEL_KEY_MIN);
+	u64 l, h;
+
+	*lo = p->min;
+	*hi = p->max;
+	if (p->type != TWHEEL_WL_MIXED)
+		return;
+	switch (c) {
+	case TWHEEL_WL_TIMEOUTS:
+		l = min_given ? p->min : 25;
+		h = l * 10;
+		break;
+	case TWHEEL_WL_EXPIRING:
+		l = min_given ? p->min : 1;
+		h = l + 63;
+		break;
+	default:
+		l = max(256U, p->min);
+		h = p->max;
+		break;
+	}
+	*hi = min_t(u64, h, p->max);
+	*lo = min_t(u64, l, *hi);
+}
+
+/* The delta of timer id's gen-th arming, within its class's range. */
 u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen)
 {
-	u32 lo = p->min, hi = p->max;
+	u32 lo, hi;
 
-	if (p->type == TWHEEL_WL_MIXED) {
-		switch (tw_class(p, id)) {
-		case TWHEEL_WL_TIMEOUTS:
-			hi = clamp(lo * 10, lo, hi);
-			break;
-		case TWHEEL_WL_EXPIRING:
-			hi = clamp(lo + 63, lo, hi);
-			break;
-		default:
-			lo = clamp(256U, lo, hi);
-			break;
-		}
-	}
+	tw_range(p, tw_class(p, id), &lo, &hi);
 	return lo + tw_rand3(p->seed, id, gen) % ((u64)hi - lo + 1);
 }
 EXPORT_SYMBOL_GPL(twheel_wl_delta);
@@ -184,39 +213,68 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	return 0;
 }
 
+static const char *const tw_keys[TWHEEL_KEY_NR] = {
+	[TWHEEL_KEY_COUNT]	= "count",
+	[TWHEEL_KEY_SEED]	= "seed",
+	[TWHEEL_KEY_MIN]	= "min",
+	[TWHEEL_KEY_MAX]	= "max",
+	[TWHEEL_KEY_CANCEL]	= "cancel",
+	[TWHEEL_KEY_OPS]	= "ops",
+	[TWHEEL_KEY_DURATION]	= "duration",
+	[TWHEEL_KEY_ENGINES]	= "engines",
+};
+
+static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
+			char *why, size_t why_len)
+{
+	const char *key = tw_keys[k];
+
+	switch (k) {
+	case TWHEEL_KEY_COUNT:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
+	case TWHEEL_KEY_SEED:
+		if (kstrtou64(val, 0, &p->seed)) {
+			WHY("seed=%s is not a 64-bit number", val);
+			return -EINVAL;
+		}
+		return 0;
+	case TWHEEL_KEY_MIN:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->min, why, why_len);
+	case TWHEEL_KEY_MAX:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->max, why, why_len);
+	case TWHEEL_KEY_CANCEL:
+		return tw_parse_u32(key, val, 0, 100, &p->cancel, why, why_len);
+	case TWHEEL_KEY_OPS:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_OPS, &p->ops, why, why_len);
+	case TWHEEL_KEY_DURATION:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_DURATION, &p->duration,
+				    why, why_len);
+	default:
+		return tw_parse_engines(val, &p->engines, why, why_len);
+	}
+}
+
+/* One key=value; records in p->set that the key was given. */
 static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 		       size_t why_len)
 {
 	char *key = strsep(&kv, "=");
+	int k, ret;
 
 	if (!kv || !*kv) {
 		WHY("'%s' is not key=value", key);
 		return -EINVAL;
 	}
-	if (!strcmp(key, "count"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
-	if (!strcmp(key, "seed")) {
-		if (kstrtou64(kv, 0, &p->seed)) {
-			WHY("seed=%s is not a 64-bit number", kv);
-			return -EINVAL;
-		}
-		return 0;
+	k = match_string(tw_keys, TWHEEL_KEY_NR, key);
+	if (k < 0) {
+		WHY("unknown key '%s' (count seed min max cancel ops duration engines)",
+		    key);
+		return -EINVAL;
 	}
-	if (!strcmp(key, "min"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_DELTA, &p->min, why, why_len);
-	if (!strcmp(key, "max"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_DELTA, &p->max, why, why_len);
-	if (!strcmp(key, "cancel"))
-		return tw_parse_u32(key, kv, 0, 100, &p->cancel, why, why_len);
-	if (!strcmp(key, "ops"))
-		return tw_parse_u32(key, kv, 0, TWHEEL_MAX_OPS, &p->ops, why, why_len);
-	if (!strcmp(key, "duration"))
-		return tw_parse_u32(key, kv, 0, TWHEEL_MAX_DURATION, &p->duration,
-				    why, why_len);
-	if (!strcmp(key, "engines"))
-		return tw_parse_engines(kv, &p->engines, why, why_len);
-	WHY("unknown key '%s' (count seed min max cancel ops duration engines)", key);
-	return -EINVAL;
+	ret = tw_parse_val(k, kv, p, why, why_len);
+	if (!ret)
+		p->set |= BIT(k);
+	return ret;
 }
 
 /*

@@ -26,6 +26,19 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 
+/* The keys of a load line; BIT(key) in twheel_params.set once given. */
+enum twheel_key {
+	TWHEEL_KEY_COUNT,
+	TWHEEL_KEY_SEED,
+	TWHEEL_KEY_MIN,
+	TWHEEL_KEY_MAX,
+	TWHEEL_KEY_CANCEL,
+	TWHEEL_KEY_OPS,
+	TWHEEL_KEY_DURATION,
+	TWHEEL_KEY_ENGINES,
+	TWHEEL_KEY_NR,
+};
+
 struct twheel_params {
 	enum twheel_wl_type type;
 	u32 count;		/* timers per engine */
@@ -35,6 +48,7 @@ struct twheel_params {
 	u32 ops;		/* activity ops per tick and engine */
 	u32 duration;		/* seconds of activity; 0: until stop */
 	u32 engines;		/* mask of engine kinds; 0: every loaded one */
+	u32 set;		/* BIT(enum twheel_key) of the keys given */
 };
 
 enum twheel_verb {

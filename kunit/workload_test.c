@@ -45,18 +45,33 @@ static void workload_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.p.ops, 10U);
 	KUNIT_EXPECT_EQ(test, cmd.p.duration, 10U);	/* the default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+	KUNIT_EXPECT_EQ(test, cmd.p.set,
+			(u32)(BIT(TWHEEL_KEY_COUNT) | BIT(TWHEEL_KEY_SEED) |
+			      BIT(TWHEEL_KEY_MIN) | BIT(TWHEEL_KEY_MAX) |
+			      BIT(TWHEEL_KEY_CANCEL) | BIT(TWHEEL_KEY_OPS)));
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load long duration=3 engines=classic,reference",
 					  &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_LONG);
 	KUNIT_EXPECT_EQ(test, cmd.p.duration, 3U);
 	KUNIT_EXPECT_EQ(test, cmd.p.engines,
 			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_REFERENCE)));
+	KUNIT_EXPECT_EQ(test, cmd.p.set,
+			(u32)(BIT(TWHEEL_KEY_DURATION) | BIT(TWHEEL_KEY_ENGINES)));
 
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("  load   burst\tcount=0x10  ", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_BURST);
 	KUNIT_EXPECT_EQ(test, cmd.p.count, 16U);
 	KUNIT_EXPECT_EQ(test, cmd.p.min, 1000U);	/* the burst default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+	KUNIT_EXPECT_EQ(test, cmd.p.set, (u32)BIT(TWHEEL_KEY_COUNT));
+
+	/* A key given with its default value still counts as given. */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed min=1", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.min, 1U);
+	KUNIT_EXPECT_EQ(test, cmd.p.max, 1U << 20);
+	KUNIT_EXPECT_EQ(test, cmd.p.set, (u32)BIT(TWHEEL_KEY_MIN));
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.set, 0U);
 
 	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
 		KUNIT_ASSERT_EQ_MSG(test, 0, tw_parse(verbs[i].line, &cmd, why),
@@ -136,9 +151,38 @@ static void workload_mixed_classes(struct kunit *test)
 	struct twheel_op op;
 	u32 id, d;
 
+	/* The defaults: each class in its named workload's default range. */
 	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	for (id = 0; id < 3000; id++) {
+		d = twheel_wl_delta(&p, id, id / 7);
+		if (id % 10 < 6) {
+			KUNIT_EXPECT_GE(test, d, 25U);
+			KUNIT_EXPECT_LE(test, d, 250U);
+		} else if (id % 10 < 8) {
+			KUNIT_EXPECT_GE(test, d, 1U);
+			KUNIT_EXPECT_LE(test, d, 64U);
+		} else {
+			KUNIT_EXPECT_GE(test, d, 256U);
+			KUNIT_EXPECT_LE(test, d, 1U << 20);
+		}
+	}
+	/* max= alone cuts every range; a class above it shrinks to max. */
+	p.max = 40;
+	p.set = BIT(TWHEEL_KEY_MAX);
+	for (id = 0; id < 1000; id++) {
+		d = twheel_wl_delta(&p, id, 1);
+		if (id % 10 < 6)
+			KUNIT_EXPECT_TRUE(test, d >= 25 && d <= 40);
+		else if (id % 10 < 8)
+			KUNIT_EXPECT_TRUE(test, d >= 1 && d <= 40);
+		else
+			KUNIT_EXPECT_EQ(test, d, 40U);
+	}
+
+	/* min= and max= given: the classes are cut out of [min, max]. */
 	p.min = 10;
 	p.max = 100000;
+	p.set = BIT(TWHEEL_KEY_MIN) | BIT(TWHEEL_KEY_MAX);
 	for (id = 0; id < 1000; id++) {
 		d = twheel_wl_delta(&p, id, 3);
 		if (id % 10 < 6)
