@@ -171,8 +171,13 @@ void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 
 	op->id = (u32)(r >> 32) % p->count;
 	op->cancel = (u32)r % 100 < p->cancel;
-	/* In a mixed workload only the timeout class sees activity. */
-	if (tw_class(p, op->id) != TWHEEL_WL_TIMEOUTS)
+	/*
+	 * In a mixed workload only the timeout class sees activity: an op
+	 * that picked another class's timer goes to the first of its ten.
+	 * A workload of one class spreads its ops over every timer.
+	 */
+	if (p->type == TWHEEL_WL_MIXED &&
+	    tw_class(p, op->id) != TWHEEL_WL_TIMEOUTS)
 		op->id -= op->id % 10;
 }
 EXPORT_SYMBOL_GPL(twheel_wl_op);

@@ -196,6 +196,20 @@ static void workload_mixed_classes(struct kunit *test)
 		twheel_wl_op(&p, id, 0, &op);
 		KUNIT_EXPECT_LT(test, op.id % 10, 6U);	/* activity: timeouts */
 	}
+	/* Ops on a workload of one class reach every timer, not one in ten. */
+	for (d = TWHEEL_WL_EXPIRING; d <= TWHEEL_WL_BURST; d++) {
+		u32 off_ten = 0;
+
+		twheel_params_default(d, &p);
+		p.ops = 10;
+		for (id = 0; id < 1000; id++) {
+			twheel_wl_op(&p, id, 0, &op);
+			KUNIT_EXPECT_LT(test, op.id, p.count);
+			off_ten += op.id % 10 != 0;
+		}
+		KUNIT_EXPECT_GT_MSG(test, off_ten, 850U, "workload %u", d);
+	}
+
 	twheel_params_default(TWHEEL_WL_BURST, &p);
 	KUNIT_EXPECT_FALSE(test, twheel_wl_rearms(&p, 5));
 	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 5, 0), 1000U);
