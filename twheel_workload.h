@@ -80,6 +80,17 @@ struct twheel_op {
 #define TWHEEL_HRTIMER		(TWHEEL_NR_KINDS + 1)
 #define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 2)
 
+/* A workload's expected load on one runner: see twheel_wl_demand(). */
+struct twheel_demand {
+	u64 callbacks_per_s;	/* expiries a second, while the activity runs */
+	u64 ops_per_s;		/* activity ops a second */
+	u32 burst_callbacks;	/* a burst's one-shot expiries at start+min... */
+	u32 burst_jiffies;	/* ...spread over max-min+1 jiffies (1: one) */
+	u32 timers[TWHEEL_WL_NR];		/* per class */
+	u64 class_callbacks_per_s[TWHEEL_WL_NR];
+	u32 expiry_ppm[TWHEEL_WL_NR];		/* armings that end in expiry */
+};
+
 extern const char *const twheel_wl_names[TWHEEL_WL_NR];
 extern const char *const twheel_runner_names[TWHEEL_NR_RUNNERS];
 
@@ -90,5 +101,7 @@ u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen);
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op);
+void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
+		      struct twheel_demand *d);
 
 #endif /* TWHEEL_WORKLOAD_H */
