@@ -66,9 +66,14 @@ void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 		p->max = 1000;
 		break;
 	default:
+		/*
+		 * The envelope of the classes' own ranges (tw_range): each
+		 * class keeps its named workload's range unless min= or
+		 * max= is given.
+		 */
 		p->count = 20000;
 		p->min = 1;
-		p->max = 1U << 16;
+		p->max = 1U << 20;
 		p->cancel = 50;
 		p->ops = 1000;
 		break;
@@ -105,24 +110,48 @@ static enum twheel_wl_type tw_class(const struct twheel_params *p, u32 id)
 	}
 }
 
-/* The delta of timer id's gen-th arming, within [min, max]. */
+/*
+ * The delta range of class c's timers. A workload of one class uses [min,
+ * max]. The classes of a mixed workload use their named workloads' default
+ * ranges, timeouts 25..250, expiring 1..64, long 256..2^20, as long as
+ * min= is not given; with min= the timeouts span min..10*min, the expiring
+ * ones min..min+63 and the long ones max(256, min)..max. Every range is cut
+ * at max (mixed's default max is 2^20, the long class's own).
+ */
+static void tw_range(const struct twheel_params *p, enum twheel_wl_type c,
+		     u32 *lo, u32 *hi)
+{
+	bool min_given = p->set & BIT(TWHEEL_KEY_MIN);
+	u64 l, h;
+
+	*lo = p->min;
+	*hi = p->max;
+	if (p->type != TWHEEL_WL_MIXED)
+		return;
+	switch (c) {
+	case TWHEEL_WL_TIMEOUTS:
+		l = min_given ? p->min : 25;
+		h = l * 10;
+		break;
+	case TWHEEL_WL_EXPIRING:
+		l = min_given ? p->min : 1;
+		h = l + 63;
+		break;
+	default:
+		l = max(256U, p->min);
+		h = p->max;
+		break;
+	}
+	*hi = min_t(u64, h, p->max);
+	*lo = min_t(u64, l, *hi);
+}
+
+/* The delta of timer id's gen-th arming, within its class's range. */
 u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen)
 {
-	u32 lo = p->min, hi = p->max;
+	u32 lo, hi;
 
-	if (p->type == TWHEEL_WL_MIXED) {
-		switch (tw_class(p, id)) {
-		case TWHEEL_WL_TIMEOUTS:
-			hi = clamp(lo * 10, lo, hi);
-			break;
-		case TWHEEL_WL_EXPIRING:
-			hi = clamp(lo + 63, lo, hi);
-			break;
-		default:
-			lo = clamp(256U, lo, hi);
-			break;
-		}
-	}
+	tw_range(p, tw_class(p, id), &lo, &hi);
 	return lo + tw_rand3(p->seed, id, gen) % ((u64)hi - lo + 1);
 }
 EXPORT_SYMBOL_GPL(twheel_wl_delta);
@@ -142,11 +171,214 @@ void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 
 	op->id = (u32)(r >> 32) % p->count;
 	op->cancel = (u32)r % 100 < p->cancel;
-	/* In a mixed workload only the timeout class sees activity. */
-	if (tw_class(p, op->id) != TWHEEL_WL_TIMEOUTS)
+	/*
+	 * In a mixed workload only the timeout class sees activity: an op
+	 * that picked another class's timer goes to the first of its ten.
+	 * A workload of one class spreads its ops over every timer.
+	 */
+	if (p->type == TWHEEL_WL_MIXED &&
+	    tw_class(p, op->id) != TWHEEL_WL_TIMEOUTS)
 		op->id -= op->id % 10;
 }
 EXPORT_SYMBOL_GPL(twheel_wl_op);
+
+/*
+ * The demand model's fixed point: probabilities in Q60 (TW_ONE is 1),
+ * durations in ticks in Q30, rates per tick in Q32. Every product and
+ * quotient goes through 128 bits.
+ */
+#define TW_ONE		BIT_ULL(60)
+#define TW_TICK		BIT_ULL(30)
+
+static u64 tw_qmul(u64 a, u64 b)
+{
+	return mul_u64_u64_shr(a, b, 60);
+}
+
+/* a * b / c, or U64_MAX where that does not fit (x86's divq would trap). */
+static u64 tw_muldiv(u64 a, u64 b, u64 c)
+{
+	if (!c || mul_u64_u64_shr(a, b, 64) >= c)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(a, b, c);
+}
+
+static u64 tw_qpow(u64 x, u64 n)
+{
+	u64 r = TW_ONE;
+
+	for (; n; n >>= 1) {
+		if (n & 1)
+			r = tw_qmul(r, x);
+		x = tw_qmul(x, x);
+	}
+	return r;
+}
+
+/* Timers alike for the model: same class, range and share of the ops. */
+struct tw_group {
+	enum twheel_wl_type class;
+	u32 n;			/* timers */
+	u32 w;			/* each is picked by an op with chance w/count */
+};
+
+/*
+ * The model of twheel_wl_demand() for one group: expiries and armings per
+ * tick of the whole group, in Q32.
+ */
+static void tw_group_rates(const struct twheel_params *p,
+			   const struct tw_group *g, u64 *exp, u64 *arm)
+{
+	u64 x, y, h, b, se, so, mean, h_y, pe, len, share, c;
+	bool rearms = g->class != TWHEEL_WL_BURST;
+	u32 lo, hi, nd;
+
+	*exp = 0;
+	*arm = 0;
+	if (!g->n)
+		return;
+	tw_range(p, g->class, &lo, &hi);
+	if (!p->ops || !g->w) {
+		/* Untouched: a re-arming timer expires every (lo+hi)/2. */
+		if (rearms)
+			*exp = div64_u64((u64)g->n << 33, (u64)lo + hi);
+		*arm = *exp;
+		return;
+	}
+	/* x: a timer is not touched by a tick's ops; h: by what is left of
+	 * the tick after a uniformly placed op.
+	 */
+	x = tw_qpow(TW_ONE - div64_u64((u64)g->w << 60, p->count), p->ops);
+	y = TW_ONE - x;
+	h = min(tw_muldiv(y, p->count, (u64)p->ops * g->w), TW_ONE);
+	/* b: the mean over the deltas of x^(d-1); then the chance that an
+	 * arming at expiry (se) or by an op (so) lasts to its expiry.
+	 */
+	nd = hi - lo + 1;
+	b = tw_qmul(tw_qpow(x, lo - 1), TW_ONE - tw_qpow(x, nd));
+	b = min(tw_muldiv(tw_muldiv(b, TW_TICK, y), TW_TICK, nd), TW_ONE);
+	se = tw_qmul(x, b);
+	so = tw_qmul(h, b);
+	/* mean: ticks of sum_{k<d} x^k over the deltas; h_y: the ticks a
+	 * deleted timer waits for its next op.
+	 */
+	mean = tw_muldiv(TW_ONE - se, TW_TICK, y);
+	h_y = tw_muldiv(h, TW_TICK, y);
+	c = tw_muldiv(p->cancel, TW_ONE, 100);
+	if (rearms) {
+		/* An arming at expiry follows an expiry, one by an op a touch. */
+		pe = tw_muldiv(so, TW_ONE, TW_ONE - se + so);
+		share = pe;
+		len = tw_qmul(pe, tw_qmul(x, mean) +
+			      tw_qmul(c, tw_qmul(TW_ONE - se, h_y)));
+		len += tw_qmul(TW_ONE - pe, tw_qmul(h, mean) +
+			       tw_qmul(c, tw_qmul(TW_ONE - so, h_y)));
+	} else {
+		/* Every arming is by an op; after expiry the timer waits. */
+		share = so;
+		len = tw_qmul(h, mean) + tw_qmul(so, tw_muldiv(x, TW_TICK, y)) +
+		      tw_qmul(c, tw_qmul(TW_ONE - so, h_y));
+	}
+	len = max(len, 1ULL);
+	*exp = tw_muldiv((u64)g->n << 2, share, len);
+	*arm = tw_muldiv((u64)g->n << 2, TW_ONE, len);
+}
+
+/* Q32 per tick to a rounded count per second. */
+static u64 tw_per_s(u64 q32, unsigned int hz)
+{
+	return (mul_u64_u64_shr(q32, hz, 31) + 1) >> 1;
+}
+
+/**
+ * twheel_wl_demand() - what a workload asks of one runner, in closed form
+ * @p:	the workload's parameters (as parsed; the ranges as twheel_wl_delta())
+ * @hz:	jiffies a second
+ * @d:	the answer
+ *
+ * @d->ops_per_s is @p->ops * @hz. @d->callbacks_per_s is the expected
+ * number of expiries a second in the steady state while the activity runs,
+ * per class in @d->class_callbacks_per_s (rounded each), and
+ * @d->expiry_ppm the expected share, per class, of a timer's armings that
+ * end in its expiry (not in a delete or a re-arm by an op). A burst's
+ * start expires its @p->count timers once (@d->burst_callbacks), in
+ * @p->max - @p->min + 1 jiffies (@d->burst_jiffies): all in one by default.
+ *
+ * The model. Ticks are jiffies (tick_jiffies=1) and none is missed; the
+ * engine expires a jiffy's timers first, then the tick's ops run. A timer
+ * armed at jiffy t with delta d expires at t + d, on time. A re-arming
+ * timer (every class but burst) re-arms at expiry with a fresh delta,
+ * uniform in its class's range [lo, hi]. Each op picks a timer uniformly
+ * among the count (in mixed, a pick of another class goes to the timeouts
+ * timer first of its ten, which so gets five times the ops of the other
+ * timeouts timers: a group of its own); with probability cancel% it deletes
+ * the timer if pending, else it re-arms it. So each of a tick's ops misses
+ * a timer picked with chance w/count independently: x = (1 - w/count)^ops
+ * a tick. An arming at expiry lasts to its expiry with chance x^d; one by
+ * an op, taken to sit uniformly among its tick's ops, with chance h *
+ * x^(d-1), h = (1 - x) * count / (ops * w) being the mean chance to miss
+ * the rest of that tick. Averaged over d: S_E and S_O. Armings at expiry
+ * follow expiries, so in the steady state their share is S = S_O / (1 -
+ * S_E + S_O), which is also the share of armings that expire. The mean
+ * time from an arming to the next follows from the same geometric laws
+ * (a deleted timer waits h / (1 - x) ticks for its next op, a burst timer
+ * x / (1 - x) after its expiry), and the expiry rate is S over it (renewal
+ * reward), times the group's timers. Without ops the rate is 2 / (lo + hi)
+ * a tick per re-arming timer, 0 for a burst's.
+ *
+ * It is a mean. Where the range is narrow the expiries of the first rounds
+ * come in waves, and a class far out (long) takes many deltas to get near
+ * it: its first round is spread over the whole range, at about half the
+ * rate. An engine that runs timers late (the modern wheel's coarse
+ * levels) expires fewer. Fixed point (Q60, 128-bit products); KUnit checks
+ * it against an exact evaluation and a simulation of the generator.
+ */
+void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
+		      struct twheel_demand *d)
+{
+	struct tw_group g[5];
+	u64 exp[TWHEEL_WL_NR] = {}, arm[TWHEEL_WL_NR] = {}, e, a, total = 0;
+	u32 m = p->count / 10, rem = p->count % 10;
+	unsigned int i, ng = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->ops_per_s = (u64)p->ops * hz;
+	if (p->type == TWHEEL_WL_BURST) {
+		d->burst_callbacks = p->count;
+		d->burst_jiffies = p->max - p->min + 1;
+	}
+	if (p->type != TWHEEL_WL_MIXED) {
+		g[ng++] = (struct tw_group){ p->type, p->count, 1 };
+	} else {
+		/* ids 10k..10k+5 timeouts, 10k+6..7 expiring, 10k+8..9 long */
+		g[ng++] = (struct tw_group){ TWHEEL_WL_TIMEOUTS, m, 5 };
+		if (rem)
+			g[ng++] = (struct tw_group){ TWHEEL_WL_TIMEOUTS, 1,
+						     1 + (rem > 6 ? rem - 6 : 0) };
+		g[ng++] = (struct tw_group){ TWHEEL_WL_TIMEOUTS,
+					     5 * m + (rem ? min(rem, 6U) - 1 : 0), 1 };
+		g[ng++] = (struct tw_group){ TWHEEL_WL_EXPIRING,
+					     2 * m + clamp(rem, 6U, 8U) - 6, 0 };
+		g[ng++] = (struct tw_group){ TWHEEL_WL_LONG,
+					     2 * m + (rem > 8 ? rem - 8 : 0), 0 };
+	}
+	for (i = 0; i < ng; i++) {
+		tw_group_rates(p, &g[i], &e, &a);
+		d->timers[g[i].class] += g[i].n;
+		exp[g[i].class] += e;
+		arm[g[i].class] += a;
+		total += e;
+	}
+	d->callbacks_per_s = tw_per_s(total, hz);
+	for (i = 0; i < TWHEEL_WL_NR; i++) {
+		d->class_callbacks_per_s[i] = tw_per_s(exp[i], hz);
+		if (arm[i])
+			d->expiry_ppm[i] = (tw_muldiv(exp[i], 2000000, arm[i]) + 1) >> 1;
+		else if (d->timers[i])
+			d->expiry_ppm[i] = 1000000;	/* a burst: each once */
+	}
+}
+EXPORT_SYMBOL_GPL(twheel_wl_demand);
 
 #define WHY(...) snprintf(why, why_len, __VA_ARGS__)
 
@@ -184,39 +416,68 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	return 0;
 }
 
+static const char *const tw_keys[TWHEEL_KEY_NR] = {
+	[TWHEEL_KEY_COUNT]	= "count",
+	[TWHEEL_KEY_SEED]	= "seed",
+	[TWHEEL_KEY_MIN]	= "min",
+	[TWHEEL_KEY_MAX]	= "max",
+	[TWHEEL_KEY_CANCEL]	= "cancel",
+	[TWHEEL_KEY_OPS]	= "ops",
+	[TWHEEL_KEY_DURATION]	= "duration",
+	[TWHEEL_KEY_ENGINES]	= "engines",
+};
+
+static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
+			char *why, size_t why_len)
+{
+	const char *key = tw_keys[k];
+
+	switch (k) {
+	case TWHEEL_KEY_COUNT:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
+	case TWHEEL_KEY_SEED:
+		if (kstrtou64(val, 0, &p->seed)) {
+			WHY("seed=%s is not a 64-bit number", val);
+			return -EINVAL;
+		}
+		return 0;
+	case TWHEEL_KEY_MIN:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->min, why, why_len);
+	case TWHEEL_KEY_MAX:
+		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->max, why, why_len);
+	case TWHEEL_KEY_CANCEL:
+		return tw_parse_u32(key, val, 0, 100, &p->cancel, why, why_len);
+	case TWHEEL_KEY_OPS:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_OPS, &p->ops, why, why_len);
+	case TWHEEL_KEY_DURATION:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_DURATION, &p->duration,
+				    why, why_len);
+	default:
+		return tw_parse_engines(val, &p->engines, why, why_len);
+	}
+}
+
+/* One key=value; records in p->set that the key was given. */
 static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 		       size_t why_len)
 {
 	char *key = strsep(&kv, "=");
+	int k, ret;
 
 	if (!kv || !*kv) {
 		WHY("'%s' is not key=value", key);
 		return -EINVAL;
 	}
-	if (!strcmp(key, "count"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
-	if (!strcmp(key, "seed")) {
-		if (kstrtou64(kv, 0, &p->seed)) {
-			WHY("seed=%s is not a 64-bit number", kv);
-			return -EINVAL;
-		}
-		return 0;
+	k = match_string(tw_keys, TWHEEL_KEY_NR, key);
+	if (k < 0) {
+		WHY("unknown key '%s' (count seed min max cancel ops duration engines)",
+		    key);
+		return -EINVAL;
 	}
-	if (!strcmp(key, "min"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_DELTA, &p->min, why, why_len);
-	if (!strcmp(key, "max"))
-		return tw_parse_u32(key, kv, 1, TWHEEL_MAX_DELTA, &p->max, why, why_len);
-	if (!strcmp(key, "cancel"))
-		return tw_parse_u32(key, kv, 0, 100, &p->cancel, why, why_len);
-	if (!strcmp(key, "ops"))
-		return tw_parse_u32(key, kv, 0, TWHEEL_MAX_OPS, &p->ops, why, why_len);
-	if (!strcmp(key, "duration"))
-		return tw_parse_u32(key, kv, 0, TWHEEL_MAX_DURATION, &p->duration,
-				    why, why_len);
-	if (!strcmp(key, "engines"))
-		return tw_parse_engines(kv, &p->engines, why, why_len);
-	WHY("unknown key '%s' (count seed min max cancel ops duration engines)", key);
-	return -EINVAL;
+	ret = tw_parse_val(k, kv, p, why, why_len);
+	if (!ret)
+		p->set |= BIT(k);
+	return ret;
 }
 
 /*

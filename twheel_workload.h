@@ -26,6 +26,19 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 
+/* The keys of a load line; BIT(key) in twheel_params.set once given. */
+enum twheel_key {
+	TWHEEL_KEY_COUNT,
+	TWHEEL_KEY_SEED,
+	TWHEEL_KEY_MIN,
+	TWHEEL_KEY_MAX,
+	TWHEEL_KEY_CANCEL,
+	TWHEEL_KEY_OPS,
+	TWHEEL_KEY_DURATION,
+	TWHEEL_KEY_ENGINES,
+	TWHEEL_KEY_NR,
+};
+
 struct twheel_params {
 	enum twheel_wl_type type;
 	u32 count;		/* timers per engine */
@@ -35,6 +48,7 @@ struct twheel_params {
 	u32 ops;		/* activity ops per tick and engine */
 	u32 duration;		/* seconds of activity; 0: until stop */
 	u32 engines;		/* mask of engine kinds; 0: every loaded one */
+	u32 set;		/* BIT(enum twheel_key) of the keys given */
 };
 
 enum twheel_verb {
@@ -66,6 +80,17 @@ struct twheel_op {
 #define TWHEEL_HRTIMER		(TWHEEL_NR_KINDS + 1)
 #define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 2)
 
+/* A workload's expected load on one runner: see twheel_wl_demand(). */
+struct twheel_demand {
+	u64 callbacks_per_s;	/* expiries a second, while the activity runs */
+	u64 ops_per_s;		/* activity ops a second */
+	u32 burst_callbacks;	/* a burst's one-shot expiries at start+min... */
+	u32 burst_jiffies;	/* ...spread over max-min+1 jiffies (1: one) */
+	u32 timers[TWHEEL_WL_NR];		/* per class */
+	u64 class_callbacks_per_s[TWHEEL_WL_NR];
+	u32 expiry_ppm[TWHEEL_WL_NR];		/* armings that end in expiry */
+};
+
 extern const char *const twheel_wl_names[TWHEEL_WL_NR];
 extern const char *const twheel_runner_names[TWHEEL_NR_RUNNERS];
 
@@ -76,5 +101,7 @@ u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen);
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op);
+void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
+		      struct twheel_demand *d);
 
 #endif /* TWHEEL_WORKLOAD_H */

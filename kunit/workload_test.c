@@ -5,6 +5,8 @@
  */
 #include <kunit/test.h>
 #include <linux/string.h>
+#include <linux/math.h>
+#include <linux/sched.h>
 #include "twheel.h"
 #include "twheel_workload.h"
 #include "twheel_hist.h"
@@ -45,18 +47,33 @@ static void workload_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.p.ops, 10U);
 	KUNIT_EXPECT_EQ(test, cmd.p.duration, 10U);	/* the default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+	KUNIT_EXPECT_EQ(test, cmd.p.set,
+			(u32)(BIT(TWHEEL_KEY_COUNT) | BIT(TWHEEL_KEY_SEED) |
+			      BIT(TWHEEL_KEY_MIN) | BIT(TWHEEL_KEY_MAX) |
+			      BIT(TWHEEL_KEY_CANCEL) | BIT(TWHEEL_KEY_OPS)));
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load long duration=3 engines=classic,reference",
 					  &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_LONG);
 	KUNIT_EXPECT_EQ(test, cmd.p.duration, 3U);
 	KUNIT_EXPECT_EQ(test, cmd.p.engines,
 			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_REFERENCE)));
+	KUNIT_EXPECT_EQ(test, cmd.p.set,
+			(u32)(BIT(TWHEEL_KEY_DURATION) | BIT(TWHEEL_KEY_ENGINES)));
 
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("  load   burst\tcount=0x10  ", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_BURST);
 	KUNIT_EXPECT_EQ(test, cmd.p.count, 16U);
 	KUNIT_EXPECT_EQ(test, cmd.p.min, 1000U);	/* the burst default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
+	KUNIT_EXPECT_EQ(test, cmd.p.set, (u32)BIT(TWHEEL_KEY_COUNT));
+
+	/* A key given with its default value still counts as given. */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed min=1", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.min, 1U);
+	KUNIT_EXPECT_EQ(test, cmd.p.max, 1U << 20);
+	KUNIT_EXPECT_EQ(test, cmd.p.set, (u32)BIT(TWHEEL_KEY_MIN));
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.set, 0U);
 
 	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
 		KUNIT_ASSERT_EQ_MSG(test, 0, tw_parse(verbs[i].line, &cmd, why),
@@ -136,9 +153,38 @@ static void workload_mixed_classes(struct kunit *test)
 	struct twheel_op op;
 	u32 id, d;
 
+	/* The defaults: each class in its named workload's default range. */
 	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	for (id = 0; id < 3000; id++) {
+		d = twheel_wl_delta(&p, id, id / 7);
+		if (id % 10 < 6) {
+			KUNIT_EXPECT_GE(test, d, 25U);
+			KUNIT_EXPECT_LE(test, d, 250U);
+		} else if (id % 10 < 8) {
+			KUNIT_EXPECT_GE(test, d, 1U);
+			KUNIT_EXPECT_LE(test, d, 64U);
+		} else {
+			KUNIT_EXPECT_GE(test, d, 256U);
+			KUNIT_EXPECT_LE(test, d, 1U << 20);
+		}
+	}
+	/* max= alone cuts every range; a class above it shrinks to max. */
+	p.max = 40;
+	p.set = BIT(TWHEEL_KEY_MAX);
+	for (id = 0; id < 1000; id++) {
+		d = twheel_wl_delta(&p, id, 1);
+		if (id % 10 < 6)
+			KUNIT_EXPECT_TRUE(test, d >= 25 && d <= 40);
+		else if (id % 10 < 8)
+			KUNIT_EXPECT_TRUE(test, d >= 1 && d <= 40);
+		else
+			KUNIT_EXPECT_EQ(test, d, 40U);
+	}
+
+	/* min= and max= given: the classes are cut out of [min, max]. */
 	p.min = 10;
 	p.max = 100000;
+	p.set = BIT(TWHEEL_KEY_MIN) | BIT(TWHEEL_KEY_MAX);
 	for (id = 0; id < 1000; id++) {
 		d = twheel_wl_delta(&p, id, 3);
 		if (id % 10 < 6)
@@ -152,10 +198,265 @@ static void workload_mixed_classes(struct kunit *test)
 		twheel_wl_op(&p, id, 0, &op);
 		KUNIT_EXPECT_LT(test, op.id % 10, 6U);	/* activity: timeouts */
 	}
+	/* Ops on a workload of one class reach every timer, not one in ten. */
+	for (d = TWHEEL_WL_EXPIRING; d <= TWHEEL_WL_BURST; d++) {
+		u32 off_ten = 0;
+
+		twheel_params_default(d, &p);
+		p.ops = 10;
+		for (id = 0; id < 1000; id++) {
+			twheel_wl_op(&p, id, 0, &op);
+			KUNIT_EXPECT_LT(test, op.id, p.count);
+			off_ten += op.id % 10 != 0;
+		}
+		KUNIT_EXPECT_GT_MSG(test, off_ten, 850U, "workload %u", d);
+	}
+
 	twheel_params_default(TWHEEL_WL_BURST, &p);
 	KUNIT_EXPECT_FALSE(test, twheel_wl_rearms(&p, 5));
 	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 5, 0), 1000U);
 	KUNIT_EXPECT_EQ(test, twheel_wl_delta(&p, 99999, 0), 1000U);
+}
+
+/* The class of timer id, as the generator deals them (not its code). */
+static enum twheel_wl_type tw_test_class(const struct twheel_params *p, u32 id)
+{
+	if (p->type != TWHEEL_WL_MIXED)
+		return p->type;
+	return id % 10 < 6 ? TWHEEL_WL_TIMEOUTS :
+	       id % 10 < 8 ? TWHEEL_WL_EXPIRING : TWHEEL_WL_LONG;
+}
+
+/*
+ * The model's numbers for the workloads with activity, evaluated in double
+ * precision outside the kernel from the formulas of twheel_wl_demand()'s
+ * kernel-doc, written out directly (x = (1 - w/count)^ops, h = (1 - x) *
+ * count / (ops * w), B = x^(lo-1) * (1 - x^n) / (n * (1 - x)), S_E = x * B,
+ * S_O = h * B, S = S_O / (1 - S_E + S_O), mean time between armings L =
+ * S * (x * G + c * (1 - S_E) * h / (1 - x)) + (1 - S) * (h * G + c * (1 -
+ * S_O) * h / (1 - x)) with G = (1 - S_E) / (1 - x), rate n * S / L a tick;
+ * in mixed the 2000 (at count 2^20: 104857) timeouts timers first of their
+ * ten have w = 5, the others w = 1):
+ * timeouts 2685.97/s at HZ=1000 (671.49 at 250), 4012.79 ppm expire;
+ * at count=2^20 4836288.33 (1209072.08), 878852.97 ppm. mixed's timeouts
+ * class 9136.11 (2284.03), 13518.89 ppm; at count=2^20 2817714.40
+ * (704428.60), 808669.99 ppm. The class without activity, and the rest of
+ * the workloads, are checked against count * hz * 2 / (lo + hi) exactly.
+ * Tolerance 1 on the rounded rates and 1 ppm: Q60 fixed point against
+ * double precision, nothing else.
+ */
+static const struct {
+	enum twheel_wl_type type;
+	u32 count, hz;
+	u64 timeouts_per_s;
+	u32 timeouts_ppm;
+} tw_demand_ref[] = {
+	{ TWHEEL_WL_TIMEOUTS, 0, 1000, 2686, 4013 },
+	{ TWHEEL_WL_TIMEOUTS, 0, 250, 671, 4013 },
+	{ TWHEEL_WL_TIMEOUTS, 1U << 20, 1000, 4836288, 878853 },
+	{ TWHEEL_WL_TIMEOUTS, 1U << 20, 250, 1209072, 878853 },
+	{ TWHEEL_WL_MIXED, 0, 1000, 9136, 13519 },
+	{ TWHEEL_WL_MIXED, 0, 250, 2284, 13519 },
+	{ TWHEEL_WL_MIXED, 1U << 20, 1000, 2817714, 808670 },
+	{ TWHEEL_WL_MIXED, 1U << 20, 250, 704429, 808670 },
+};
+
+static void tw_expect_near(struct kunit *test, const char *what, u64 got,
+			   u64 want, u64 tol)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, got + tol >= want && got <= want + tol,
+			      "%s: %llu, want %llu +- %llu", what, got, want, tol);
+}
+
+/* Expiries a second of count re-arming timers without activity. */
+static u64 tw_untouched_per_s(u64 count, u32 hz, u32 lo, u32 hi)
+{
+	return DIV_ROUND_CLOSEST_ULL(count * hz * 2, (u64)lo + hi);
+}
+
+static void workload_demand_closed_form(struct kunit *test)
+{
+	static const u32 hzs[] = { 1000, 250 };
+	struct twheel_demand d;
+	struct twheel_params p;
+	unsigned int t, i, h, big, id;
+	u32 want[TWHEEL_WL_NR];
+	u64 sum;
+
+	/* Every workload at its defaults and at count=2^20, two HZ values. */
+	for (t = 0; t < TWHEEL_WL_MIXED; t++) {
+		for (big = 0; big < 2; big++) {
+			for (h = 0; h < ARRAY_SIZE(hzs); h++) {
+				twheel_params_default(t, &p);
+				if (big)
+					p.count = TWHEEL_MAX_TIMERS;
+				twheel_wl_demand(&p, hzs[h], &d);
+				KUNIT_EXPECT_EQ(test, d.ops_per_s, (u64)p.ops * hzs[h]);
+				KUNIT_EXPECT_EQ(test, d.timers[t], p.count);
+				KUNIT_EXPECT_EQ(test, d.callbacks_per_s,
+						d.class_callbacks_per_s[t]);
+				if (t == TWHEEL_WL_BURST) {
+					KUNIT_EXPECT_EQ(test, d.callbacks_per_s, 0ULL);
+					KUNIT_EXPECT_EQ(test, d.burst_callbacks, p.count);
+					KUNIT_EXPECT_EQ(test, d.burst_jiffies, 1U);
+				} else {
+					KUNIT_EXPECT_EQ(test, d.burst_callbacks, 0U);
+				}
+				if (t != TWHEEL_WL_TIMEOUTS) {
+					KUNIT_EXPECT_EQ(test, d.expiry_ppm[t], 1000000U);
+					if (t != TWHEEL_WL_BURST)
+						KUNIT_EXPECT_EQ(test, d.callbacks_per_s,
+								tw_untouched_per_s(p.count, hzs[h],
+										   p.min, p.max));
+				}
+			}
+		}
+	}
+	twheel_params_default(TWHEEL_WL_EXPIRING, &p);
+	twheel_wl_demand(&p, 1000, &d);
+	KUNIT_EXPECT_EQ(test, d.callbacks_per_s, 307692ULL);	/* 10^7 / 32.5 */
+
+	/* The activity: timeouts, and mixed's classes. */
+	for (i = 0; i < ARRAY_SIZE(tw_demand_ref); i++) {
+		twheel_params_default(tw_demand_ref[i].type, &p);
+		if (tw_demand_ref[i].count)
+			p.count = tw_demand_ref[i].count;
+		twheel_wl_demand(&p, tw_demand_ref[i].hz, &d);
+		KUNIT_EXPECT_EQ(test, d.ops_per_s, 1000ULL * tw_demand_ref[i].hz);
+		tw_expect_near(test, "timeouts/s",
+			       d.class_callbacks_per_s[TWHEEL_WL_TIMEOUTS],
+			       tw_demand_ref[i].timeouts_per_s, 1);
+		tw_expect_near(test, "timeouts ppm", d.expiry_ppm[TWHEEL_WL_TIMEOUTS],
+			       tw_demand_ref[i].timeouts_ppm, 1);
+		if (p.type != TWHEEL_WL_MIXED)
+			continue;
+		memset(want, 0, sizeof(want));
+		for (id = 0; id < p.count; id++)
+			want[tw_test_class(&p, id)]++;
+		for (t = 0; t < TWHEEL_WL_NR; t++)
+			KUNIT_EXPECT_EQ(test, d.timers[t], want[t]);
+		KUNIT_EXPECT_EQ(test, d.class_callbacks_per_s[TWHEEL_WL_EXPIRING],
+				tw_untouched_per_s(d.timers[TWHEEL_WL_EXPIRING],
+						   tw_demand_ref[i].hz, 1, 64));
+		KUNIT_EXPECT_EQ(test, d.class_callbacks_per_s[TWHEEL_WL_LONG],
+				tw_untouched_per_s(d.timers[TWHEEL_WL_LONG],
+						   tw_demand_ref[i].hz, 256, 1U << 20));
+		KUNIT_EXPECT_EQ(test, d.expiry_ppm[TWHEEL_WL_EXPIRING], 1000000U);
+		KUNIT_EXPECT_EQ(test, d.expiry_ppm[TWHEEL_WL_LONG], 1000000U);
+		sum = d.class_callbacks_per_s[TWHEEL_WL_TIMEOUTS] +
+		      d.class_callbacks_per_s[TWHEEL_WL_EXPIRING] +
+		      d.class_callbacks_per_s[TWHEEL_WL_LONG];
+		tw_expect_near(test, "total/s", d.callbacks_per_s, sum, 2);	/* rounding */
+	}
+
+	/* Mixed deals its classes by id % 10, partial tens included. */
+	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	for (p.count = 1; p.count <= 31; p.count++) {
+		memset(want, 0, sizeof(want));
+		for (id = 0; id < p.count; id++)
+			want[tw_test_class(&p, id)]++;
+		twheel_wl_demand(&p, 250, &d);
+		for (t = 0; t < TWHEEL_WL_NR; t++)
+			KUNIT_EXPECT_EQ_MSG(test, d.timers[t], want[t],
+					    "count %u class %u", p.count, t);
+	}
+}
+
+/*
+ * The generator run as the module runs it, one tick a jiffy: first the
+ * jiffy's expiries (a re-arming timer re-arms at now + its next delta),
+ * then the tick's ops (delete if cancel and pending, else re-arm). Counts
+ * each class's expiries from tick warm on.
+ */
+static void tw_simulate(struct kunit *test, const struct twheel_params *p,
+			u32 ticks, u32 warm, u64 *expired)
+{
+	u32 *at = kunit_kcalloc(test, p->count, sizeof(*at), GFP_KERNEL);
+	u32 *gen = kunit_kcalloc(test, p->count, sizeof(*gen), GFP_KERNEL);
+	struct twheel_op op;
+	u32 t, id, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, at);
+	KUNIT_ASSERT_NOT_NULL(test, gen);
+	for (id = 0; id < p->count; id++)
+		at[id] = twheel_wl_delta(p, id, 0);	/* armed at start, jiffy 0 */
+	for (t = 1; t < ticks; t++) {
+		for (id = 0; id < p->count; id++) {
+			if (at[id] != t)
+				continue;
+			if (t >= warm)
+				expired[tw_test_class(p, id)]++;
+			at[id] = U32_MAX;	/* not pending */
+			if (twheel_wl_rearms(p, id))
+				at[id] = t + twheel_wl_delta(p, id, ++gen[id]);
+		}
+		for (j = 0; j < p->ops; j++) {
+			twheel_wl_op(p, t - 1, j, &op);
+			if (op.cancel && at[op.id] != U32_MAX) {
+				at[op.id] = U32_MAX;
+				continue;
+			}
+			at[op.id] = t + twheel_wl_delta(p, op.id, ++gen[op.id]);
+		}
+		cond_resched();
+	}
+}
+
+/*
+ * The closed form against the simulated generator, within 10 %, on the
+ * classes that reach their steady state in the 18000 ticks measured (not
+ * mixed's long class: its first deltas alone span 2^20 jiffies). Each
+ * count is some thousands of expiries or more, so chance stays within a
+ * few percent; a model that took a tick's touch chance as ops/count
+ * instead of 1 - (1 - 1/count)^ops is off by 21 % on the first case and
+ * by half on the third, and one that ignored mixed's ops going to the
+ * first timer of each ten by 47 % on the second.
+ */
+static const struct {
+	enum twheel_wl_type type;
+	u32 count, ops, cancel, min, max;	/* 0: the default */
+} tw_sim_cases[] = {
+	{ TWHEEL_WL_TIMEOUTS, 1000, 100 },	/* each touched 0.1 a tick */
+	{ TWHEEL_WL_MIXED, 1000, 50 },		/* as at the defaults */
+	{ TWHEEL_WL_TIMEOUTS, 200, 100, 0, 1, 10 },	/* touched often */
+	{ TWHEEL_WL_TIMEOUTS, 1000, 100, 100 },	/* every touch deletes */
+	{ TWHEEL_WL_BURST, 100, 5, 30, 10, 20 },	/* re-armed by ops only */
+	{ TWHEEL_WL_EXPIRING, 300, 10, 20 },
+};
+
+static void workload_demand_simulated(struct kunit *test)
+{
+	const u32 ticks = 20000, warm = 2000;
+	u64 expired[TWHEEL_WL_NR], want;
+	struct twheel_demand d;
+	struct twheel_params p;
+	unsigned int i, c;
+
+	for (i = 0; i < ARRAY_SIZE(tw_sim_cases); i++) {
+		twheel_params_default(tw_sim_cases[i].type, &p);
+		p.count = tw_sim_cases[i].count;
+		p.ops = tw_sim_cases[i].ops;
+		if (tw_sim_cases[i].cancel)
+			p.cancel = tw_sim_cases[i].cancel;
+		if (tw_sim_cases[i].min) {
+			p.min = tw_sim_cases[i].min;
+			p.max = tw_sim_cases[i].max;
+		}
+		memset(expired, 0, sizeof(expired));
+		tw_simulate(test, &p, ticks, warm, expired);
+		/* "hz" = the ticks measured: the expected count in them */
+		twheel_wl_demand(&p, ticks - warm, &d);
+		for (c = 0; c < TWHEEL_WL_NR; c++) {
+			if (!d.timers[c] || c == TWHEEL_WL_LONG)
+				continue;
+			want = d.class_callbacks_per_s[c];
+			KUNIT_EXPECT_GT_MSG(test, want, 1000ULL, "case %u class %u", i, c);
+			KUNIT_EXPECT_TRUE_MSG(test, expired[c] * 10 >= want * 9 &&
+					      expired[c] * 10 <= want * 11,
+					      "case %u class %u: %llu expiries, model %llu",
+					      i, c, expired[c], want);
+		}
+	}
 }
 
 /* Bucket index and floor agree everywhere; percentiles pick exact ranks. */
@@ -210,6 +511,8 @@ static struct kunit_case tw_workload_cases[] = {
 	KUNIT_CASE(workload_parse_bad),
 	KUNIT_CASE(workload_same_seed_same_choices),
 	KUNIT_CASE(workload_mixed_classes),
+	KUNIT_CASE(workload_demand_closed_form),
+	KUNIT_CASE(workload_demand_simulated),
 	KUNIT_CASE(workload_histogram),
 	{}
 };
