@@ -9,7 +9,8 @@
  * of the bucket it is filed in; every engine at the clock if @expires is
  * already past. A case computes that jiffy when it arms a timer and checks
  * the run against it, and checks that no timer ever runs before its expiry.
- * Adding an engine is one line in tw_contract_engines[].
+ * Adding an engine is one line in tw_contract_engines[] and a five-line
+ * adapter like tw_init_classic(), which gives its init the table's type.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
