@@ -93,11 +93,13 @@ static void modern_every_delta_to_70000(struct kunit *test)
 /* Every level boundary and the clamp boundary, +-1, and random samples. */
 static void tw_modern_sampled(struct kunit *test, unsigned int depth)
 {
-	static unsigned long d[256];
+	const unsigned long nr = 256;
 	unsigned long cutoff = 63UL << (3 * (depth - 1)), n = 0;
+	unsigned long *d = kunit_kmalloc_array(test, nr, sizeof(*d), GFP_KERNEL);
 	struct rnd_state rs;
 	unsigned int lvl;
 
+	KUNIT_ASSERT_NOT_NULL(test, d);
 	for (lvl = 1; lvl < depth; lvl++) {
 		d[n++] = (63UL << (3 * (lvl - 1))) - 1;
 		d[n++] = 63UL << (3 * (lvl - 1));
@@ -109,7 +111,7 @@ static void tw_modern_sampled(struct kunit *test, unsigned int depth)
 	d[n++] = cutoff * 5;
 	d[n++] = LONG_MAX;
 	prandom_seed_state(&rs, depth);
-	while (n < ARRAY_SIZE(d))
+	while (n < nr)
 		d[n++] = prandom_u32_state(&rs) % (cutoff + cutoff / 8);
 	tw_modern_deltas(test, 1000, depth, d, n);
 	tw_modern_deltas(test, ULONG_MAX - 100000, depth, d, n);

@@ -53,33 +53,9 @@ static void reference_fifo_and_past(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, seq[2 + i], i);
 }
 
-static void reference_del_collected(struct kunit *test)
-{
-	struct tw_engines *te = tw_engines_new(test, 0);
-	struct twheel_engine *e = &te->reference.e;
-	struct tw_ctx ctx;
-	struct tw_rec *r;
-
-	tw_ctx_init(&ctx, test, e);
-	r = tw_recs_new(test, &ctx, 3);
-	twheel_add(e, &r[0].t, 5);
-	twheel_add(e, &r[1].t, 5);
-	twheel_add(e, &r[2].t, 50);
-	KUNIT_EXPECT_EQ(test, twheel_advance(e, 10), 2UL);
-	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[0].t));	/* collected */
-	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[2].t));	/* armed */
-	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[2].t));
-	KUNIT_EXPECT_PTR_EQ(test, twheel_pop(e), &r[1].t);
-	KUNIT_EXPECT_NULL(test, twheel_pop(e));
-	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[1].t));	/* expired */
-	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
-	tw_check_invariant(test, e);
-}
-
 static struct kunit_case tw_reference_cases[] = {
 	KUNIT_CASE(reference_fires_exactly),
 	KUNIT_CASE(reference_fifo_and_past),
-	KUNIT_CASE(reference_del_collected),
 	{}
 };
 

@@ -554,27 +554,121 @@ static void fz_advanced(struct fz_engine *fe, unsigned long now,
 	fz_check_engine(fe, false);
 }
 
-/* kunit/twheel_kunit.c's tw_run_until(): one jiffy with work at a time. */
+/* A twheel_run_until() in progress, as its fn sees it. */
+struct fz_run {
+	struct fz_engine *fe;
+	unsigned long until;
+	bool started;		/* fn has been called */
+	unsigned long jiffy;	/* the jiffy of the last call */
+	unsigned long left;	/* collected there, not handed out yet */
+};
+
+/* twheel_next_event() from the clock up to until, against the model. */
+static void fz_run_check_next(struct fz_run *run)
+{
+	struct twheel_engine *e = run->fe->e;
+	unsigned long limit;
+
+	if (time_after(e->clk, run->until))
+		return;
+	limit = run->until - e->clk + 1;
+	fz_check_next(run->fe, limit, twheel_next_event(e, limit));
+}
+
+/*
+ * The first timer handed out at a jiffy: the engine collected everything
+ * due there, exactly there, and nothing the jiffies since the last one
+ * left behind; the one timer already popped is not collected any more.
+ */
+static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
+{
+	struct fz_engine *fe = run->fe;
+	struct fz_slot *s;
+	unsigned int i;
+
+	FZ_CHECK(fe, !run->left, "%lu timers collected at %lu never handed out",
+		 run->left, run->jiffy);
+	FZ_CHECK(fe, !run->started || time_after(jiffy, run->jiffy),
+		 "run at %lu after a run at %lu", jiffy, run->jiffy);
+	FZ_CHECK(fe, !time_after(jiffy, run->until), "run at %lu, until %lu",
+		 jiffy, run->until);
+	FZ_CHECK(fe, fe->e->clk == jiffy + 1, "run at %lu with clk at %lu",
+		 jiffy, fe->e->clk);
+	run->started = true;
+	run->jiffy = jiffy;
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		if (s->state != FZ_ARMED || time_after(s->fire, jiffy))
+			continue;
+		FZ_CHECK(fe, s->fire == jiffy,
+			 "timer %u due at %lu (expires %lu) collected at %lu",
+			 i, s->fire, s->expires, jiffy);
+		s->state = FZ_COLLECTED;
+		s->hit = true;
+		s->hit_exact = true;
+		s->hit_at = jiffy;
+		run->left++;
+	}
+	FZ_TRACE("  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
+		 jiffy);
+}
+
+/* twheel_run_until()'s fn: one timer, popped, at the jiffy it fell due. */
+static void fz_run_fn(struct twheel_timer *t, unsigned long jiffy, void *arg)
+{
+	struct fz_run *run = arg;
+	struct fz_engine *fe = run->fe;
+	bool first = !run->started || jiffy != run->jiffy;
+	unsigned int i = fz_index(fe, t);
+
+	if (first)
+		fz_run_jiffy(run, jiffy);
+	FZ_CHECK(fe, i < FZ_POOL, "run of %p, not a timer", t);
+	FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
+		 "timer %u run at %lu in state %d (fire %lu)", i, jiffy,
+		 fe->s[i].state, fe->s[i].fire);
+	FZ_CHECK(fe, !twheel_pending(fe->e, t), "timer %u run while pending", i);
+	FZ_CHECK(fe, run->left, "more runs than timers collected at %lu", jiffy);
+	fe->s[i].state = FZ_IDLE;
+	run->left--;
+	if (!first)
+		return;
+	/* What the loop checks between two jiffies with work. */
+	fz_check_engine(fe, false);
+	fz_run_check_next(run);
+}
+
+/* twheel_run_until(), every step checked from its fn. */
 static void fz_run_until(struct fz_engine *fe, unsigned long until)
 {
-	struct twheel_engine *e = fe->e;
-	unsigned long span, d, n;
+	struct fz_run run = { .fe = fe, .until = until };
+	unsigned long n, want = 0;
+	struct fz_slot *s;
+	unsigned int i;
 
 	/* Its callers have run what an earlier advance collected. */
 	fz_drain(fe);
-	while (!time_after(e->clk, until)) {
-		span = until - e->clk;
-		d = twheel_next_event(e, span + 1);
-		fz_check_next(fe, span + 1, d);
-		if (d > span) {
-			n = twheel_advance(e, until);
-			fz_advanced(fe, until, n, false);
-			break;
-		}
-		n = twheel_advance(e, e->clk + d);
-		fz_advanced(fe, e->clk - 1, n, true);
-		fz_drain(fe);
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		want += s->state == FZ_ARMED && !time_before(until, fe->e->clk) &&
+			!time_after(s->fire, until);
 	}
+	fz_run_check_next(&run);
+	n = twheel_run_until(fe->e, until, fz_run_fn, &run);
+	FZ_CHECK(fe, !run.left, "%lu timers collected at %lu never handed out",
+		 run.left, run.jiffy);
+	FZ_CHECK(fe, n == want, "run until %lu ran %lu timers, want %lu",
+		 until, n, want);
+	if (time_before(until, fz.clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+			 "run into the past moved the engine");
+		return;
+	}
+	FZ_CHECK(fe, fe->e->clk == until + 1, "run until %lu left clk at %lu",
+		 until, fe->e->clk);
+	/* Nothing due is left behind, collected or not. */
+	fz_advanced(fe, until, 0, false);
+	fz_drain(fe);
 }
 
 static void fz_jump(struct fz_engine *fe, unsigned long now, bool drain)

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The API contract every engine keeps, run once per engine: del's return
+ * values, mod re-filing, mod to the same expiry, callbacks that re-arm
+ * themselves or delete other timers, and a clock that wraps.
+ *
+ * Each engine states when a timer armed for @expires runs (its expiry
+ * rule): exact engines at @expires itself, the modern wheel at the expiry
+ * of the bucket it is filed in; every engine at the clock if @expires is
+ * already past. A case computes that jiffy when it arms a timer and checks
+ * the run against it, and checks that no timer ever runs before its expiry.
+ * Adding an engine is one line in tw_contract_engines[] and a five-line
+ * adapter like tw_init_classic(), which gives its init the table's type.
+ */
+#include <kunit/test.h>
+#include <linux/jiffies.h>
+#include <linux/string.h>
+#include "tw_test.h"
+
+/**
+ * struct tw_engine_param - an engine under the contract
+ * @name: the parameter's name in the KTAP output
+ * @size: bytes to allocate for the engine's own structure
+ * @init: initialises that structure with its clock at @clk; NULL on error
+ * @fires_at: the jiffy a timer armed now for @expires runs at
+ */
+struct tw_engine_param {
+	const char *name;
+	size_t size;
+	struct twheel_engine *(*init)(void *mem, unsigned long clk);
+	unsigned long (*fires_at)(const struct twheel_engine *e,
+				  unsigned long expires);
+};
+
+static struct twheel_engine *tw_init_classic(void *mem, unsigned long clk)
+{
+	struct twheel_classic *c = mem;
+
+	twheel_classic_init(c, clk);
+	return &c->e;
+}
+
+static struct twheel_engine *tw_init_modern(void *mem, unsigned long clk)
+{
+	struct twheel_modern *m = mem;
+
+	if (twheel_modern_init(m, clk, TW_MODERN_DEFAULT_DEPTH))
+		return NULL;
+	return &m->e;
+}
+
+static struct twheel_engine *tw_init_reference(void *mem, unsigned long clk)
+{
+	struct twheel_reference *r = mem;
+
+	twheel_reference_init(r, clk);
+	return &r->e;
+}
+
+/* Exact: at the expiry, or at the clock if the expiry is already past. */
+static unsigned long tw_fires_exact(const struct twheel_engine *e,
+				    unsigned long expires)
+{
+	return time_before(expires, e->clk) ? e->clk : expires;
+}
+
+/* The modern wheel: at the expiry of the bucket it is filed in. */
+static unsigned long tw_fires_bucket(const struct twheel_engine *e,
+				     unsigned long expires)
+{
+	const struct twheel_modern *m = container_of_const(e, struct twheel_modern, e);
+	unsigned long bucket_expiry;
+
+	twheel_modern_index(m, expires, &bucket_expiry);
+	return bucket_expiry;
+}
+
+static const struct tw_engine_param tw_contract_engines[] = {
+	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact },
+	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket },
+	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
+};
+
+static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
+{
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tw_engine, tw_contract_engines, tw_engine_desc);
+
+#define TW_NR_RECS	8
+#define TW_CLK		1000UL
+
+/* A case's state, in test->priv; everything is freed when the case ends. */
+struct tw_contract {
+	const struct tw_engine_param *p;
+	void *mem;			/* the engine's structure */
+	struct twheel_engine *e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+	unsigned int victims;		/* ids a callback deletes, as bits */
+	unsigned long runs_at[4];	/* of a timer that re-arms itself */
+};
+
+/* Checks every run: at the jiffy the rule gave, never before the expiry. */
+static void tw_contract_check(struct tw_rec *r)
+{
+	struct tw_ctx *ctx = r->ctx;
+
+	if (r->fired_at != r->expect || time_before(r->fired_at, r->t.expires)) {
+		ctx->bad++;
+		KUNIT_FAIL(ctx->test, "timer %u (expires %lu) ran at %lu, expected at %lu",
+			   r->id, r->t.expires, r->fired_at, r->expect);
+	}
+}
+
+static int tw_contract_init(struct kunit *test)
+{
+	const struct tw_engine_param *p = test->param_value;
+	struct tw_contract *c;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->p = p;
+	c->mem = kunit_kzalloc(test, p->size, GFP_KERNEL);
+	if (!c->mem)
+		return -ENOMEM;
+	c->e = p->init(c->mem, TW_CLK);
+	if (!c->e)
+		return -EINVAL;
+	tw_ctx_init(&c->ctx, test, c->e);
+	c->ctx.hook = tw_contract_check;
+	c->r = tw_recs_new(test, &c->ctx, TW_NR_RECS);
+	test->priv = c;
+	return 0;
+}
+
+/* Starts the (still empty) engine over at another clock. */
+static void tw_contract_restart(struct kunit *test, unsigned long clk)
+{
+	struct tw_contract *c = test->priv;
+
+	KUNIT_ASSERT_EQ(test, c->e->st.added, 0ULL);
+	KUNIT_ASSERT_PTR_EQ(test, c->p->init(c->mem, clk), c->e);
+}
+
+/* Arms timer i for expires and notes when the engine's rule runs it. */
+static void tw_arm(struct kunit *test, unsigned int i, unsigned long expires)
+{
+	struct tw_contract *c = test->priv;
+
+	c->r[i].expect = c->p->fires_at(c->e, expires);
+	KUNIT_ASSERT_EQ(test, twheel_add(c->e, &c->r[i].t, expires), 0);
+}
+
+/* twheel_mod(), noting the new run jiffy unless the expiry stays. */
+static bool tw_remod(struct kunit *test, unsigned int i, unsigned long expires)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = &c->r[i];
+
+	if (!twheel_pending(c->e, &r->t) || r->t.expires != expires)
+		r->expect = c->p->fires_at(c->e, expires);
+	return twheel_mod(c->e, &r->t, expires);
+}
+
+static void tw_run(struct kunit *test, unsigned long until)
+{
+	struct tw_contract *c = test->priv;
+
+	tw_run_until(&c->ctx, until);
+}
+
+struct tw_counts {
+	u64 added, deleted, expired, modified, mod_noop;
+	unsigned long pending;
+};
+
+static void tw_expect_counts(struct kunit *test, const struct tw_counts *want,
+			     const char *when)
+{
+	struct tw_contract *c = test->priv;
+	const struct twheel_stats *st = &c->e->st;
+
+	KUNIT_EXPECT_EQ_MSG(test, st->added, want->added, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, st->deleted, want->deleted, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, st->expired, want->expired, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, st->pending, want->pending, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, st->modified, want->modified, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, st->mod_noop, want->mod_noop, "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, c->ctx.bad, 0UL, "%s", when);
+	tw_check_invariant(test, c->e);
+}
+
+/* Timers in buckets, i.e. pending and not collected yet. */
+static unsigned long tw_in_buckets(const struct twheel_engine *e)
+{
+	unsigned long n = 0;
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < e->nr_levels; lvl++)
+		n += e->st.level_pending[lvl];
+	return n;
+}
+
+static void contract_del_return_values(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e;
+	struct tw_rec *r = c->r;
+
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[0].t));	/* never added */
+	tw_expect_counts(test, &(struct tw_counts){}, "del of a never-added timer");
+
+	tw_arm(test, 0, TW_CLK + 10);
+	KUNIT_EXPECT_EQ(test, twheel_add(e, &r[0].t, TW_CLK + 11), -EBUSY);
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, TW_CLK + 10);
+	KUNIT_EXPECT_TRUE(test, twheel_pending(e, &r[0].t));
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[0].t));	/* pending */
+	KUNIT_EXPECT_FALSE(test, twheel_pending(e, &r[0].t));
+	KUNIT_EXPECT_EQ(test, tw_in_buckets(e), 0UL);
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[0].t));	/* twice */
+	tw_expect_counts(test, &(struct tw_counts){ .added = 1, .deleted = 1 },
+			 "del of a pending timer");
+
+	tw_arm(test, 1, TW_CLK + 20);
+	tw_run(test, TW_CLK + 30);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 0U);		/* deleted: never runs */
+	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired_at, r[1].expect);
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[1].t));	/* expired */
+	tw_expect_counts(test, &(struct tw_counts){ .added = 2, .deleted = 1, .expired = 1 },
+			 "del of an expired timer");
+}
+
+/* Collected by twheel_advance(), not popped yet: del takes it back. */
+static void contract_del_collected_before_pop(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e;
+	struct tw_rec *r = c->r;
+
+	tw_arm(test, 0, TW_CLK + 5);
+	tw_arm(test, 1, TW_CLK + 5);
+	tw_arm(test, 2, TW_CLK + 5000);
+	KUNIT_EXPECT_EQ(test, twheel_advance(e, r[0].expect), 2UL);
+	KUNIT_EXPECT_EQ(test, e->clk, r[0].expect + 1);
+	KUNIT_EXPECT_EQ(test, tw_in_buckets(e), 1UL);
+	KUNIT_EXPECT_TRUE(test, twheel_pending(e, &r[0].t));
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[0].t));	/* collected */
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[0].t));
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[2].t));	/* in a bucket */
+	KUNIT_EXPECT_EQ(test, tw_in_buckets(e), 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, twheel_pop(e), &r[1].t);
+	KUNIT_EXPECT_NULL(test, twheel_pop(e));
+	KUNIT_EXPECT_FALSE(test, twheel_del(e, &r[1].t));	/* popped */
+	tw_expect_counts(test, &(struct tw_counts){ .added = 3, .deleted = 2, .expired = 1 },
+			 "after the pop");
+	/* Nothing is left to run, ever. */
+	tw_run(test, TW_CLK + 10000);
+	KUNIT_EXPECT_EQ(test, c->ctx.runs, 0UL);
+}
+
+/* Runs up to the jiffy before timer i's run, then that jiffy. */
+static void tw_expect_runs_at(struct kunit *test, unsigned int i)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = &c->r[i];
+
+	tw_run(test, r->expect - 1);
+	KUNIT_EXPECT_EQ_MSG(test, r->fired, 0U, "timer %u before %lu", i, r->expect);
+	tw_run(test, r->expect);
+	KUNIT_EXPECT_EQ_MSG(test, r->fired, 1U, "timer %u at %lu", i, r->expect);
+	KUNIT_EXPECT_EQ(test, r->fired_at, r->expect);
+}
+
+static void contract_mod_refiles_far(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+
+	/* mod of a timer that is not pending arms it. */
+	KUNIT_EXPECT_FALSE(test, tw_remod(test, 0, TW_CLK + 10));
+	tw_expect_counts(test, &(struct tw_counts){ .added = 1, .pending = 1 },
+			 "mod arms");
+	/* Far enough to go through a cascade in the classic wheel. */
+	KUNIT_EXPECT_TRUE(test, tw_remod(test, 0, TW_CLK + 100000));
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, TW_CLK + 100000);
+	tw_expect_runs_at(test, 0);
+	KUNIT_EXPECT_GE(test, r[0].fired_at, TW_CLK + 100000);
+	tw_run(test, r[0].expect + 100000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	tw_expect_counts(test, &(struct tw_counts){ .added = 1, .expired = 1, .modified = 1 },
+			 "mod to a far expiry");
+}
+
+static void contract_mod_refiles_near(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+
+	tw_arm(test, 0, TW_CLK + 100000);
+	tw_arm(test, 1, TW_CLK + 3000);
+	tw_run(test, TW_CLK + 99);
+	KUNIT_EXPECT_TRUE(test, tw_remod(test, 0, TW_CLK + 107));
+	KUNIT_EXPECT_TRUE(test, tw_remod(test, 1, TW_CLK + 100));	/* clk itself */
+	if (c->p->fires_at == tw_fires_exact)
+		KUNIT_EXPECT_EQ(test, r[1].expect, TW_CLK + 100);
+	tw_expect_runs_at(test, 1);
+	tw_expect_runs_at(test, 0);
+	/* Nothing at the old expiries. */
+	tw_run(test, TW_CLK + 200000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
+	KUNIT_EXPECT_EQ(test, c->ctx.runs, 2UL);
+	tw_expect_counts(test, &(struct tw_counts){ .added = 2, .expired = 2, .modified = 2 },
+			 "mod to a near expiry");
+}
+
+/*
+ * mod to the expiry a timer already has touches nothing: neither that
+ * timer nor its neighbours in the bucket change, and they run in the same
+ * order as the same timers armed the same way without the mod.
+ */
+static void contract_mod_same_expiry(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_counts want = { .added = 8, .modified = 1, .mod_noop = 1 };
+	struct twheel_timer before[4];
+	unsigned int seq[8], i;
+	unsigned long x;
+
+	c->ctx.seq = seq;
+	c->ctx.seq_max = ARRAY_SIZE(seq);
+	x = TW_CLK + 300;
+	for (i = 0; i < 4; i++)
+		tw_arm(test, i, x);
+	tw_run(test, x + 1000);
+	KUNIT_ASSERT_EQ(test, c->ctx.seq_len, 4U);
+
+	x = c->e->clk + 300;
+	for (i = 0; i < 4; i++)
+		tw_arm(test, 4 + i, x);
+	for (i = 0; i < 4; i++)
+		memcpy(&before[i], &c->r[4 + i].t, sizeof(before[i]));
+	KUNIT_EXPECT_TRUE(test, tw_remod(test, 4, x));
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_MEMEQ_MSG(test, &c->r[4 + i].t, &before[i], sizeof(before[i]),
+				       "timer %u", 4 + i);
+	KUNIT_EXPECT_EQ(test, c->e->st.mod_inplace, 0ULL);
+	want.pending = 4;
+	want.expired = 4;
+	tw_expect_counts(test, &want, "mod to the same expiry");
+	tw_run(test, x + 1000);
+	KUNIT_ASSERT_EQ(test, c->ctx.seq_len, 8U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, seq[4 + i], seq[i] + 4, "run %u", 4 + i);
+	want.pending = 0;
+	want.expired = 8;
+	tw_expect_counts(test, &want, "after the runs");
+}
+
+/*
+ * Re-arms itself twice: 3 jiffies ahead, then at the jiffy it is running
+ * at, which the engine has processed already, so it runs at the next one.
+ */
+static void tw_rearm_hook(struct tw_rec *r)
+{
+	struct kunit *test = r->ctx->test;
+	struct tw_contract *c = test->priv;
+
+	tw_contract_check(r);
+	if (r->fired <= ARRAY_SIZE(c->runs_at))
+		c->runs_at[r->fired - 1] = r->fired_at;
+	KUNIT_EXPECT_FALSE(test, twheel_pending(c->e, &r->t));
+	if (r->fired == 1)
+		KUNIT_EXPECT_FALSE(test, tw_remod(test, r->id, r->fired_at + 3));
+	else if (r->fired == 2)
+		KUNIT_EXPECT_FALSE(test, tw_remod(test, r->id, r->fired_at));
+}
+
+static void contract_callback_rearms_itself(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+
+	c->ctx.hook = tw_rearm_hook;
+	tw_arm(test, 0, TW_CLK + 254);
+	tw_run(test, TW_CLK + 100000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 3U);
+	KUNIT_EXPECT_GE(test, c->runs_at[0], TW_CLK + 254);
+	KUNIT_EXPECT_GE(test, c->runs_at[1], c->runs_at[0] + 3);
+	KUNIT_EXPECT_EQ(test, c->runs_at[2], c->runs_at[1] + 1);
+	if (c->p->fires_at == tw_fires_exact) {
+		KUNIT_EXPECT_EQ(test, c->runs_at[0], TW_CLK + 254);
+		KUNIT_EXPECT_EQ(test, c->runs_at[1], TW_CLK + 257);
+		KUNIT_EXPECT_EQ(test, c->runs_at[2], TW_CLK + 258);
+	}
+	KUNIT_EXPECT_FALSE(test, twheel_pending(c->e, &r[0].t));
+	tw_expect_counts(test, &(struct tw_counts){ .added = 3, .expired = 3 },
+			 "a callback that re-arms itself");
+}
+
+/* The first timer to run deletes every timer in c->victims. */
+static void tw_delete_hook(struct tw_rec *r)
+{
+	struct kunit *test = r->ctx->test;
+	struct tw_contract *c = test->priv;
+	unsigned int i;
+
+	tw_contract_check(r);
+	if (r->ctx->runs != 1)
+		return;
+	for (i = 0; i < TW_NR_RECS; i++) {
+		if (!(c->victims & BIT(i)))
+			continue;
+		/* Its own timer was popped: not pending any more. */
+		KUNIT_EXPECT_EQ_MSG(test, twheel_del(c->e, &c->r[i].t), i != r->id,
+				    "timer %u deletes timer %u", r->id, i);
+	}
+}
+
+static void contract_callback_deletes_pending(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+
+	c->ctx.hook = tw_delete_hook;
+	c->victims = BIT(1) | BIT(2);
+	tw_arm(test, 0, TW_CLK + 50);
+	tw_arm(test, 1, TW_CLK + 51);		/* the next jiffy */
+	tw_arm(test, 2, TW_CLK + 100000);	/* far */
+	tw_arm(test, 3, TW_CLK + 60);
+	tw_run(test, TW_CLK + 200000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 0U);
+	KUNIT_EXPECT_EQ(test, r[2].fired, 0U);
+	KUNIT_EXPECT_EQ(test, r[3].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[3].fired_at, r[3].expect);
+	tw_expect_counts(test, &(struct tw_counts){ .added = 4, .deleted = 2, .expired = 2 },
+			 "a callback that deletes pending timers");
+}
+
+/*
+ * Three timers due at the same jiffy are all collected before the first
+ * runs; whichever runs first deletes the other two, which never run.
+ */
+static void contract_callback_deletes_collected(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+	unsigned int i, ran = 0;
+
+	c->ctx.hook = tw_delete_hook;
+	for (i = 0; i < 3; i++)
+		tw_arm(test, i, TW_CLK + 40);
+	tw_arm(test, 3, r[0].expect + 1);
+	/* Each of the three deletes the others if it runs first. */
+	c->victims = BIT(0) | BIT(1) | BIT(2);
+	tw_run(test, r[0].expect);
+	for (i = 0; i < 3; i++)
+		ran += r[i].fired;
+	KUNIT_EXPECT_EQ(test, ran, 1U);
+	KUNIT_EXPECT_EQ(test, c->ctx.runs, 1UL);
+	KUNIT_EXPECT_EQ(test, r[3].fired, 0U);
+	tw_run(test, r[0].expect + 100);
+	KUNIT_EXPECT_EQ(test, r[3].fired, 1U);
+	for (i = 0, ran = 0; i < 3; i++)
+		ran += r[i].fired;
+	KUNIT_EXPECT_EQ(test, ran, 1U);
+	tw_expect_counts(test, &(struct tw_counts){ .added = 4, .deleted = 2, .expired = 2 },
+			 "a callback that deletes collected timers");
+}
+
+/* Each armed timer has run once if its run jiffy is not after until. */
+static void tw_expect_ran_by(struct kunit *test, unsigned long until,
+			     unsigned int n)
+{
+	struct tw_contract *c = test->priv;
+	unsigned int i;
+
+	tw_run(test, until);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, c->r[i].fired,
+				    time_after(c->r[i].expect, until) ? 0U : 1U,
+				    "timer %u (runs at %lu) by %lu", i, c->r[i].expect, until);
+}
+
+/* A clock just below ULONG_MAX, timers on both sides of the wrap. */
+static void contract_clock_wrap(struct kunit *test)
+{
+	const unsigned long clk = ULONG_MAX - 100;
+	static const unsigned long deltas[] = { 50, 100, 101, 102, 400, 70000 };
+	struct tw_contract *c = test->priv;
+	struct tw_counts want = {};
+	struct tw_rec *r = c->r;
+	unsigned long first = ULONG_MAX;
+	unsigned int i, n = ARRAY_SIZE(deltas);
+
+	tw_contract_restart(test, clk);
+	for (i = 0; i < n; i++)
+		tw_arm(test, i, clk + deltas[i]);
+	tw_arm(test, n, clk - 10);		/* past: runs at clk */
+	KUNIT_EXPECT_EQ(test, r[n].expect, clk);
+	tw_arm(test, n + 1, clk + 20);		/* moved across the wrap below */
+	for (i = 0; i < n + 2; i++)
+		first = min(first, r[i].expect - clk);
+	KUNIT_EXPECT_LE(test, twheel_next_event(c->e, ULONG_MAX), first);
+
+	tw_expect_ran_by(test, clk + 10, n + 2);
+	KUNIT_EXPECT_TRUE(test, tw_remod(test, n + 1, 5));
+	tw_expect_ran_by(test, ULONG_MAX - 1, n + 2);
+	tw_expect_ran_by(test, ULONG_MAX, n + 2);
+	tw_expect_ran_by(test, 0, n + 2);
+	tw_expect_ran_by(test, 1, n + 2);
+	tw_expect_ran_by(test, 500, n + 2);
+	tw_expect_ran_by(test, 100000, n + 2);
+	KUNIT_EXPECT_EQ(test, c->e->clk, 100001UL);
+	if (c->p->fires_at == tw_fires_exact) {
+		KUNIT_EXPECT_EQ(test, r[1].fired_at, ULONG_MAX);
+		KUNIT_EXPECT_EQ(test, r[2].fired_at, 0UL);
+		KUNIT_EXPECT_EQ(test, r[3].fired_at, 1UL);
+		KUNIT_EXPECT_EQ(test, r[n + 1].fired_at, 5UL);
+	}
+	want.added = n + 2;
+	want.expired = n + 2;
+	want.modified = 1;
+	tw_expect_counts(test, &want, "across the wrap");
+}
+
+static struct kunit_case tw_contract_cases[] = {
+	KUNIT_CASE_PARAM(contract_del_return_values, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_del_collected_before_pop, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_mod_refiles_far, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_mod_refiles_near, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_mod_same_expiry, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_callback_rearms_itself, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_callback_deletes_pending, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_callback_deletes_collected, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_clock_wrap, tw_engine_gen_params),
+	{}
+};
+
+static struct kunit_suite tw_contract_suite = {
+	.name = "twheel_contract",
+	.init = tw_contract_init,
+	.test_cases = tw_contract_cases,
+};
+
+kunit_test_suite(tw_contract_suite);
