@@ -17,6 +17,7 @@
 #include "twheel_debugfs.h"
 #include "twheel_runner.h"
 #include "twheel_softirq.h"
+#include "twheel_tick.h"
 
 static const struct tw_config *tw_cfg;	/* the module's parameters */
 static unsigned int tw_levels_hz, tw_levels_depth;
@@ -146,6 +147,8 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	tw_show_opcost(m, &r->opcost);
 	seq_printf(m, "active: %d\n", s->active);
 	seq_printf(m, "timers: %u\n", r->nr_timers);
+	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
+	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
 	seq_printf(m, "pending: %lu\n", s->st.pending);
 	for (i = 0; i < ARRAY_SIZE(tw_keys); i++)
 		if (tw_key_shown(r, &tw_keys[i]))
@@ -180,8 +183,15 @@ static int stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
 			   p->duration);
+	if (tw_wl.state != TW_EMPTY) {
+		seq_printf(m, "demand_per_s: %llu\n", tw_wl.demand_per_s);
+		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",
+			   div_u64(tw_wl.demand_ns, NSEC_PER_MSEC));
+		seq_printf(m, "capacity_per_s: %llu\n", tw_wl.capacity_per_s);
+	}
 	if (tw_wl.state == TW_RUNNING)
 		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_wl.start);
+	tw_tick_show_guard(m);
 	seq_putc(m, '\n');
 	tw_for_each_runner(r)
 		tw_show_runner(m, r, s);

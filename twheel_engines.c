@@ -5,7 +5,10 @@
  * plus an offset that wrap_secs sets), the driver's tick and the read-outs.
  */
 #include <linux/kernel.h>
+#include <linux/bottom_half.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -44,28 +47,35 @@ static u64 tw_engine_clock_ns(void)
 	return ktime_get_ns();
 }
 
+/* Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS). */
+static void tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
+				 unsigned long clk, unsigned int depth)
+{
+	switch (kind) {
+	case TWHEEL_CLASSIC:
+		twheel_classic_init(&er->classic, clk);
+		er->e = &er->classic.e;
+		break;
+	case TWHEEL_MODERN:
+		twheel_modern_init(&er->modern, clk, depth);
+		er->e = &er->modern.e;
+		break;
+	default:
+		twheel_reference_init(&er->reference, clk);
+		er->e = &er->reference.e;
+		break;
+	}
+}
+
 static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 {
 	struct tw_engine_runner *er = kzalloc(sizeof(*er), GFP_KERNEL);
-	unsigned long now = jiffies + cfg->clock_offset;
 
 	if (!er)
 		return -ENOMEM;
 	/* The first runner indices are the engine kinds. */
-	switch (r->id) {
-	case TWHEEL_CLASSIC:
-		twheel_classic_init(&er->classic, now);
-		er->e = &er->classic.e;
-		break;
-	case TWHEEL_MODERN:
-		twheel_modern_init(&er->modern, now, cfg->modern_depth);
-		er->e = &er->modern.e;
-		break;
-	default:
-		twheel_reference_init(&er->reference, now);
-		er->e = &er->reference.e;
-		break;
-	}
+	tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset,
+			     cfg->modern_depth);
 	er->e->clock_ns = tw_engine_clock_ns;
 	er->clock_offset = cfg->clock_offset;
 	er->tick_jiffies = cfg->tick_jiffies;
@@ -189,6 +199,61 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 	spin_unlock(&r->lock);
 }
 
+#define TW_CAL_TIMERS	1024
+
+static void tw_engine_cal_fn(struct twheel_timer *t)
+{
+}
+
+static void tw_engine_cal_run(struct twheel_timer *t, unsigned long jiffy,
+			      void *arg)
+{
+	t->function(t);
+}
+
+/*
+ * Calibration on a scratch engine of the same kind: TW_CAL_TIMERS adds
+ * over 64 jiffies, then their expiry, each under the lock as in the tick.
+ */
+static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
+{
+	struct tw_engine_runner *er = tw_er(r), *cal;
+	struct twheel_timer *t;
+	spinlock_t lock;	/* stands for the runner's lock */
+	u64 t0, t1, t2;
+	unsigned int i;
+
+	cal = kzalloc(sizeof(*cal), GFP_KERNEL);
+	t = kvcalloc(TW_CAL_TIMERS, sizeof(*t), GFP_KERNEL);
+	if (!cal || !t) {
+		kfree(cal);
+		kvfree(t);
+		return -ENOMEM;
+	}
+	spin_lock_init(&lock);
+	tw_engine_setup_kind(cal, r->id, 0, er->e->nr_levels);
+	for (i = 0; i < TW_CAL_TIMERS; i++)
+		twheel_timer_setup(cal->e, &t[i], tw_engine_cal_fn);
+	local_bh_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < TW_CAL_TIMERS; i++) {
+		spin_lock(&lock);
+		twheel_add(cal->e, &t[i], 1 + (i & 63));
+		spin_unlock(&lock);
+	}
+	t1 = ktime_get_ns();
+	spin_lock(&lock);
+	twheel_run_until(cal->e, 64, tw_engine_cal_run, NULL);
+	spin_unlock(&lock);
+	t2 = ktime_get_ns();
+	local_bh_enable();
+	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
+	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
+	kvfree(t);
+	kfree(cal);
+	return 0;
+}
+
 static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {
 	struct twheel_engine *e = tw_er(r)->e;
@@ -270,6 +335,7 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.pending	= tw_engine_pending,
 	.tick		= tw_engine_tick,
 	.bench_op	= tw_engine_bench_op,
+	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,
 	.occupancy	= tw_engine_occupancy,
 };

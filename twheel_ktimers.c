@@ -5,6 +5,12 @@
  * callbacks account and re-arm exactly as our engines' do.
  */
 #include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/bottom_half.h>
+#include <linux/delay.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -67,6 +73,103 @@ static void tw_k_ran(struct tw_runner *r, struct tw_wtimer *w, u64 asked_ns)
 		tw_runner_rearm(r, w);
 	}
 	spin_unlock(&r->lock);
+}
+
+/*
+ * ---- calibration: scratch timers of the runner's kind ----
+ *
+ * Op cost: TW_KCAL_TIMERS arms far out, then as many deletes, timed in
+ * process context. Expiry cost: the same timers all due at one instant;
+ * their callbacks stamp the time, so (last - first) / (n - 1) is what one
+ * more expiry costs inside the kernel's softirq, our callback included.
+ */
+#define TW_KCAL_TIMERS	1024
+
+struct tw_kcal;
+
+struct tw_kcal_timer {
+	union {
+		struct timer_list tl;
+		struct hrtimer hr;
+	};
+	struct tw_kcal *cal;
+};
+
+struct tw_kcal {
+	struct tw_kcal_timer t[TW_KCAL_TIMERS];
+	atomic_t left;
+	u64 first, last;
+};
+
+static struct tw_kcal *tw_kcal_new(void)
+{
+	struct tw_kcal *cal = kvzalloc(sizeof(*cal), GFP_KERNEL);
+	int i;
+
+	if (!cal)
+		return NULL;
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		cal->t[i].cal = cal;
+	atomic_set(&cal->left, TW_KCAL_TIMERS);
+	return cal;
+}
+
+static void tw_kcal_ran(struct tw_kcal *cal)
+{
+	u64 now = ktime_get_ns();
+
+	if (!READ_ONCE(cal->first))
+		WRITE_ONCE(cal->first, now);
+	WRITE_ONCE(cal->last, now);
+	atomic_dec(&cal->left);
+}
+
+/* Waits up to a second for every calibration callback; -ETIMEDOUT if not. */
+static int tw_kcal_wait(struct tw_kcal *cal, struct tw_cost *c)
+{
+	int i;
+
+	for (i = 0; i < 50 && atomic_read(&cal->left); i++)
+		msleep(20);
+	if (atomic_read(&cal->left))
+		return -ETIMEDOUT;
+	c->expire_ns = div_u64(cal->last - cal->first, TW_KCAL_TIMERS - 1);
+	return 0;
+}
+
+static void tw_kcal_tl_fn(struct timer_list *tl)
+{
+	tw_kcal_ran(container_of(tl, struct tw_kcal_timer, tl)->cal);
+}
+
+static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
+{
+	struct tw_kcal *cal = tw_kcal_new();
+	unsigned long due;
+	u64 t0;
+	int i, ret;
+
+	if (!cal)
+		return -ENOMEM;
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		timer_setup(&cal->t[i].tl, tw_kcal_tl_fn, 0);
+	local_bh_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		mod_timer(&cal->t[i].tl, jiffies + HZ + i);
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		timer_delete(&cal->t[i].tl);
+	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
+	/* All due at one jiffy, armed with softirqs off: one run has them all. */
+	due = jiffies + 2;
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		mod_timer(&cal->t[i].tl, due);
+	local_bh_enable();
+	ret = tw_kcal_wait(cal, c);
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		timer_delete_sync(&cal->t[i].tl);
+	kvfree(cal);
+	return ret;
 }
 
 /* ---- timer_list ---- */
@@ -134,8 +237,45 @@ const struct tw_runner_ops tw_timer_list_runner_ops = {
 	.pending	= tw_tl_pending,
 	.cancel_sync	= tw_tl_cancel_sync,
 	.bench_op	= tw_tl_bench_op,
+	.calibrate	= tw_tl_calibrate,
 	.busy_cost	= tw_tl_busy_cost,
 };
+
+static enum hrtimer_restart tw_kcal_hr_fn(struct hrtimer *hr)
+{
+	tw_kcal_ran(container_of(hr, struct tw_kcal_timer, hr)->cal);
+	return HRTIMER_NORESTART;
+}
+
+static int tw_hr_calibrate(struct tw_runner *r, struct tw_cost *c)
+{
+	struct tw_kcal *cal = tw_kcal_new();
+	ktime_t due;
+	u64 t0;
+	int i, ret;
+
+	if (!cal)
+		return -ENOMEM;
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		tw_hrtimer_setup(&cal->t[i].hr, tw_kcal_hr_fn, HRTIMER_MODE_ABS_SOFT);
+	local_bh_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		hrtimer_start(&cal->t[i].hr, ktime_add_ms(ktime_get(), 1000 + i),
+			      HRTIMER_MODE_ABS_SOFT);
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		hrtimer_try_to_cancel(&cal->t[i].hr);
+	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
+	due = ktime_add_ms(ktime_get(), 8);
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		hrtimer_start(&cal->t[i].hr, due, HRTIMER_MODE_ABS_SOFT);
+	local_bh_enable();
+	ret = tw_kcal_wait(cal, c);
+	for (i = 0; i < TW_KCAL_TIMERS; i++)
+		hrtimer_cancel(&cal->t[i].hr);
+	kvfree(cal);
+	return ret;
+}
 
 /* ---- hrtimer ---- */
 
@@ -210,5 +350,6 @@ const struct tw_runner_ops tw_hrtimer_runner_ops = {
 	.pending	= tw_hr_pending,
 	.cancel_sync	= tw_hr_cancel_sync,
 	.bench_op	= tw_hr_bench_op,
+	.calibrate	= tw_hr_calibrate,
 	.busy_cost	= tw_hr_busy_cost,
 };

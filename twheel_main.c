@@ -74,7 +74,10 @@ static struct dentry *tw_root;
  * are refused with -EBUSY while RUNNING, start with -EINVAL when EMPTY.
  */
 
-/* load: new timers for the runners p asks for; the tick stops meanwhile. */
+/*
+ * load: admission first (what the load asks of the machine), then new
+ * timers for the runners p asks for; the tick stops meanwhile.
+ */
 static int tw_ctl_load(const struct twheel_params *p)
 {
 	unsigned long mask = p->engines ? p->engines : tw_runner_mask;
@@ -85,6 +88,9 @@ static int tw_ctl_load(const struct twheel_params *p)
 				    engines);
 		return -EINVAL;
 	}
+	ret = tw_runners_admit(p, mask);
+	if (ret)
+		return ret;
 	tw_tick_cancel();
 	if (tw_wl.state != TW_EMPTY)
 		tw_runners_disarm();
@@ -112,9 +118,10 @@ static void tw_ctl_start(void)
 	tw_wl.start = jiffies;
 	tw_wl.start_ns = ktime_get_ns();
 	tw_wl.ticks_run = 0;
-	tw_runners_set_active(true);
 	tw_runners_arm_all(tw_wl.start);
+	tw_runners_set_active(true);
 	WRITE_ONCE(tw_wl.activity, true);
+	tw_runners_rearm_ran();
 	tw_wl.state = TW_RUNNING;
 	tw_tick_start();
 }

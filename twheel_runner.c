@@ -8,8 +8,10 @@
 
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -108,11 +110,25 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 	twheel_hist_add(&rs->late_ns, max_t(s64, late_ns, 0));
 }
 
+/*
+ * Whether the workload's activity is on right now: the flag that start
+ * sets and stop, the tick's overload guard and the duration clear, and the
+ * duration itself, read from the clock, so that no re-arm outlives it even
+ * when the tick is starved.
+ */
+bool tw_workload_live(void)
+{
+	if (!READ_ONCE(tw_wl.activity))
+		return false;
+	return !tw_wl.p.duration ||
+	       !time_after(jiffies, tw_wl.start + tw_wl.p.duration * HZ);
+}
+
 /* After w ran: arm it again if its workload says so; r->lock held. */
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 {
-	if (!r->active || !twheel_wl_rearms(&tw_wl.p, w->id) ||
-	    r->ops->pending(r, w))
+	if (!r->active || !tw_workload_live() ||
+	    !twheel_wl_rearms(&tw_wl.p, w->id) || r->ops->pending(r, w))
 		return;
 	w->gen++;
 	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
@@ -125,6 +141,8 @@ void tw_runner_activity(struct tw_runner *r, u64 tick)
 	struct tw_wtimer *w;
 	u32 j;
 
+	if (!tw_workload_live())
+		return;
 	spin_lock(&r->lock);
 	for (j = 0; r->active && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
@@ -187,6 +205,26 @@ void tw_runners_arm_all(unsigned long base)
 
 	tw_for_each_runner(r)
 		tw_runner_batched(r, tw_wtimer_first_arm, base);
+}
+
+static void tw_wtimer_rearm(struct tw_runner *r, struct tw_wtimer *w,
+			    unsigned long unused)
+{
+	tw_runner_rearm(r, w);
+}
+
+/*
+ * After start armed everything with the activity off: the re-arms of the
+ * timers that ran meanwhile (the kernel's timers run while the others are
+ * being armed). Arming with the activity on would let them re-arm in a
+ * storm before start even returns.
+ */
+void tw_runners_rearm_ran(void)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r)
+		tw_runner_batched(r, tw_wtimer_rearm, 0);
 }
 
 static void tw_wtimer_del(struct tw_runner *r, struct tw_wtimer *w,
@@ -300,4 +338,167 @@ nomem:
 	for (i = 0; i < TWHEEL_NR_RUNNERS; i++)
 		kvfree(timers[i]);
 	return -ENOMEM;
+}
+
+/*
+ * ---- admission: what a load asks of the machine, before it is taken ----
+ *
+ * The demand of a workload on each runner comes in closed form from its
+ * parameters (twheel_wl_demand(): callbacks and activity ops a second),
+ * its cost from the runner's calibration: a callback costs one expiry, one
+ * re-arm and our accounting, an op one arm or delete. Every runner's timer
+ * work lands on the tick's CPU (the tick runs the ops and our engines; the
+ * kernel's timers are armed there), so the sum must fit in
+ * TW_ADMIT_CPU_PCT percent of one CPU; a burst's one-shot expiry (all in one
+ * tick) must fit in TW_ADMIT_BURST_MS. Above either, load is refused with
+ * -EBUSY unless force=1; the tick's overload guard is the backstop for
+ * what the model misses.
+ */
+#define TW_ADMIT_CPU_PCT	50
+#define TW_ADMIT_BURST_MS	5000
+#define TW_CAL_ACCT		1024
+
+static u64 tw_acct_ns;		/* tw_runner_ran() + re-arm decision, mean */
+
+/* Our own per-callback accounting cost, on a scratch runner. */
+static int tw_calibrate_accounting(void)
+{
+	struct tw_runner *scratch;
+	u64 t0;
+	int i;
+
+	scratch = kvzalloc(sizeof(*scratch), GFP_KERNEL);
+	if (!scratch)
+		return -ENOMEM;
+	scratch->ops = &tw_engine_runner_ops;
+	spin_lock_init(&scratch->lock);
+	local_bh_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < TW_CAL_ACCT; i++) {
+		spin_lock(&scratch->lock);
+		tw_runner_ran(scratch, i & 7, (s64)i << 10);
+		spin_unlock(&scratch->lock);
+	}
+	tw_acct_ns = max_t(u64, div_u64(ktime_get_ns() - t0, TW_CAL_ACCT), 1);
+	local_bh_enable();
+	kvfree(scratch);
+	return 0;
+}
+
+/* Measures what has not been measured yet; under tw_ctl. */
+static int tw_runners_calibrate(unsigned long mask)
+{
+	struct tw_runner *r;
+	int ret;
+
+	if (!tw_acct_ns) {
+		ret = tw_calibrate_accounting();
+		if (ret)
+			return ret;
+	}
+	tw_for_each_runner(r) {
+		if (!(mask & BIT(r->id)) || r->cost.expire_ns)
+			continue;
+		ret = r->ops->calibrate(r, &r->cost);
+		if (ret)
+			return ret;
+		r->cost.op_ns = max_t(u64, r->cost.op_ns, 1);
+		r->cost.expire_ns = max_t(u64, r->cost.expire_ns, 1);
+	}
+	return 0;
+}
+
+struct tw_demand_sum {
+	u64 events;		/* a second */
+	u64 ns;			/* CPU ns a second */
+	u64 burst_ns;		/* a burst's one-shot expiry */
+};
+
+static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
+			  struct tw_demand_sum *sum)
+{
+	struct twheel_demand d;
+	struct tw_runner *r;
+	u64 cb_ns;
+
+	memset(sum, 0, sizeof(*sum));
+	twheel_wl_demand(p, HZ, &d);
+	tw_for_each_runner(r) {
+		if (!(mask & BIT(r->id)))
+			continue;
+		cb_ns = r->cost.expire_ns + r->cost.op_ns + tw_acct_ns;
+		sum->events += d.callbacks_per_s + d.ops_per_s;
+		sum->ns += d.callbacks_per_s * cb_ns + d.ops_per_s * r->cost.op_ns;
+		sum->burst_ns += (u64)d.burst_callbacks * cb_ns;
+	}
+}
+
+static bool tw_demand_fits(const struct tw_demand_sum *sum)
+{
+	return sum->ns * 100 <= (u64)NSEC_PER_SEC * TW_ADMIT_CPU_PCT &&
+	       sum->burst_ns <= (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC;
+}
+
+/* The largest count (up to p->count) that fits; 0 if none does. */
+static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
+{
+	struct twheel_params q = *p;
+	struct tw_demand_sum sum;
+	u32 lo = 0, hi = p->count, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		q.count = mid;
+		tw_demand_sum(&q, mask, &sum);
+		if (tw_demand_fits(&sum))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/*
+ * Whether the runners in mask can take workload p: 0, or -EBUSY with the
+ * reason logged. Calibrates the runners on first use. Records the demand
+ * and the capacity for stats either way.
+ */
+int tw_runners_admit(const struct twheel_params *p, unsigned long mask)
+{
+	struct tw_demand_sum sum;
+	unsigned int runners;
+	u32 fit;
+	int ret;
+
+	ret = tw_runners_calibrate(mask);
+	if (ret) {
+		pr_warn_ratelimited("load: calibration failed (%d)\n", ret);
+		return ret;
+	}
+	tw_demand_sum(p, mask, &sum);
+	tw_wl.demand_per_s = sum.events;
+	tw_wl.demand_ns = sum.ns;
+	tw_wl.capacity_per_s = sum.ns ?
+		div64_u64(sum.events * NSEC_PER_SEC / 100 * TW_ADMIT_CPU_PCT, sum.ns) : 0;
+	if (tw_demand_fits(&sum))
+		return 0;
+	if (p->force) {
+		pr_warn_ratelimited("load: force=1: %llu timer events/s, %llu ms of CPU a second, beyond the admission limit; the overload guard may end it\n",
+				    sum.events, div_u64(sum.ns, NSEC_PER_MSEC));
+		return 0;
+	}
+	fit = tw_largest_fit(p, mask);
+	runners = hweight_long(mask);
+	if (sum.burst_ns > (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC)
+		pr_warn_ratelimited("load: %s count=%u: its one-shot expiry would take one tick %llu ms on %u runner(s), over the %u ms limit; count=%u fits; force=1 loads it anyway\n",
+				    twheel_wl_names[p->type], p->count,
+				    div_u64(sum.burst_ns, NSEC_PER_MSEC), runners,
+				    TW_ADMIT_BURST_MS, fit);
+	else
+		pr_warn_ratelimited("load: %s count=%u asks %llu timer events/s (%llu ms of CPU a second) of %u runner(s); this machine does %llu/s of this mix in %u%% of a CPU; count=%u fits%s; force=1 loads it anyway\n",
+				    twheel_wl_names[p->type], p->count, sum.events,
+				    div_u64(sum.ns, NSEC_PER_MSEC), runners,
+				    tw_wl.capacity_per_s, TW_ADMIT_CPU_PCT, fit,
+				    fit ? "" : " (lower ops=)");
+	return -EBUSY;
 }

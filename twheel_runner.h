@@ -93,6 +93,18 @@ struct tw_opcost {
 };
 
 /**
+ * struct tw_cost - what a runner's timer work costs on this machine
+ * @op_ns: one arm or delete, mean
+ * @expire_ns: one expiry with its (empty) callback, mean, timers due together
+ *
+ * Measured once by the runner's calibrate op on scratch timers.
+ */
+struct tw_cost {
+	u64 op_ns;
+	u64 expire_ns;
+};
+
+/**
  * struct tw_config - module parameters the runners need, passed at init
  * @modern_depth: levels of the modern wheel
  * @tick_jiffies: the driver ticks every this many jiffies
@@ -125,6 +137,8 @@ struct tw_config {
  *	softirq); NULL when the kernel runs the callbacks itself
  * @bench_op: one timed op of the bench (add, mod or del) with delta @delta
  *	from the runner's own clock; no lock held, bottom halves off
+ * @calibrate: measure @c on scratch timers of this runner's kind (process
+ *	context, may sleep; the runner's own timers are untouched)
  * @busy_cost: fill @h with this runner's busy-tick cost for the comparison
  *	rows; NULL: its ticks are its own (struct tw_run_stats.busy_ns)
  * @show: extra stats lines, after the common keys (may be NULL)
@@ -144,6 +158,7 @@ struct tw_runner_ops {
 	void (*tick)(struct tw_runner *r, unsigned long now);
 	void (*bench_op)(struct tw_runner *r, struct tw_wtimer *w,
 			 enum tw_bench_op op, unsigned long delta);
+	int (*calibrate)(struct tw_runner *r, struct tw_cost *c);
 	bool (*busy_cost)(struct tw_runner *r, struct twheel_hist *h);
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
@@ -162,6 +177,7 @@ struct tw_runner_ops {
  * @timers: the workload timers, @nr_timers of ops->timer_size bytes
  * @nr_timers: 0 when no workload is loaded
  * @opcost: the last bench of this load (under the control mutex)
+ * @cost: its calibration (under the control mutex; 0: not measured yet)
  * @priv: the implementation's state (an engine)
  * @dir: its debugfs directory
  */
@@ -177,6 +193,7 @@ struct tw_runner {
 	void *timers;
 	u32 nr_timers;
 	struct tw_opcost opcost;
+	struct tw_cost cost;
 	void *priv;
 	struct dentry *dir;
 };
@@ -192,6 +209,10 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @start: jiffy of the start
  * @start_ns: ktime_get_ns() at the start
  * @activity: the tick runs activity ops and timers re-arm
+ * @demand_per_s: timer events a second the load asks of all its runners
+ *	(callbacks and activity ops, closed form: twheel_wl_demand())
+ * @demand_ns: CPU ns a second they cost, by the runners' calibrations
+ * @capacity_per_s: events a second of this mix the admission budget holds
  */
 struct tw_workload {
 	enum tw_state state;
@@ -200,6 +221,9 @@ struct tw_workload {
 	unsigned long start;
 	u64 start_ns;
 	bool activity;
+	u64 demand_per_s;
+	u64 demand_ns;
+	u64 capacity_per_s;
 };
 
 extern struct tw_workload tw_wl;
@@ -234,13 +258,16 @@ void tw_runners_release(void);
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
+bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick);
 
 void tw_runners_set_active(bool on);
 void tw_runners_arm_all(unsigned long base);
+void tw_runners_rearm_ran(void);
 void tw_runners_disarm(void);
 void tw_runners_reset_counters(void);
+int tw_runners_admit(const struct twheel_params *p, unsigned long mask);
 int tw_runners_load(const struct twheel_params *p, unsigned long mask);
 void tw_runners_free_timers(void);
 

@@ -190,6 +190,24 @@ const char *tw_softirq_unavailable(void)
 	return tw_sirq ? NULL : tw_sirq_why;
 }
 
+/*
+ * Every ns the kernel's timer softirqs took since the last reset (our own
+ * tick's time taken out); 0 when not measured. Any context but the probes.
+ */
+u64 tw_softirq_total_ns(void)
+{
+	unsigned long flags;
+	u64 sum = 0;
+	int v;
+
+	for (v = 0; tw_sirq && v < TW_NR_SIRQ; v++) {
+		raw_spin_lock_irqsave(&tw_sirq[v].lock, flags);
+		sum += tw_sirq[v].all_ns.sum;
+		raw_spin_unlock_irqrestore(&tw_sirq[v].lock, flags);
+	}
+	return sum;
+}
+
 /* A copy of vector v's busy-run histogram; false when not measured. */
 bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h)
 {

@@ -7,10 +7,15 @@
  * A tick that ran late covers every missed jiffy in one call (the runners
  * count these catch-ups).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include "twheel_compat.h"
 #include "twheel_runner.h"
 #include "twheel_softirq.h"
@@ -18,6 +23,38 @@
 
 static struct hrtimer tw_tick;
 static ktime_t tw_period;
+static unsigned int tw_tick_jiffies;
+
+/*
+ * The overload guard. Over windows of TW_GUARD_WINDOW jiffies it adds up
+ * the CPU time timers took (our ticks, and the kernel's timer softirqs as
+ * the probes measure them) and the jiffies the tick missed. If, while the
+ * activity is on, timers took more than TW_GUARD_CPU_PCT percent of the
+ * window on all online CPUs together, or the tick missed more than
+ * TW_GUARD_MISSED_PCT percent of the window's jiffies (it was starved),
+ * the guard ends the activity: no more re-arms or ops; what is armed
+ * drains. The tick runs at least once a window while it is not starved,
+ * and a starved tick runs at the latest when ksoftirqd does.
+ */
+#define TW_GUARD_WINDOW		HZ
+#define TW_GUARD_CPU_PCT	60
+#define TW_GUARD_MISSED_PCT	50
+
+struct tw_guard {
+	spinlock_t lock;		/* stops and reason, for the read-outs */
+	unsigned long win_start;	/* jiffy the window began */
+	u64 win_start_ns;
+	u64 softirq_ns;			/* the kernel's timer softirqs at win_start */
+	u64 tick_ns;			/* our ticks' time in the window */
+	unsigned long last_tick;	/* jiffies at the previous tick */
+	unsigned long missed;		/* jiffies the tick missed in the window */
+	u64 stops;
+	char reason[128];
+};
+
+static struct tw_guard tw_guard = {
+	.lock = __SPIN_LOCK_UNLOCKED(tw_guard.lock),
+};
 
 /* The workload's duration is up: no more re-arms or ops. */
 static void tw_tick_end_activity(void)
@@ -32,18 +69,99 @@ static void tw_tick_end_activity(void)
 	}
 }
 
+static void tw_guard_reset(unsigned long now)
+{
+	struct tw_guard *g = &tw_guard;
+
+	g->win_start = now;
+	g->win_start_ns = ktime_get_ns();
+	g->softirq_ns = tw_softirq_total_ns();
+	g->tick_ns = 0;
+	g->last_tick = now;
+	g->missed = 0;
+}
+
+/* Whether the loaded workload has anything the guard could stop. */
+static bool tw_guard_applies(void)
+{
+	return tw_wl.p.ops || tw_wl.p.type != TWHEEL_WL_BURST;
+}
+
+/* At the end of a window: true (and the reason in g) if it was overloaded. */
+static bool tw_guard_check(unsigned long now, u64 now_ns)
+{
+	struct tw_guard *g = &tw_guard;
+	u64 span_ns = now_ns - g->win_start_ns, busy;
+	unsigned long span = now - g->win_start;
+
+	busy = g->tick_ns + tw_softirq_total_ns() - g->softirq_ns;
+	if (busy * 100 > span_ns * num_online_cpus() * TW_GUARD_CPU_PCT) {
+		snprintf(g->reason, sizeof(g->reason),
+			 "timers took %llu%% of %u CPU(s) for %lu ms",
+			 div64_u64(busy * 100, span_ns), num_online_cpus(),
+			 span * MSEC_PER_SEC / HZ);
+		return true;
+	}
+	if (g->missed * 100 > (u64)span * TW_GUARD_MISSED_PCT) {
+		snprintf(g->reason, sizeof(g->reason),
+			 "the tick was starved: it missed %lu of %lu jiffies",
+			 g->missed, span);
+		return true;
+	}
+	return false;
+}
+
+/* Once a tick: account, and end the activity when overloaded. */
+static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
+{
+	struct tw_guard *g = &tw_guard;
+	unsigned long gap = now - g->last_tick;
+	bool over;
+
+	if (gap > tw_tick_jiffies)
+		g->missed += gap - tw_tick_jiffies;
+	g->last_tick = now;
+	g->tick_ns += now_ns - t0;
+	if (time_before(now, g->win_start + TW_GUARD_WINDOW))
+		return;
+	if (!tw_workload_live() || !tw_guard_applies()) {
+		tw_guard_reset(now);
+		return;
+	}
+	spin_lock(&g->lock);
+	over = tw_guard_check(now, now_ns);
+	if (over)
+		g->stops++;
+	spin_unlock(&g->lock);
+	if (over) {
+		tw_tick_end_activity();
+		pr_warn_ratelimited("overload: activity ended, %s\n", g->reason);
+	}
+	tw_guard_reset(now);
+}
+
+/* The guard's read-out: overload_stops and the last reason. */
+void tw_tick_show_guard(struct seq_file *m)
+{
+	struct tw_guard *g = &tw_guard;
+
+	spin_lock_bh(&g->lock);
+	seq_printf(m, "overload_stops: %llu\n", g->stops);
+	seq_printf(m, "overload_reason: %s\n", g->stops ? g->reason : "-");
+	spin_unlock_bh(&g->lock);
+}
+
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
 	unsigned long now = jiffies;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = ktime_get_ns(), t1;
 	bool act = READ_ONCE(tw_wl.activity);
 	struct tw_runner *r;
 
 	tw_for_each_runner(r)
 		if (r->ops->tick)
 			r->ops->tick(r, now);
-	if (act && tw_wl.p.duration &&
-	    time_after(now, tw_wl.start + tw_wl.p.duration * HZ)) {
+	if (act && !tw_workload_live()) {
 		tw_tick_end_activity();
 		act = false;
 	}
@@ -53,19 +171,24 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 				tw_runner_activity(r, tw_wl.ticks_run);
 		tw_wl.ticks_run++;
 	}
-	tw_softirq_own_ns(ktime_get_ns() - t0);
+	t1 = ktime_get_ns();
+	tw_softirq_own_ns(t1 - t0);
+	tw_guard_tick(now, t0, t1);
 	hrtimer_forward_now(h, tw_period);
 	return HRTIMER_RESTART;
 }
 
 void tw_tick_init(unsigned int tick_jiffies)
 {
+	tw_tick_jiffies = tick_jiffies;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
+/* Starts the tick; the guard's window starts afresh with it. */
 void tw_tick_start(void)
 {
+	tw_guard_reset(jiffies);
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 

@@ -6,7 +6,10 @@
 #ifndef TWHEEL_TICK_H
 #define TWHEEL_TICK_H
 
+struct seq_file;
+
 void tw_tick_init(unsigned int tick_jiffies);
+void tw_tick_show_guard(struct seq_file *m);
 void tw_tick_start(void);
 void tw_tick_cancel(void);
 

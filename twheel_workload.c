@@ -425,6 +425,7 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_OPS]	= "ops",
 	[TWHEEL_KEY_DURATION]	= "duration",
 	[TWHEEL_KEY_ENGINES]	= "engines",
+	[TWHEEL_KEY_FORCE]	= "force",
 };
 
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
@@ -452,6 +453,8 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 	case TWHEEL_KEY_DURATION:
 		return tw_parse_u32(key, val, 0, TWHEEL_MAX_DURATION, &p->duration,
 				    why, why_len);
+	case TWHEEL_KEY_FORCE:
+		return tw_parse_u32(key, val, 0, 1, &p->force, why, why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
 	}
@@ -470,7 +473,7 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 	}
 	k = match_string(tw_keys, TWHEEL_KEY_NR, key);
 	if (k < 0) {
-		WHY("unknown key '%s' (count seed min max cancel ops duration engines)",
+		WHY("unknown key '%s' (count seed min max cancel ops duration engines force)",
 		    key);
 		return -EINVAL;
 	}

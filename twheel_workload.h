@@ -36,6 +36,7 @@ enum twheel_key {
 	TWHEEL_KEY_OPS,
 	TWHEEL_KEY_DURATION,
 	TWHEEL_KEY_ENGINES,
+	TWHEEL_KEY_FORCE,
 	TWHEEL_KEY_NR,
 };
 
@@ -49,6 +50,7 @@ struct twheel_params {
 	u32 duration;		/* seconds of activity; 0: until stop */
 	u32 engines;		/* mask of engine kinds; 0: every loaded one */
 	u32 set;		/* BIT(enum twheel_key) of the keys given */
+	u32 force;		/* 1: load even above the admission limit */
 };
 
 enum twheel_verb {
