@@ -7,7 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/atomic.h>
 #include <linux/bottom_half.h>
-#include <linux/delay.h>
+#include <linux/preempt.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -79,11 +79,18 @@ static void tw_k_ran(struct tw_runner *r, struct tw_wtimer *w, u64 asked_ns)
  * ---- calibration: scratch timers of the runner's kind ----
  *
  * Op cost: TW_KCAL_TIMERS arms far out, then as many deletes, timed in
- * process context. Expiry cost: the same timers all due at one instant;
- * their callbacks stamp the time, so (last - first) / (n - 1) is what one
- * more expiry costs inside the kernel's softirq, our callback included.
+ * process context. Expiry cost: what expiring timers take from a CPU, all
+ * in (the interrupt, reprogramming the clock event device, the softirq,
+ * our callback). TW_KCAL_SPREAD timers are pinned to this CPU, due one
+ * after the other over TW_KCAL_WINDOW_MS, while this CPU spins with
+ * preemption off reading the clock: every gap between two reads longer
+ * than a few iterations is time something else took. The same spin without
+ * timers first gives what the CPU loses anyway; the difference over the
+ * timers that ran is the cost of one expiry.
  */
-#define TW_KCAL_TIMERS	1024
+#define TW_KCAL_TIMERS		1024
+#define TW_KCAL_SPREAD		256
+#define TW_KCAL_WINDOW_MS	64
 
 struct tw_kcal;
 
@@ -97,8 +104,7 @@ struct tw_kcal_timer {
 
 struct tw_kcal {
 	struct tw_kcal_timer t[TW_KCAL_TIMERS];
-	atomic_t left;
-	u64 first, last;
+	atomic_t ran;
 };
 
 static struct tw_kcal *tw_kcal_new(void)
@@ -110,44 +116,76 @@ static struct tw_kcal *tw_kcal_new(void)
 		return NULL;
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
 		cal->t[i].cal = cal;
-	atomic_set(&cal->left, TW_KCAL_TIMERS);
 	return cal;
 }
 
-static void tw_kcal_ran(struct tw_kcal *cal)
+/* The shortest time between two clock reads, over a few thousand. */
+static u64 tw_kcal_min_gap(void)
 {
-	u64 now = ktime_get_ns();
-
-	if (!READ_ONCE(cal->first))
-		WRITE_ONCE(cal->first, now);
-	WRITE_ONCE(cal->last, now);
-	atomic_dec(&cal->left);
-}
-
-/* Waits up to a second for every calibration callback; -ETIMEDOUT if not. */
-static int tw_kcal_wait(struct tw_kcal *cal, struct tw_cost *c)
-{
+	u64 prev = ktime_get_ns(), t, min = U64_MAX;
 	int i;
 
-	for (i = 0; i < 50 && atomic_read(&cal->left); i++)
-		msleep(20);
-	if (atomic_read(&cal->left))
-		return -ETIMEDOUT;
-	c->expire_ns = div_u64(cal->last - cal->first, TW_KCAL_TIMERS - 1);
-	return 0;
+	for (i = 0; i < 4096; i++) {
+		t = ktime_get_ns();
+		min = min(min, t - prev);
+		prev = t;
+	}
+	return min;
+}
+
+/* Time taken from this CPU in the next window_ns: gaps longer than gap_ns. */
+static u64 tw_kcal_stolen(u64 window_ns, u64 gap_ns)
+{
+	u64 start = ktime_get_ns(), prev = start, t, stolen = 0;
+
+	while ((t = ktime_get_ns()) - start < window_ns) {
+		if (t - prev > gap_ns)
+			stolen += t - prev;
+		prev = t;
+	}
+	return stolen;
+}
+
+/*
+ * Expiry cost: arm(kt, ns) arms a scratch timer pinned to this CPU, due ns
+ * from now. Called with nothing armed; cancels nothing.
+ */
+static void tw_kcal_expiry(struct tw_kcal *cal, struct tw_cost *c,
+			   void (*arm)(struct tw_kcal_timer *kt, u64 in_ns))
+{
+	u64 window = (u64)TW_KCAL_WINDOW_MS * NSEC_PER_MSEC, gap, idle, busy;
+	unsigned int ran;
+	int i;
+
+	preempt_disable();
+	gap = max_t(u64, 16 * tw_kcal_min_gap(), 200);
+	idle = tw_kcal_stolen(window, gap);
+	atomic_set(&cal->ran, 0);
+	for (i = 0; i < TW_KCAL_SPREAD; i++)
+		arm(&cal->t[i], div_u64(window * (i + 1), TW_KCAL_SPREAD + 1));
+	/* Two jiffies more: a timer_list runs at the tick after its due time. */
+	busy = tw_kcal_stolen(window + 2 * TICK_NSEC, gap);
+	preempt_enable();
+	ran = atomic_read(&cal->ran);
+	c->expire_ns = ran && busy > idle ? div_u64(busy - idle, ran) : 0;
 }
 
 static void tw_kcal_tl_fn(struct timer_list *tl)
 {
-	tw_kcal_ran(container_of(tl, struct tw_kcal_timer, tl)->cal);
+	atomic_inc(&container_of(tl, struct tw_kcal_timer, tl)->cal->ran);
+}
+
+static void tw_kcal_tl_arm(struct tw_kcal_timer *kt, u64 in_ns)
+{
+	kt->tl.expires = jiffies + 1 + div_u64(in_ns, TICK_NSEC);
+	add_timer_on(&kt->tl, smp_processor_id());
 }
 
 static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
 {
 	struct tw_kcal *cal = tw_kcal_new();
-	unsigned long due;
 	u64 t0;
-	int i, ret;
+	int i;
 
 	if (!cal)
 		return -ENOMEM;
@@ -160,16 +198,12 @@ static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
 		timer_delete(&cal->t[i].tl);
 	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
-	/* All due at one jiffy, armed with softirqs off: one run has them all. */
-	due = jiffies + 2;
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		mod_timer(&cal->t[i].tl, due);
 	local_bh_enable();
-	ret = tw_kcal_wait(cal, c);
+	tw_kcal_expiry(cal, c, tw_kcal_tl_arm);
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
 		timer_delete_sync(&cal->t[i].tl);
 	kvfree(cal);
-	return ret;
+	return 0;
 }
 
 /* ---- timer_list ---- */
@@ -243,38 +277,39 @@ const struct tw_runner_ops tw_timer_list_runner_ops = {
 
 static enum hrtimer_restart tw_kcal_hr_fn(struct hrtimer *hr)
 {
-	tw_kcal_ran(container_of(hr, struct tw_kcal_timer, hr)->cal);
+	atomic_inc(&container_of(hr, struct tw_kcal_timer, hr)->cal->ran);
 	return HRTIMER_NORESTART;
+}
+
+static void tw_kcal_hr_arm(struct tw_kcal_timer *kt, u64 in_ns)
+{
+	hrtimer_start(&kt->hr, ns_to_ktime(in_ns), HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
 static int tw_hr_calibrate(struct tw_runner *r, struct tw_cost *c)
 {
 	struct tw_kcal *cal = tw_kcal_new();
-	ktime_t due;
 	u64 t0;
-	int i, ret;
+	int i;
 
 	if (!cal)
 		return -ENOMEM;
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		tw_hrtimer_setup(&cal->t[i].hr, tw_kcal_hr_fn, HRTIMER_MODE_ABS_SOFT);
+		tw_hrtimer_setup(&cal->t[i].hr, tw_kcal_hr_fn, HRTIMER_MODE_REL_SOFT);
 	local_bh_disable();
 	t0 = ktime_get_ns();
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		hrtimer_start(&cal->t[i].hr, ktime_add_ms(ktime_get(), 1000 + i),
-			      HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(&cal->t[i].hr, ms_to_ktime(1000 + i),
+			      HRTIMER_MODE_REL_SOFT);
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
 		hrtimer_try_to_cancel(&cal->t[i].hr);
 	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
-	due = ktime_add_ms(ktime_get(), 8);
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		hrtimer_start(&cal->t[i].hr, due, HRTIMER_MODE_ABS_SOFT);
 	local_bh_enable();
-	ret = tw_kcal_wait(cal, c);
+	tw_kcal_expiry(cal, c, tw_kcal_hr_arm);
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
 		hrtimer_cancel(&cal->t[i].hr);
 	kvfree(cal);
-	return ret;
+	return 0;
 }
 
 /* ---- hrtimer ---- */

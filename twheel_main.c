@@ -119,11 +119,11 @@ static void tw_ctl_start(void)
 	tw_wl.start_ns = ktime_get_ns();
 	tw_wl.ticks_run = 0;
 	tw_runners_arm_all(tw_wl.start);
+	tw_tick_start();
 	tw_runners_set_active(true);
 	WRITE_ONCE(tw_wl.activity, true);
 	tw_runners_rearm_ran();
 	tw_wl.state = TW_RUNNING;
-	tw_tick_start();
 }
 
 static void tw_ctl_stop(void)

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "twheel_runner.h"
+#include "twheel_tick.h"
 
 /*
  * The one place that decides each runner's behaviour: its index (the
@@ -127,8 +128,8 @@ bool tw_workload_live(void)
 /* After w ran: arm it again if its workload says so; r->lock held. */
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 {
-	if (!r->active || !tw_workload_live() ||
-	    !twheel_wl_rearms(&tw_wl.p, w->id) || r->ops->pending(r, w))
+	if (!r->active || !twheel_wl_rearms(&tw_wl.p, w->id) ||
+	    r->ops->pending(r, w) || !tw_workload_live() || tw_guard_starved())
 		return;
 	w->gen++;
 	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));

@@ -39,6 +39,8 @@ static unsigned int tw_tick_jiffies;
 #define TW_GUARD_WINDOW		HZ
 #define TW_GUARD_CPU_PCT	60
 #define TW_GUARD_MISSED_PCT	50
+/* A re-arm that finds the tick this late ends the activity itself. */
+#define TW_GUARD_STARVED	(HZ / 2)
 
 struct tw_guard {
 	spinlock_t lock;		/* stops and reason, for the read-outs */
@@ -77,7 +79,7 @@ static void tw_guard_reset(unsigned long now)
 	g->win_start_ns = ktime_get_ns();
 	g->softirq_ns = tw_softirq_total_ns();
 	g->tick_ns = 0;
-	g->last_tick = now;
+	WRITE_ONCE(g->last_tick, now);
 	g->missed = 0;
 }
 
@@ -120,7 +122,7 @@ static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
 
 	if (gap > tw_tick_jiffies)
 		g->missed += gap - tw_tick_jiffies;
-	g->last_tick = now;
+	WRITE_ONCE(g->last_tick, now);
 	g->tick_ns += now_ns - t0;
 	if (time_before(now, g->win_start + TW_GUARD_WINDOW))
 		return;
@@ -128,11 +130,11 @@ static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
 		tw_guard_reset(now);
 		return;
 	}
-	spin_lock(&g->lock);
+	spin_lock_irq(&g->lock);
 	over = tw_guard_check(now, now_ns);
 	if (over)
 		g->stops++;
-	spin_unlock(&g->lock);
+	spin_unlock_irq(&g->lock);
 	if (over) {
 		tw_tick_end_activity();
 		pr_warn_ratelimited("overload: activity ended, %s\n", g->reason);
@@ -140,15 +142,41 @@ static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
 	tw_guard_reset(now);
 }
 
+/*
+ * From a re-arm (any context, a runner lock held): if the activity is on
+ * and the tick has not run for TW_GUARD_STARVED jiffies, something starves
+ * it (a storm of the kernel's timers, most likely): end the activity here,
+ * as the tick cannot. Returns whether it did.
+ */
+bool tw_guard_starved(void)
+{
+	struct tw_guard *g = &tw_guard;
+	unsigned long last = READ_ONCE(g->last_tick), flags;
+
+	if (time_before(jiffies, last + TW_GUARD_STARVED))
+		return false;
+	spin_lock_irqsave(&g->lock, flags);
+	if (READ_ONCE(tw_wl.activity)) {
+		WRITE_ONCE(tw_wl.activity, false);
+		g->stops++;
+		snprintf(g->reason, sizeof(g->reason),
+			 "the tick was starved: it had not run for %lu jiffies",
+			 jiffies - last);
+		pr_warn_ratelimited("overload: activity ended, %s\n", g->reason);
+	}
+	spin_unlock_irqrestore(&g->lock, flags);
+	return true;
+}
+
 /* The guard's read-out: overload_stops and the last reason. */
 void tw_tick_show_guard(struct seq_file *m)
 {
 	struct tw_guard *g = &tw_guard;
 
-	spin_lock_bh(&g->lock);
+	spin_lock_irq(&g->lock);
 	seq_printf(m, "overload_stops: %llu\n", g->stops);
 	seq_printf(m, "overload_reason: %s\n", g->stops ? g->reason : "-");
-	spin_unlock_bh(&g->lock);
+	spin_unlock_irq(&g->lock);
 }
 
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)

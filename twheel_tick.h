@@ -10,6 +10,7 @@ struct seq_file;
 
 void tw_tick_init(unsigned int tick_jiffies);
 void tw_tick_show_guard(struct seq_file *m);
+bool tw_guard_starved(void);
 void tw_tick_start(void);
 void tw_tick_cancel(void);
 

@@ -5,9 +5,8 @@
 # Prints, between markers, each run's stats (for the distributions) and the
 # compare tables; the host turns them into markdown, CSV and a plot.
 mode=${1:-full}
-d=/sys/kernel/debug/twheel
+. /guest/lib.sh
 all=classic,modern,reference,timer_list,hrtimer
-runners="classic modern reference timer_list hrtimer"
 
 if [ "$mode" = quick ]; then
 	sweep_secs=5 secs=3 burst_secs=6 n=2000 nmixed=1000 nburst=5000 longmax=20000 sizes="1000 10000"
@@ -17,6 +16,9 @@ fi
 
 fail() { echo "compare: $*"; exit 1; }
 ctl() { echo "$*" >$d/control || fail "control refused: $*"; }
+# The loads below are sized for an emulated CPU; where admission finds one
+# too much for this machine it is run at the largest count that fits.
+load() { load_fit "$@" || fail "load refused: $*"; }
 
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 case "$cs" in
@@ -30,7 +32,7 @@ echo "@@INFO kernel=$(uname -r) hz=$(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats
 run() {
 	name=$1 t=$2
 	shift 2
-	ctl load "$@"
+	load "$@"
 	ctl bench
 	ctl start
 	sleep "$t"

@@ -1,7 +1,6 @@
 #!/bin/sh
 # In the guest: the tour a newcomer sees with `make demo`.
-d=/sys/kernel/debug/twheel
-get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+. /guest/lib.sh
 say() { printf '\n== %s\n' "$*"; }
 show() { printf '\n# %s\n' "$*"; sh -c "$*"; }
 

@@ -1,20 +1,15 @@
 #!/bin/sh
 # In the guest: no load the module accepts may take the machine hostage.
-#   overload.sh [BOUND_SECS]
-# For every workload: the largest count admission accepts (the module's
+#   overload.sh [BOUND_SECS [MAX_COUNT]]
+# For every workload: the largest count admission accepts, up to MAX_COUNT
+# (default 1048576, the most the parser takes; the module's
 # refusal names it) is started, then a shell command, a stats read and
 # stop must each finish within BOUND_SECS (default 10); a load above
 # capacity is refused with -EBUSY and a reason; the same with force=1 is
 # ended by the overload guard, and the guest stays usable.
 bound=${1:-10}
-d=/sys/kernel/debug/twheel
-fails=0
-ok() { echo "ok: $* [$(now)]"; }
-bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
-get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
-top() { awk -v k="$1:" '/^\[/ { exit } $1 == k { print $2; exit }' $d/stats; }
-ctl() { echo "$*" > $d/control; }
-now() { cut -d' ' -f1 /proc/uptime; }
+maxcount=${2:-1048576}
+. /guest/lib.sh
 # took CMD...: runs CMD, prints the seconds it took (centiseconds kept)
 took() {
 	t0=$(now)
@@ -27,7 +22,7 @@ echo "capacity check: HZ=$(awk -F'[ =]' '/^# HZ/ { print $3 }' $d/stats), bound 
 for wl in timeouts expiring long burst mixed; do
 	# The largest count the module takes: it names the one that fits its
 	# CPU budget; below that only memory (-ENOMEM) can refuse it.
-	fit=1048576
+	fit=$maxcount
 	while [ "$fit" -gt 0 ]; do
 		dmesg -c >/dev/null
 		ctl load $wl count=$fit duration=30 2>/dev/null && break

@@ -6,13 +6,7 @@
 #                      the debug kernel, which is several times slower)
 scale=${1:-1}
 n() { echo $(($1 / scale)); }
-d=/sys/kernel/debug/twheel
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
-# get ENGINE KEY: a value from the stats block of ENGINE
-get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
-ctl() { echo "$*" > $d/control; }
+. /guest/lib.sh
 
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=classic,modern,reference,timer_list,hrtimer || { echo "FAILED: insmod"; exit 1; }
@@ -23,7 +17,7 @@ done
 run() {	# run WORKLOAD SECONDS ARGS...
 	wl=$1 secs=$2
 	shift 2
-	ctl load $wl "$@" || { bad "load $wl $*"; return; }
+	load_fit $wl "$@" || { bad "load $wl $*"; return; }
 	ctl start || { bad "start $wl"; return; }
 	sleep "$secs"
 	ctl stop || bad "stop $wl"

@@ -11,11 +11,10 @@
 # kmemleak  no leak from twheel after all of it (kmemleak.sh)
 # Prints "STRESS PASS|FAIL <section>" per section; exits 1 on any failure.
 rounds=${1:-20} writes=${2:-10000} count=${3:-262144} secs=${4:-30}
-d=/sys/kernel/debug/twheel
+. /guest/lib.sh
 ko=/lib/twheel/twheel.ko
 all=classic,modern,reference,timer_list,hrtimer
 fails=0 total=0
-bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
 # section NAME: report the previous section's verdict, start counting anew
 section() {
 	now=$(cut -d. -f1 /proc/uptime)
@@ -30,9 +29,6 @@ section() {
 	sect=$1 fails=0 t0=$now
 	[ -n "$1" ] && echo "== $1"
 }
-# get ENGINE KEY: a value from the stats block of ENGINE
-get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
-ctl() { echo "$*" > $d/control; }
 # snap: the lines a refused write must leave alone
 snap() { grep -E '^(workload|state|params):' $d/stats; }
 # refuse ERRNO-TEXT WHAT [FILE]: control (or FILE) refuses the contents of
@@ -75,7 +71,7 @@ sh /guest/kmemleak.sh baseline || leak_base=failed
 section hostile
 insmod $ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 base="load mixed count=1234 seed=77 min=50 max=3000 cancel=40 ops=5 duration=0"
-ctl $base || bad "load: $base"
+ctl $base force=1 || bad "load: $base"
 want=$(snap)
 n=0
 # Malformed commands, one per line: each must fail with EINVAL.
@@ -213,7 +209,7 @@ dd if=/dev/zero of=/fill/x bs=1M count=$((avail - 128)) 2>/dev/null
 # load_huge: 0 if the biggest load fitted, 1 if refused with -ENOMEM (any
 # other answer is a failure).
 load_huge() {
-	ctl load burst count=1048576 2>/tmp/err && return 0
+	ctl load burst count=1048576 force=1 2>/tmp/err && return 0
 	read -r e < /tmp/err
 	case "$e" in
 	*"$ENOMEM") ;;
@@ -232,7 +228,7 @@ else
 	[ "$(snap)" = "$want" ] || bad "a refused (ENOMEM) load changed the state: $(snap)"
 fi
 # Still working.
-ctl load expiring count=500 duration=0 && ctl start || bad "load/start after the hostile writes"
+load_fit expiring count=500 duration=0 && ctl start || bad "load/start after the hostile writes"
 ran 30 || bad "no timer ran within 30 s after the hostile writes"
 ctl stop || bad "stop after the hostile writes"
 stopped_ok "after hostile"
@@ -311,7 +307,7 @@ done
 cat /tmp/w*.err 2>/dev/null | grep -v -E "($EINVAL|Device or resource busy)\$" > /tmp/odd
 [ -s /tmp/odd ] && bad "unexpected errors: $(sort /tmp/odd | uniq -c | head -n 5)"
 ctl stop 2>/dev/null
-ctl load mixed count=1000 min=32 ops=5 duration=0 && ctl start ||
+load_fit mixed count=1000 min=32 ops=5 duration=0 && ctl start ||
 	bad "load/start after the concurrent writes"
 ran 30 || bad "no timer ran within 30 s after the concurrent writes"
 ctl stop || bad "stop after the concurrent writes"
@@ -325,7 +321,7 @@ section wrap
 insmod $ko engines=$all wrap_secs=5 || bad "insmod wrap_secs=5"
 clock() { sed -n '1s/.*engine_clock=\([0-9]*\).*/\1/p' $d/stats; }
 c0=$(clock)
-ctl load mixed count=1000 min=32 max=4000 seed=9 ops=5 duration=0 && ctl start ||
+load_fit mixed count=1000 min=32 max=4000 seed=9 ops=5 duration=0 && ctl start ||
 	bad "load/start"
 sleep 1
 r0=$(get classic runs) cm=$(clock)
@@ -371,7 +367,7 @@ while [ $r -lt "$rounds" ]; do
 	m=$((RANDOM % 5))
 	insmod $ko || { bad "round $r: insmod"; break; }
 	# Far timers (expiring a few a jiffy), activity ops on them too.
-	ctl load long count="$count" seed=$r min=256 max=1048576 ops=5 cancel=30 duration=0 ||
+	load_fit long count="$count" seed=$r min=256 max=1048576 ops=5 cancel=30 duration=0 ||
 		bad "round $r: load"
 	case $m in
 	0) rmmod twheel || bad "round $r: rmmod" ;;

@@ -1,0 +1,27 @@
+# shellcheck shell=sh
+# What the guest scripts share; sourced (". /guest/lib.sh"), never run.
+d=/sys/kernel/debug/twheel
+fails=0
+# The runners a guest script checks, when the module runs them all.
+runners="classic modern reference timer_list hrtimer"
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
+ctl() { echo "$*" > $d/control; }
+now() { cut -d' ' -f1 /proc/uptime; }
+# get RUNNER KEY: a value from the stats block of RUNNER
+get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+# top KEY: a value from the lines before the first block of stats
+top() { awk -v k="$1:" '/^\[/ { exit } $1 == k { print $2; exit }' $d/stats; }
+
+# load_fit WORKLOAD KEY=VALUE...: load; if admission refuses it as more
+# than this machine takes, load the largest count the module names instead
+# (a later count= wins). Prints the count loaded when it had to lower it.
+load_fit() {
+	dmesg -c >/dev/null 2>&1
+	ctl load "$@" 2>/dev/null && return 0
+	fit=$(dmesg | sed -n 's/.* count=\([0-9]*\) fits.*/\1/p' | tail -n 1)
+	[ -n "$fit" ] && [ "$fit" -gt 0 ] || { ctl load "$@"; return; }
+	echo "admission: $* is more than this machine takes; count=$fit" >&2
+	ctl load "$@" count="$fit"
+}
