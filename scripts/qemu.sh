@@ -5,7 +5,10 @@
 #   scripts/qemu.sh [--kernel test|debug|stock] [--timeout SECS] [--smp N]
 #                   [--log FILE] [--no-load] [-- COMMAND...]
 #
-# With no COMMAND and a terminal on stdin, it opens a shell in the guest.
+# COMMAND is a command and its arguments, run as given (scripts/qemu.sh --
+# sh -c 'a; b' runs both); one single argument is a command line for the
+# guest's sh ('sh /guest/a.sh && sh /guest/b.sh'). With no COMMAND and a
+# terminal on stdin, it opens a shell in the guest.
 # test:  the project's own kernel (scripts/build-kernel.sh), with KUnit.
 # debug: the same plus KASAN, lockdep, UBSAN, ODEBUG, kmemleak (debug.config);
 #        2 CPUs and 1024 MiB unless --smp or TWHEEL_MEM say otherwise.
@@ -65,8 +68,17 @@ cp "$moddir"/*.ko "$root/lib/twheel/"
 : >"$root/etc/twheel-preload"
 for m in ${TWHEEL_PRELOAD:-}; do echo "$m" >>"$root/etc/twheel-preload"; done
 [ $load -eq 1 ] && echo twheel.ko >>"$root/etc/twheel-preload"
-if [ $# -gt 0 ]; then
-	printf '%s\n' "$*" >"$root/cmd"
+if [ $# -eq 1 ]; then
+	# One argument: a command line, as the guest's sh reads it.
+	printf '%s\n' "$1" >"$root/cmd"
+	interactive=0
+elif [ $# -gt 1 ]; then
+	# A command and its arguments, each kept as given (single-quoted).
+	q=""
+	for a in "$@"; do
+		q+="'${a//\'/\'\\\'\'}' "
+	done
+	printf '%s\n' "$q" >"$root/cmd"
 	interactive=0
 elif [ -t 0 ]; then
 	interactive=1
