@@ -28,9 +28,10 @@ static unsigned int tw_tick_jiffies;
 /*
  * The overload guard. Over windows of TW_GUARD_WINDOW jiffies it adds up
  * the CPU time timers took (our ticks, and the kernel's timer softirqs as
- * the probes measure them) and the jiffies the tick missed. If, while the
- * activity is on, timers took more than TW_GUARD_CPU_PCT percent of the
- * window on all online CPUs together, or the tick missed more than
+ * the probes measure them, on every CPU) and the jiffies the tick missed.
+ * If, while the activity is on, timers took more than TW_GUARD_CPU_PCT
+ * percent of one CPU's time in the window (admission allows 50), or the
+ * tick missed more than
  * TW_GUARD_MISSED_PCT percent of the window's jiffies (it was starved),
  * the guard ends the activity: no more re-arms or ops; what is armed
  * drains. The tick runs at least once a window while it is not starved,
@@ -97,11 +98,10 @@ static bool tw_guard_check(unsigned long now, u64 now_ns)
 	unsigned long span = now - g->win_start;
 
 	busy = g->tick_ns + tw_softirq_total_ns() - g->softirq_ns;
-	if (busy * 100 > span_ns * num_online_cpus() * TW_GUARD_CPU_PCT) {
+	if (busy * 100 > span_ns * TW_GUARD_CPU_PCT) {
 		snprintf(g->reason, sizeof(g->reason),
-			 "timers took %llu%% of %u CPU(s) for %lu ms",
-			 div64_u64(busy * 100, span_ns), num_online_cpus(),
-			 span * MSEC_PER_SEC / HZ);
+			 "timers took %llu%% of a CPU for %lu ms",
+			 div64_u64(busy * 100, span_ns), span * MSEC_PER_SEC / HZ);
 		return true;
 	}
 	if (g->missed * 100 > (u64)span * TW_GUARD_MISSED_PCT) {
