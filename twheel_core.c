@@ -220,7 +220,13 @@ static unsigned long tw_classic_next_event(const struct twheel_engine *e,
 
 	for (lvl = 0; lvl < TW_CLASSIC_LEVELS; lvl++) {
 		shift = tw_classic_shift(lvl);
-		/* Ratas' bound: later levels can only be later still. */
+		/*
+		 * A bounded look-up, as Ratas' ticks_until_next_event(max):
+		 * level lvl has no work before clk next reaches a multiple of
+		 * its granularity, and every higher level's first point is
+		 * later still; once that point is at or past the best answer
+		 * so far (at first the caller's limit), no level can beat it.
+		 */
 		if (tw_level_first(shift, e->clk) >= best)
 			break;
 		bits = lvl ? TW_TVN_BITS : TW_TVR_BITS;
