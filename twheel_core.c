@@ -277,8 +277,9 @@ static void tw_engine_init(struct twheel_engine *e, const struct twheel_ops *ops
  *
  * Every slot and the collected list start empty, every counter of
  * @c->e.st at 0, @c->e.clock_ns NULL (not measured) and
- * @c->e.cascade_ns 0. Nothing is allocated: there is nothing to tear
- * down, but timers still pending in @c are simply forgotten with it.
+ * @c->e.cascade_ns 0. Nothing is allocated, so there is nothing to tear
+ * down; initialising it again drops the timers it held without marking
+ * them not pending.
  */
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk)
 {
@@ -870,7 +871,8 @@ EXPORT_SYMBOL_GPL(twheel_next_event);
  * and leaves the clock at @now + 1. At each jiffy with work the classic
  * wheel cascades first, then every engine collects the timers due: they
  * are still pending, and wait in the engine for twheel_pop() (or
- * twheel_del(), which takes them back). No callback is run here.
+ * twheel_del() or twheel_mod(), which take them back). No callback is
+ * run here.
  *
  * Counts st.advances once, st.jiffies for every jiffy covered, st.events
  * for each jiffy processed, st.collected for each timer collected (and
