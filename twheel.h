@@ -40,12 +40,22 @@ typedef void (*twheel_fn_t)(struct twheel_timer *t);
 typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
 			      void *arg);
 
-/*
- * A timer. The classic wheel links it through @list (FIFO slots, as 2.6
- * did), the modern wheel through @entry (an hlist, as the kernel does now),
- * both with @bucket; the reference engine uses @node. A timer belongs to one
+/**
+ * struct twheel_timer - a timer of one of the engines
+ * @list: the classic wheel's link into a slot or its collected list
+ * @entry: the modern wheel's link into a bucket or its collected list
+ * @bucket: the wheels only: the index of the bucket the timer is filed
+ *	in; TWHEEL_COLLECTED while it is collected or not pending
+ * @node: the reference engine's link into its armed or its due tree
+ * @expires: the absolute jiffy it was last armed for
+ * @function: its callback, run by the caller after twheel_pop()
+ *
+ * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
+ * the modern wheel through @entry (an hlist, as the kernel does now), both
+ * with @bucket; the reference engine uses @node. A timer belongs to one
  * engine at a time, so they share storage and the timer stays as small as
- * the kernel's timer_list (40 bytes on 64-bit).
+ * the kernel's timer_list (40 bytes on 64-bit). Set it up with
+ * twheel_timer_setup() for the engine it is to be armed on.
  */
 struct twheel_timer {
 	union {
@@ -95,60 +105,114 @@ enum twheel_kind {
 
 #define TWHEEL_MAX_LEVELS	TW_MODERN_MAX_LEVELS
 
-/* Counters every engine keeps. added = expired + deleted + pending. */
+/**
+ * struct twheel_stats - the counters every engine keeps
+ * @added: a non-pending timer was armed (twheel_add(), or twheel_mod() of a
+ *	timer that was not pending)
+ * @deleted: a pending timer was removed by twheel_del()
+ * @modified: a pending timer was given an expiry by twheel_mod(), the
+ *	one it already had included
+ * @mod_noop: of @modified, those to the expiry the timer already had
+ * @mod_inplace: of @modified, those that stayed in their bucket: no relink
+ * @expired: timers handed out by twheel_pop()
+ * @collected: timers moved from buckets (the reference: the armed tree) to
+ *	the collected list
+ * @cascades: cascades of a non-empty slot (classic)
+ * @cascaded: timers moved by cascades (classic)
+ * @advances: twheel_advance() calls that moved clk
+ * @jiffies: jiffies those calls covered
+ * @events: jiffies that had work (collect or cascade), i.e. were processed
+ * @pending: timers armed, or collected and not yet popped
+ * @level_pending: timers in buckets, per level (not the collected ones; the
+ *	reference engine counts its armed timers in level 0)
+ *
+ * added = expired + deleted + pending, at any time.
+ */
 struct twheel_stats {
-	u64 added;		/* a non-pending timer was armed */
-	u64 deleted;		/* a pending timer was removed */
-	u64 modified;		/* a pending timer was given a new expiry */
-	u64 mod_noop;		/* mod to the expiry it already had */
-	u64 mod_inplace;	/* mod that stayed in its bucket: no relink */
-	u64 expired;		/* handed out by twheel_pop() */
-	u64 collected;		/* moved from buckets to the collected list */
-	u64 cascades;		/* cascade of a non-empty slot (classic) */
-	u64 cascaded;		/* timers moved by cascades (classic) */
-	u64 advances;		/* twheel_advance() calls that moved clk */
-	u64 jiffies;		/* jiffies those calls covered */
-	u64 events;		/* jiffies that had work (collect or cascade) */
-	unsigned long pending;	/* armed, or collected and not yet popped */
-	unsigned int level_pending[TWHEEL_MAX_LEVELS];	/* in buckets */
+	u64 added;
+	u64 deleted;
+	u64 modified;
+	u64 mod_noop;
+	u64 mod_inplace;
+	u64 expired;
+	u64 collected;
+	u64 cascades;
+	u64 cascaded;
+	u64 advances;
+	u64 jiffies;
+	u64 events;
+	unsigned long pending;
+	unsigned int level_pending[TWHEEL_MAX_LEVELS];
 };
 
 struct twheel_engine;
 
+/**
+ * struct twheel_ops - what makes an engine one kind of engine
+ * @name: the engine's name ("classic", "modern", "reference")
+ * @kind: the engine's kind
+ * @setup: marks a timer not pending for this kind of engine
+ * @pending: whether a timer is armed, or collected and not yet popped
+ * @enqueue: files t by t->expires; t is not pending
+ * @dequeue: removes a pending t, from a bucket or from the collected list
+ * @bucket_of: the bucket a timer expiring at @expires would be filed in now,
+ *	or TWHEEL_NO_BUCKET
+ * @process: processes the jiffy e->clk: cascade, then collect; clk is not
+ *	moved
+ * @next_event: jiffies from clk to the next jiffy with work, at most limit
+ * @pop: takes the first collected timer off the collected list and marks it
+ *	not pending; NULL if there is none
+ *
+ * The ops keep the level_pending, collected, cascades and cascaded counters
+ * of struct twheel_stats (and twheel_engine.cascade_ns); the
+ * engine-independent functions (twheel_add() and the others) keep the rest.
+ */
 struct twheel_ops {
 	const char *name;
 	enum twheel_kind kind;
 	void (*setup)(struct twheel_timer *t);
 	bool (*pending)(const struct twheel_timer *t);
-	/* Files t by t->expires; t is not pending. */
 	void (*enqueue)(struct twheel_engine *e, struct twheel_timer *t);
-	/* Removes a pending t, from a bucket or from the collected list. */
 	void (*dequeue)(struct twheel_engine *e, struct twheel_timer *t);
-	/* The bucket t would be filed in now, or TWHEEL_NO_BUCKET. */
 	unsigned int (*bucket_of)(const struct twheel_engine *e,
 				  unsigned long expires);
-	/* Processes the jiffy e->clk: cascade, then collect; clk is not moved. */
 	void (*process)(struct twheel_engine *e);
-	/* Jiffies from clk to the next jiffy with work, at most limit. */
 	unsigned long (*next_event)(const struct twheel_engine *e,
 				    unsigned long limit);
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
 };
 
+/**
+ * struct twheel_engine - what every engine has; embedded in each kind's own
+ * @ops: the engine's kind
+ * @clk: the next jiffy to process
+ * @nr_levels: levels: 5 (classic), the depth (modern), 1 (reference)
+ * @st: the engine's counters
+ * @clock_ns: optional, for accounting only: a clock the caller lends so
+ *	that the time spent cascading can be told apart from collecting. The
+ *	engine's behaviour never depends on it. NULL: not measured.
+ * @cascade_ns: ns spent cascading, summed while @clock_ns is set; the
+ *	caller resets it when it likes
+ */
 struct twheel_engine {
 	const struct twheel_ops *ops;
-	unsigned long clk;		/* next jiffy to process */
+	unsigned long clk;
 	unsigned int nr_levels;
 	struct twheel_stats st;
-	/*
-	 * Optional, for accounting only: a clock the caller lends so that
-	 * the time spent cascading can be told apart from collecting. The
-	 * engine's behaviour never depends on it. NULL: not measured.
-	 */
 	u64 (*clock_ns)(void);
-	u64 cascade_ns;			/* summed while clock_ns is set */
+	u64 cascade_ns;
 };
 
+/**
+ * struct twheel_classic - the classic (Linux 2.6) cascading wheel
+ * @e: the engine
+ * @collected: timers collected and not yet popped, in the order they fire
+ * @pending_map: a bit per non-empty slot of @vec
+ * @vec: the slots: tv1's TW_TVR_SIZE, then tv2..tv5's TW_TVN_SIZE each;
+ *	FIFO lists
+ *
+ * Set up by twheel_classic_init().
+ */
 struct twheel_classic {
 	struct twheel_engine e;
 	struct list_head collected;
@@ -156,20 +220,42 @@ struct twheel_classic {
 	struct list_head vec[TW_CLASSIC_BUCKETS];
 };
 
+/**
+ * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel
+ * @e: the engine
+ * @collected: timers collected and not yet popped, in the order they fire
+ * @collected_tail: where the next collected one goes
+ * @cutoff: deltas from here on are clamped...
+ * @max_delta: ...to this one
+ * @pending_map: a bit per non-empty bucket of @vec
+ * @vec: the buckets, TW_LVL_SIZE a level, level n's from n * TW_LVL_SIZE
+ *	on; only the first e.nr_levels levels are used
+ *
+ * Set up by twheel_modern_init().
+ */
 struct twheel_modern {
 	struct twheel_engine e;
 	struct hlist_head collected;
-	struct hlist_node **collected_tail;	/* where the next one goes */
-	unsigned long cutoff;		/* deltas from here on are clamped */
-	unsigned long max_delta;	/* ... to this one */
+	struct hlist_node **collected_tail;
+	unsigned long cutoff;
+	unsigned long max_delta;
 	DECLARE_BITMAP(pending_map, TW_MODERN_BUCKETS);
 	struct hlist_head vec[TW_MODERN_BUCKETS];
 };
 
+/**
+ * struct twheel_reference - the reference engine: two rbtrees
+ * @e: the engine
+ * @armed: armed timers, ordered by expires, FIFO on ties
+ * @due: collected timers, in the order they fire
+ *
+ * Exact and simple, not fast: what the wheels are checked against. Set up
+ * by twheel_reference_init().
+ */
 struct twheel_reference {
 	struct twheel_engine e;
-	struct rb_root_cached armed;	/* ordered by expires, FIFO on ties */
-	struct rb_root_cached due;	/* collected, in the order they fire */
+	struct rb_root_cached armed;
+	struct rb_root_cached due;
 };
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);

@@ -250,6 +250,7 @@ static struct twheel_timer *tw_classic_pop(struct twheel_engine *e)
 	return t;
 }
 
+/* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
 	.kind		= TWHEEL_CLASSIC,
@@ -275,6 +276,17 @@ static void tw_engine_init(struct twheel_engine *e, const struct twheel_ops *ops
 	e->cascade_ns = 0;
 }
 
+/**
+ * twheel_classic_init() - set up an empty classic wheel
+ * @c: the wheel; the caller's storage (about 8 KiB on 64-bit)
+ * @clk: the first jiffy it is to process
+ *
+ * Every slot and the collected list start empty, every counter of
+ * @c->e.st at 0, @c->e.clock_ns NULL (not measured) and
+ * @c->e.cascade_ns 0. Nothing is allocated, so there is nothing to tear
+ * down; initialising it again drops the timers it held without marking
+ * them not pending.
+ */
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk)
 {
 	unsigned int i;
@@ -294,10 +306,22 @@ static struct twheel_modern *to_modern(const struct twheel_engine *e)
 	return container_of(e, struct twheel_modern, e);
 }
 
-/*
- * The bucket the kernel's wheel files expires in when its clock is clk, and
- * the jiffy that bucket is processed at. Rounding up to the next multiple
- * of the level's granularity is what keeps a timer from ever firing early.
+/**
+ * twheel_modern_index() - where the modern wheel files an expiry now
+ * @m: the wheel; only read
+ * @expires: the absolute jiffy, taken against @m's clock wrap-safely
+ * @bucket_expiry: set to the jiffy that bucket is processed at
+ *
+ * The bucket the kernel's wheel files @expires in when its clock is
+ * @m->e.clk, and the jiffy that bucket is processed at. Rounding up to the
+ * next multiple of the level's granularity is what keeps a timer from ever
+ * firing early: within the wheel's range @bucket_expiry is at least
+ * @expires + 1. An @expires before the clock goes to the clock's own
+ * level-0 bucket (@bucket_expiry is the clock); a delta of @m->cutoff or
+ * more is clamped to @m->max_delta first, in the last level, as the kernel
+ * clamps its own, and so comes before @expires.
+ *
+ * Return: the bucket index, level * TW_LVL_SIZE + slot.
  */
 unsigned int twheel_modern_index(const struct twheel_modern *m,
 				 unsigned long expires,
@@ -435,6 +459,7 @@ static struct twheel_timer *tw_modern_pop(struct twheel_engine *e)
 	return t;
 }
 
+/* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
 const struct twheel_ops twheel_modern_ops = {
 	.name		= "modern",
 	.kind		= TWHEEL_MODERN,
@@ -449,6 +474,21 @@ const struct twheel_ops twheel_modern_ops = {
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 
+/**
+ * twheel_modern_init() - set up an empty modern wheel
+ * @m: the wheel; the caller's storage (about 5 KiB on 64-bit)
+ * @clk: the first jiffy it is to process
+ * @depth: its levels, 2 to TW_MODERN_MAX_LEVELS (the kernel's is
+ *	TW_MODERN_DEFAULT_DEPTH)
+ *
+ * Every bucket and the collected list start empty, every counter of
+ * @m->e.st at 0, @m->e.clock_ns NULL (not measured) and
+ * @m->e.cascade_ns 0. Deltas of tw_lvl_start(@depth) jiffies or more will
+ * be clamped to that less the last level's granularity, as the kernel
+ * does. Nothing is allocated.
+ *
+ * Return: 0, or -EINVAL if @depth is out of range (@m is left untouched).
+ */
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
 		       unsigned int depth)
 {
@@ -468,6 +508,17 @@ int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
 }
 EXPORT_SYMBOL_GPL(twheel_modern_init);
 
+/**
+ * twheel_level_info() - one row of the modern wheel's level table
+ * @hz: jiffies a second the ms columns are computed for; not 0
+ * @depth: the wheel's levels (decides the last level's @li->file_hi)
+ * @lvl: the level, below @depth
+ * @li: filled in, every member
+ *
+ * A pure function of its arguments, for the read-outs and the KUnit checks
+ * against the table at the top of the kernel's kernel/time/timer.c; see
+ * struct twheel_level_info for what each member holds.
+ */
 void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 		       struct twheel_level_info *li)
 {
@@ -593,6 +644,7 @@ static struct twheel_timer *tw_ref_pop(struct twheel_engine *e)
 	return rb_entry(n, struct twheel_timer, node);
 }
 
+/* The reference's ops: struct twheel_reference, twheel_reference_init(). */
 const struct twheel_ops twheel_reference_ops = {
 	.name		= "reference",
 	.kind		= TWHEEL_REFERENCE,
@@ -607,6 +659,15 @@ const struct twheel_ops twheel_reference_ops = {
 };
 EXPORT_SYMBOL_GPL(twheel_reference_ops);
 
+/**
+ * twheel_reference_init() - set up an empty reference engine
+ * @r: the engine; the caller's storage
+ * @clk: the first jiffy it is to process
+ *
+ * Both trees start empty, every counter of @r->e.st at 0, @r->e.clock_ns
+ * NULL and @r->e.cascade_ns 0 (the reference never cascades). Its one
+ * "level" is level 0. Nothing is allocated.
+ */
 void twheel_reference_init(struct twheel_reference *r, unsigned long clk)
 {
 	tw_engine_init(&r->e, &twheel_reference_ops, clk, 1);
@@ -617,6 +678,15 @@ EXPORT_SYMBOL_GPL(twheel_reference_init);
 
 /* ---- the engine-independent operations ---- */
 
+/**
+ * twheel_bucket_level() - the level of a bucket index, for occupancy read-outs
+ * @e: the engine, for its kind
+ * @bucket: a bucket index of @e's kind (a real one: not TWHEEL_COLLECTED
+ *	or TWHEEL_NO_BUCKET)
+ *
+ * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern
+ * wheel: @bucket / TW_LVL_SIZE; the reference engine: always 0.
+ */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
 {
@@ -633,6 +703,17 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 }
 EXPORT_SYMBOL_GPL(twheel_bucket_level);
 
+/**
+ * twheel_timer_setup() - prepare a timer for an engine
+ * @e: the engine the timer is to be armed on
+ * @t: the timer; must not be pending on any engine
+ * @fn: its callback, stored in @t->function
+ *
+ * Marks @t not pending the way @e's kind of engine tells it, and sets
+ * @t->expires to 0. Needed once before @t is first armed on @e, and again
+ * before it moves to another engine (a timer belongs to one engine at a
+ * time). Counts nothing.
+ */
 void twheel_timer_setup(struct twheel_engine *e, struct twheel_timer *t,
 			twheel_fn_t fn)
 {
@@ -642,12 +723,41 @@ void twheel_timer_setup(struct twheel_engine *e, struct twheel_timer *t,
 }
 EXPORT_SYMBOL_GPL(twheel_timer_setup);
 
+/**
+ * twheel_pending() - whether a timer is pending on an engine
+ * @e: the engine
+ * @t: a timer set up for @e with twheel_timer_setup()
+ *
+ * Return: true if @t is armed, or was collected by twheel_advance() and not
+ * yet handed out by twheel_pop(); false once popped or deleted, or if it
+ * was never armed.
+ */
 bool twheel_pending(const struct twheel_engine *e, const struct twheel_timer *t)
 {
 	return e->ops->pending(t);
 }
 EXPORT_SYMBOL_GPL(twheel_pending);
 
+/**
+ * twheel_add() - arm a timer that is not pending
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * @expires is taken against the engine's clock wrap-safely, as
+ * time_before() does: an @expires before the clock (the next jiffy to
+ * process) runs at that next jiffy. Otherwise @t never runs before
+ * @expires: at exactly @expires on the classic wheel and the reference,
+ * on the modern wheel at the end of its bucket's granule, at least
+ * @expires + 1 (as the kernel's wheel). The one exception is the modern
+ * wheel's clamp, as the kernel's: a delta beyond its last level's reach
+ * is cut to it, and such a timer runs before @expires. Counts
+ * st.added and st.pending.
+ *
+ * Return: 0, or -EBUSY if @t is already pending (armed, or collected and
+ * not yet popped): then nothing changes, @t keeps its expiry and nothing
+ * is counted.
+ */
 int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
 	       unsigned long expires)
 {
@@ -661,6 +771,19 @@ int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
 }
 EXPORT_SYMBOL_GPL(twheel_add);
 
+/**
+ * twheel_del() - disarm a timer
+ * @e: the engine
+ * @t: the timer, set up for @e
+ *
+ * A pending timer is taken out of its bucket or, if it was collected and
+ * not yet popped, out of the collected list: either way it will not run.
+ * Counts st.deleted and takes it off st.pending (and off its level's
+ * st.level_pending while in a bucket). A timer that is not pending is left
+ * as it is, and nothing is counted.
+ *
+ * Return: true if @t was pending, false if not.
+ */
 bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 {
 	if (!e->ops->pending(t))
@@ -672,6 +795,26 @@ bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 }
 EXPORT_SYMBOL_GPL(twheel_del);
 
+/**
+ * twheel_mod() - give a timer a new expiry, arming it if need be
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at, as for twheel_add()
+ *
+ * A timer that is not pending is armed as twheel_add() does (and counted
+ * as it counts: st.added, st.pending). A pending one counts st.modified
+ * and then:
+ *
+ * - the expiry it already has: nothing changes (st.mod_noop); a collected
+ *   timer stays collected and runs when popped;
+ * - an expiry that files in the bucket it is in: only @t->expires changes,
+ *   no relink (st.mod_inplace; never for a collected timer, nor on the
+ *   reference engine, which has no buckets);
+ * - otherwise it is taken out (of its bucket, or of the collected list: it
+ *   will not run for its old expiry) and filed again for @expires.
+ *
+ * Return: true if @t was pending, false if it was armed afresh.
+ */
 bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 		unsigned long expires)
 {
@@ -703,6 +846,19 @@ bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 }
 EXPORT_SYMBOL_GPL(twheel_mod);
 
+/**
+ * twheel_next_event() - how far the next jiffy with work is
+ * @e: the engine; only read
+ * @limit: the most to report
+ *
+ * A jiffy has work if the engine collects timers at it, or (classic) has a
+ * non-empty slot to cascade. Timers already collected and waiting for
+ * twheel_pop() are not looked at.
+ *
+ * Return: jiffies from the clock (the next jiffy to process) to the next
+ * jiffy with work, 0 if the clock itself has work; @limit if there is
+ * none before it.
+ */
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit)
 {
@@ -710,10 +866,26 @@ unsigned long twheel_next_event(const struct twheel_engine *e,
 }
 EXPORT_SYMBOL_GPL(twheel_next_event);
 
-/*
- * Processes every jiffy from clk up to and including now, skipping the
- * jiffies at which the engine has nothing to do, and leaves clk at now + 1.
- * Returns how many timers were collected.
+/**
+ * twheel_advance() - process every jiffy up to and including @now
+ * @e: the engine
+ * @now: the last jiffy to process, an absolute jiffy taken against the
+ *	clock wrap-safely
+ *
+ * Processes every jiffy from the clock up to and including @now, skipping
+ * the jiffies at which the engine has nothing to do (twheel_next_event()),
+ * and leaves the clock at @now + 1. At each jiffy with work the classic
+ * wheel cascades first, then every engine collects the timers due: they
+ * are still pending, and wait in the engine for twheel_pop() (or
+ * twheel_del() or twheel_mod(), which take them back). No callback is
+ * run here.
+ *
+ * Counts st.advances once, st.jiffies for every jiffy covered, st.events
+ * for each jiffy processed, st.collected for each timer collected (and
+ * the classic wheel's st.cascades and st.cascaded). If @now is before the
+ * clock nothing happens and nothing is counted.
+ *
+ * Return: how many timers were collected.
  */
 unsigned long twheel_advance(struct twheel_engine *e, unsigned long now)
 {
@@ -782,6 +954,20 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 }
 EXPORT_SYMBOL_GPL(twheel_run_until);
 
+/**
+ * twheel_pop() - hand out the next collected timer
+ * @e: the engine
+ *
+ * Takes the first of the timers twheel_advance() collected off the engine,
+ * in the order they fire: jiffy by jiffy, and within a jiffy in slot order
+ * (first filed first) on the classic wheel, the kernel's order on the
+ * modern wheel (level by level; in a bucket, an hlist, last filed first)
+ * and expiry order, FIFO on ties, on the reference. The timer is no longer
+ * pending: the caller runs its ->function, which may arm it again. Counts
+ * st.expired and takes it off st.pending.
+ *
+ * Return: the timer, or NULL if no collected timer is waiting.
+ */
 struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
 	struct twheel_timer *t = e->ops->pop(e);

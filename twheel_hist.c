@@ -10,6 +10,16 @@
 #include <linux/seq_file.h>
 #include "twheel_hist.h"
 
+/**
+ * twheel_hist_idx() - the bucket a value goes in
+ * @v: the value
+ *
+ * Values below 2^TWHEEL_HIST_SUB have a bucket each; above, each power of
+ * two is split into 2^TWHEEL_HIST_SUB buckets by the bits below the top
+ * one.
+ *
+ * Return: the bucket's index, below TWHEEL_HIST_N.
+ */
 unsigned int twheel_hist_idx(u64 v)
 {
 	unsigned int e;
@@ -22,7 +32,12 @@ unsigned int twheel_hist_idx(u64 v)
 }
 EXPORT_SYMBOL_GPL(twheel_hist_idx);
 
-/* The smallest value bucket i holds. */
+/**
+ * twheel_hist_floor() - the smallest value a bucket holds
+ * @i: the bucket's index, below TWHEEL_HIST_N
+ *
+ * Return: the smallest value v with twheel_hist_idx(v) == @i.
+ */
 u64 twheel_hist_floor(unsigned int i)
 {
 	unsigned int e = i >> TWHEEL_HIST_SUB;
@@ -34,6 +49,14 @@ u64 twheel_hist_floor(unsigned int i)
 }
 EXPORT_SYMBOL_GPL(twheel_hist_floor);
 
+/**
+ * twheel_hist_add() - record a value
+ * @h: the histogram; the caller serialises access to it
+ * @v: the value
+ *
+ * Counts @v in @h->n and its bucket, adds it to @h->sum (which wraps
+ * modulo 2^64 rather than saturate) and raises @h->max to it if larger.
+ */
 void twheel_hist_add(struct twheel_hist *h, u64 v)
 {
 	h->n++;
@@ -43,9 +66,15 @@ void twheel_hist_add(struct twheel_hist *h, u64 v)
 }
 EXPORT_SYMBOL_GPL(twheel_hist_add);
 
-/*
- * The floor of the bucket holding the value of rank ceil(n * permille /
- * 1000) (at least the first); 0 for an empty histogram.
+/**
+ * twheel_hist_pct() - a percentile, as a bucket floor
+ * @h: the histogram
+ * @permille: the percentile in thousandths: 500 for the median, 990 for
+ *	p99; at most 1000
+ *
+ * Return: the floor of the bucket holding the value of rank
+ * ceil(n * @permille / 1000) (at least the first), so at most 1/8 below
+ * the true value; 0 for an empty histogram.
  */
 u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille)
 {

@@ -16,6 +16,7 @@
 #include "twheel.h"
 #include "twheel_workload.h"
 
+/* The workloads' names, by enum twheel_wl_type, as a load line gives them. */
 const char *const twheel_wl_names[TWHEEL_WL_NR] = {
 	[TWHEEL_WL_TIMEOUTS]	= "timeouts",
 	[TWHEEL_WL_EXPIRING]	= "expiring",
@@ -25,6 +26,10 @@ const char *const twheel_wl_names[TWHEEL_WL_NR] = {
 };
 EXPORT_SYMBOL_GPL(twheel_wl_names);
 
+/*
+ * The runners' names, by enum twheel_kind then TWHEEL_TIMER_LIST and
+ * TWHEEL_HRTIMER, as engines= (the module's and a load line's) gives them.
+ */
 const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= "classic",
 	[TWHEEL_MODERN]		= "modern",
@@ -34,6 +39,16 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 };
 EXPORT_SYMBOL_GPL(twheel_runner_names);
 
+/**
+ * twheel_params_default() - a workload's default parameters
+ * @type: the workload
+ * @p: filled in, every member
+ *
+ * Seed 1 and 10 s of activity for all; the count, delta range, cancel
+ * share and ops a tick of @type (a @type past the named ones gets mixed's).
+ * @p->engines is 0 (every loaded runner), @p->set 0 (no key given) and
+ * @p->force 0.
+ */
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -146,7 +161,19 @@ static void tw_range(const struct twheel_params *p, enum twheel_wl_type c,
 	*lo = min_t(u64, l, *hi);
 }
 
-/* The delta of timer id's gen-th arming, within its class's range. */
+/**
+ * twheel_wl_delta() - the delta of one arming of a workload's timer
+ * @p: the workload
+ * @id: the timer, an index below @p->count
+ * @gen: which arming of it (the runners count from 0, the first at start)
+ *
+ * Uniform in the range of the timer's class: [@p->min, @p->max] for a
+ * workload of one class; a mixed workload's classes keep their named
+ * workloads' ranges unless min= is given, each cut at @p->max. A pure
+ * function of (@p->seed, @id, @gen), so every runner draws the same.
+ *
+ * Return: the delta, jiffies.
+ */
 u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen)
 {
 	u32 lo, hi;
@@ -156,14 +183,33 @@ u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen)
 }
 EXPORT_SYMBOL_GPL(twheel_wl_delta);
 
-/* Whether timer id arms itself again when it runs. */
+/**
+ * twheel_wl_rearms() - whether a workload's timer re-arms when it runs
+ * @p: the workload
+ * @id: the timer, an index below @p->count
+ *
+ * Return: true if timer @id arms itself again (with a fresh
+ * twheel_wl_delta()) when it runs: every class but burst's.
+ */
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id)
 {
 	return tw_class(p, id) != TWHEEL_WL_BURST;
 }
 EXPORT_SYMBOL_GPL(twheel_wl_rearms);
 
-/* The j-th activity op of a tick (tick counts from the start, 0 first). */
+/**
+ * twheel_wl_op() - one activity op of a tick
+ * @p: the workload; @p->count must not be 0
+ * @tick: the tick, counted from the start (0 first)
+ * @j: the op's number within the tick, below @p->ops
+ * @op: filled in
+ *
+ * The @j-th op of @tick picks a timer uniformly among @p->count, and
+ * cancels with probability @p->cancel %. In a mixed workload a pick of a
+ * timer outside the timeouts class goes to the first of its ten, a
+ * timeouts timer. A pure function of (@p->seed, @tick, @j), so every
+ * runner sees the same ops.
+ */
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op)
 {
@@ -483,9 +529,24 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 	return ret;
 }
 
-/*
- * Parses one control line into cmd; the line is modified. On error returns
- * -EINVAL with a one-line reason in why, and cmd is not to be used.
+/**
+ * twheel_parse_cmd() - parse one line written to the control file
+ * @line: the line, NUL-terminated; it is modified
+ * @cmd: filled in on success
+ * @why: where a reason goes on error
+ * @why_len: @why's size; the reason is truncated to fit
+ *
+ * Parses one control line into @cmd: a verb (load start stop reset unload
+ * bench clear), surrounding blanks ignored. Only load takes arguments, the
+ * other verbs refuse any: a workload name (twheel_wl_names), then
+ * key=value pairs (count seed min max cancel ops duration engines force)
+ * separated by blanks, each checked against its limit. @cmd->p gets the
+ * workload's defaults (twheel_params_default()) with the given keys on
+ * top, recorded in @cmd->p.set; min above max is refused. For the other
+ * verbs @cmd->p is left alone.
+ *
+ * Return: 0, or -EINVAL with a one-line reason in @why, and @cmd is not to
+ * be used.
  */
 int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		     size_t why_len)

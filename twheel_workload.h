@@ -40,17 +40,35 @@ enum twheel_key {
 	TWHEEL_KEY_NR,
 };
 
+/**
+ * struct twheel_params - a workload, as a load line gives it
+ * @type: the workload
+ * @count: timers per engine
+ * @seed: the seed of every random choice
+ * @min: the delta range, jiffies: from @min...
+ * @max: ...to @max, both included
+ * @cancel: % of activity ops on a pending timer that delete
+ * @ops: activity ops per tick and engine
+ * @duration: seconds of activity; 0: until stop
+ * @engines: mask of engine kinds (BIT() of a runner, see
+ *	twheel_runner_names); 0: every loaded one
+ * @set: BIT(enum twheel_key) of the keys given
+ * @force: 1: load even above the admission limit
+ *
+ * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
+ * the load line's values on top of them.
+ */
 struct twheel_params {
 	enum twheel_wl_type type;
-	u32 count;		/* timers per engine */
+	u32 count;
 	u64 seed;
-	u32 min, max;		/* delta range, jiffies */
-	u32 cancel;		/* % of activity ops on a pending timer that delete */
-	u32 ops;		/* activity ops per tick and engine */
-	u32 duration;		/* seconds of activity; 0: until stop */
-	u32 engines;		/* mask of engine kinds; 0: every loaded one */
-	u32 set;		/* BIT(enum twheel_key) of the keys given */
-	u32 force;		/* 1: load even above the admission limit */
+	u32 min, max;
+	u32 cancel;
+	u32 ops;
+	u32 duration;
+	u32 engines;
+	u32 set;
+	u32 force;
 };
 
 enum twheel_verb {
@@ -63,15 +81,26 @@ enum twheel_verb {
 	TWHEEL_CMD_CLEAR,	/* forget the comparison records */
 };
 
+/**
+ * struct twheel_cmd - one control line, parsed by twheel_parse_cmd()
+ * @verb: what to do
+ * @p: the workload, for load only (left alone for the other verbs)
+ */
 struct twheel_cmd {
 	enum twheel_verb verb;
-	struct twheel_params p;		/* for load */
+	struct twheel_params p;
 };
 
-/* What one activity op of a tick does. */
+/**
+ * struct twheel_op - what one activity op of a tick does
+ * @id: the timer it acts on, an index in the workload
+ * @cancel: delete the timer if it is pending (else re-arm it, or arm it)
+ *
+ * Made by twheel_wl_op().
+ */
 struct twheel_op {
 	u32 id;
-	bool cancel;		/* delete if pending (else re-arm / arm) */
+	bool cancel;
 };
 
 /*
@@ -82,15 +111,26 @@ struct twheel_op {
 #define TWHEEL_HRTIMER		(TWHEEL_NR_KINDS + 1)
 #define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 2)
 
-/* A workload's expected load on one runner: see twheel_wl_demand(). */
+/**
+ * struct twheel_demand - a workload's expected load on one runner
+ * @callbacks_per_s: expiries a second, while the activity runs
+ * @ops_per_s: activity ops a second
+ * @burst_callbacks: a burst's one-shot expiries at start + min...
+ * @burst_jiffies: ...spread over max - min + 1 jiffies (1: one)
+ * @timers: timers per class (enum twheel_wl_type)
+ * @class_callbacks_per_s: @callbacks_per_s per class, each rounded
+ * @expiry_ppm: per class, the share of armings that end in expiry, ppm
+ *
+ * See twheel_wl_demand(), which fills it in.
+ */
 struct twheel_demand {
-	u64 callbacks_per_s;	/* expiries a second, while the activity runs */
-	u64 ops_per_s;		/* activity ops a second */
-	u32 burst_callbacks;	/* a burst's one-shot expiries at start+min... */
-	u32 burst_jiffies;	/* ...spread over max-min+1 jiffies (1: one) */
-	u32 timers[TWHEEL_WL_NR];		/* per class */
+	u64 callbacks_per_s;
+	u64 ops_per_s;
+	u32 burst_callbacks;
+	u32 burst_jiffies;
+	u32 timers[TWHEEL_WL_NR];
 	u64 class_callbacks_per_s[TWHEEL_WL_NR];
-	u32 expiry_ppm[TWHEEL_WL_NR];		/* armings that end in expiry */
+	u32 expiry_ppm[TWHEEL_WL_NR];
 };
 
 extern const char *const twheel_wl_names[TWHEEL_WL_NR];
