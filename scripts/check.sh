@@ -60,6 +60,13 @@ grep -E ': (ERROR|WARNING|CHECK):' "$work/cp.log" | head -n 20
 ! grep -q -E ': (ERROR|WARNING|CHECK):' "$work/cp.log"
 res "checkpatch --strict" $?
 
+# 2b. kernel-doc: the kernel's own checker clean, and every exported
+# function and every struct in our headers documented.
+"$TWHEEL_ROOT/scripts/kdoc.sh" >"$work/kdoc.log" 2>&1
+kdrc=$?
+head -n 20 "$work/kdoc.log"
+res "kernel-doc (scripts/kdoc.sh)" $kdrc
+
 # 3. KUnit in QEMU: every case counts.
 "$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
 krc=$?
