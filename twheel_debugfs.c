@@ -184,10 +184,10 @@ static int stats_show(struct seq_file *m, void *unused)
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
 			   p->duration);
 	if (tw_wl.state != TW_EMPTY) {
-		seq_printf(m, "demand_per_s: %llu\n", tw_wl.demand_per_s);
+		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",
-			   div_u64(tw_wl.demand_ns, NSEC_PER_MSEC));
-		seq_printf(m, "capacity_per_s: %llu\n", tw_wl.capacity_per_s);
+			   div_u64(tw_wl.adm.demand_ns, NSEC_PER_MSEC));
+		seq_printf(m, "capacity_per_s: %llu\n", tw_wl.adm.capacity_per_s);
 	}
 	if (tw_wl.state == TW_RUNNING)
 		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_wl.start);

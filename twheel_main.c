@@ -81,6 +81,7 @@ static struct dentry *tw_root;
 static int tw_ctl_load(const struct twheel_params *p)
 {
 	unsigned long mask = p->engines ? p->engines : tw_runner_mask;
+	struct tw_admission adm;
 	int ret;
 
 	if (mask & ~tw_runner_mask) {
@@ -88,7 +89,7 @@ static int tw_ctl_load(const struct twheel_params *p)
 				    engines);
 		return -EINVAL;
 	}
-	ret = tw_runners_admit(p, mask);
+	ret = tw_runners_admit(p, mask, &adm);
 	if (ret)
 		return ret;
 	tw_tick_cancel();
@@ -97,6 +98,7 @@ static int tw_ctl_load(const struct twheel_params *p)
 	ret = tw_runners_load(p, mask);
 	if (!ret) {
 		tw_softirq_reset();
+		tw_wl.adm = adm;
 		tw_wl.state = TW_LOADED;
 	}
 	tw_tick_start();

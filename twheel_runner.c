@@ -461,10 +461,11 @@ static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
 
 /*
  * Whether the runners in mask can take workload p: 0, or -EBUSY with the
- * reason logged. Calibrates the runners on first use. Records the demand
- * and the capacity for stats either way.
+ * reason logged. Calibrates the runners on first use. The demand and the
+ * capacity go to adm either way.
  */
-int tw_runners_admit(const struct twheel_params *p, unsigned long mask)
+int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
+		     struct tw_admission *adm)
 {
 	struct tw_demand_sum sum;
 	unsigned int runners;
@@ -477,9 +478,9 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask)
 		return ret;
 	}
 	tw_demand_sum(p, mask, &sum);
-	tw_wl.demand_per_s = sum.events;
-	tw_wl.demand_ns = sum.ns;
-	tw_wl.capacity_per_s = sum.ns ?
+	adm->demand_per_s = sum.events;
+	adm->demand_ns = sum.ns;
+	adm->capacity_per_s = sum.ns ?
 		div64_u64(sum.events * NSEC_PER_SEC / 100 * TW_ADMIT_CPU_PCT, sum.ns) : 0;
 	if (tw_demand_fits(&sum))
 		return 0;
@@ -499,7 +500,7 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask)
 		pr_warn_ratelimited("load: %s count=%u asks %llu timer events/s (%llu ms of CPU a second) of %u runner(s); this machine does %llu/s of this mix in %u%% of a CPU; count=%u fits%s; force=1 loads it anyway\n",
 				    twheel_wl_names[p->type], p->count, sum.events,
 				    div_u64(sum.ns, NSEC_PER_MSEC), runners,
-				    tw_wl.capacity_per_s, TW_ADMIT_CPU_PCT, fit,
+				    adm->capacity_per_s, TW_ADMIT_CPU_PCT, fit,
 				    fit ? "" : " (lower ops=)");
 	return -EBUSY;
 }

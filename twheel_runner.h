@@ -198,6 +198,19 @@ struct tw_runner {
 	struct dentry *dir;
 };
 
+/**
+ * struct tw_admission - what a load asks of the machine, and what it holds
+ * @demand_per_s: timer events a second the load asks of all its runners
+ *	(callbacks and activity ops, closed form: twheel_wl_demand())
+ * @demand_ns: CPU ns a second they cost, by the runners' calibrations
+ * @capacity_per_s: events a second of this mix the admission budget holds
+ */
+struct tw_admission {
+	u64 demand_per_s;
+	u64 demand_ns;
+	u64 capacity_per_s;
+};
+
 /* The control state machine (twheel_main.c draws it). */
 enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
 
@@ -209,10 +222,7 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @start: jiffy of the start
  * @start_ns: ktime_get_ns() at the start
  * @activity: the tick runs activity ops and timers re-arm
- * @demand_per_s: timer events a second the load asks of all its runners
- *	(callbacks and activity ops, closed form: twheel_wl_demand())
- * @demand_ns: CPU ns a second they cost, by the runners' calibrations
- * @capacity_per_s: events a second of this mix the admission budget holds
+ * @adm: what admission found for it
  */
 struct tw_workload {
 	enum tw_state state;
@@ -221,9 +231,7 @@ struct tw_workload {
 	unsigned long start;
 	u64 start_ns;
 	bool activity;
-	u64 demand_per_s;
-	u64 demand_ns;
-	u64 capacity_per_s;
+	struct tw_admission adm;
 };
 
 extern struct tw_workload tw_wl;
@@ -267,7 +275,8 @@ void tw_runners_arm_all(unsigned long base);
 void tw_runners_rearm_ran(void);
 void tw_runners_disarm(void);
 void tw_runners_reset_counters(void);
-int tw_runners_admit(const struct twheel_params *p, unsigned long mask);
+int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
+		     struct tw_admission *adm);
 int tw_runners_load(const struct twheel_params *p, unsigned long mask);
 void tw_runners_free_timers(void);
 

@@ -52,10 +52,14 @@ echo "the modern wheel never cascades: its heavy tick is only the one that runs 
 show "grep -E '^(tick_ns_hist|cascade_ns_hist)' $d/stats"
 
 say "3. every stopped run, side by side: $d/compare (here a few of its columns)"
-awk -F'|' '/^\| [a-z]+ \| [0-9]/ {
+awk -F'|' '
+	/^\| workload / { for (i = 2; i < NF; i++) { h = $i; gsub(/^ +| +$/, "", h); c[h] = i }; next }
+	/^\| [a-z]+ \| [0-9]/ {
 	gsub(/ /, "")
 	printf "%-8s %6s %-10s add/mod/del %4s/%4s/%4s ns (%s x timer_list)  tick p99 %9s ns max %9s ns  cascade max %8s ns  late p99 %s j\n",
-		$2, $3, $4, $5, $6, $7, $8, $11, $12, $15, $18 }' $d/compare
+		$c["workload"], $c["N"], $c["engine"], $c["add ns"], $c["mod ns"], $c["del ns"],
+		$c["add/mod/del x timer_list"], $c["tick p99 ns"], $c["tick max ns"],
+		$c["cascade max ns"], $c["late p99 j"] }' $d/compare
 echo "(make compare on the host runs every workload on all five runners, with the kernel's"
 echo " softirq cost, a scale sweep to a million timers, CSV and a plot: see README, Results)"
 
@@ -63,9 +67,13 @@ say "4. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/
 show cat $d/levels
 show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 
-say "5. what to type next (in 'make shell', as root)"
+say "5. admission: a load this machine cannot carry is refused, with the count that fits"
+show "echo 'load mixed count=200000' > $d/control; dmesg | grep 'twheel: load:' | tail -n 1"
+show "grep -E '^(demand_per_s|capacity_per_s|overload_stops):' $d/stats"
+
+say "6. what to type next (in 'make shell', as root)"
 cat <<'EOT'
-  echo 'load timeouts count=100000 cancel=90 duration=30' > /sys/kernel/debug/twheel/control
+  echo 'load timeouts count=20000 cancel=90 duration=30' > /sys/kernel/debug/twheel/control
   echo bench > /sys/kernel/debug/twheel/control       # ns per add/mod/del, every runner
   echo start > /sys/kernel/debug/twheel/control       # arm and run
   cat /sys/kernel/debug/twheel/stats                  # per engine: key: value
@@ -75,6 +83,7 @@ cat <<'EOT'
   cat /sys/kernel/debug/twheel/compare                # one row per runner and stopped run
   workloads: timeouts expiring long burst mixed
   keys: count= seed= min= max= (jiffies) cancel= (%) ops= (per tick) duration= (s) engines=
+       force=1 (beyond admission; the overload guard still ends what the machine cannot carry)
   module parameters: engines=classic,modern,reference modern_depth=8|9 tick_jiffies=N
 EOT
 show rmmod twheel
