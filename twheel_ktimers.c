@@ -78,8 +78,8 @@ static void tw_k_ran(struct tw_runner *r, struct tw_wtimer *w, u64 asked_ns)
 /*
  * ---- calibration: scratch timers of the runner's kind ----
  *
- * Op cost: TW_KCAL_TIMERS arms far out, then as many deletes, timed in
- * process context. Expiry cost: what expiring timers take from a CPU, all
+ * Op cost: TW_KCAL_TIMERS arms a second or more out, then as many deletes,
+ * timed in process context. Expiry cost: what expiring timers take from a CPU, all
  * in (the interrupt, reprogramming the clock event device, the softirq,
  * our callback). TW_KCAL_SPREAD timers are pinned to this CPU, due one
  * after the other over TW_KCAL_WINDOW_MS, while this CPU spins with
@@ -181,7 +181,15 @@ static void tw_kcal_tl_arm(struct tw_kcal_timer *kt, u64 in_ns)
 	add_timer_on(&kt->tl, smp_processor_id());
 }
 
-static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
+/* What calibration does with a scratch timer of one kind. */
+struct tw_kcal_ops {
+	void (*setup)(struct tw_kcal_timer *kt);
+	void (*arm)(struct tw_kcal_timer *kt, u64 in_ns);	/* pinned here */
+	void (*del)(struct tw_kcal_timer *kt);
+	void (*del_sync)(struct tw_kcal_timer *kt);
+};
+
+static int tw_kcal_measure(const struct tw_kcal_ops *kops, struct tw_cost *c)
 {
 	struct tw_kcal *cal = tw_kcal_new();
 	u64 t0;
@@ -190,20 +198,47 @@ static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
 	if (!cal)
 		return -ENOMEM;
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		timer_setup(&cal->t[i].tl, tw_kcal_tl_fn, 0);
+		kops->setup(&cal->t[i]);
 	local_bh_disable();
 	t0 = ktime_get_ns();
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		mod_timer(&cal->t[i].tl, jiffies + HZ + i);
+		kops->arm(&cal->t[i], (u64)(1000 + i) * NSEC_PER_MSEC);
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		timer_delete(&cal->t[i].tl);
+		kops->del(&cal->t[i]);
 	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
 	local_bh_enable();
-	tw_kcal_expiry(cal, c, tw_kcal_tl_arm);
+	tw_kcal_expiry(cal, c, kops->arm);
 	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		timer_delete_sync(&cal->t[i].tl);
+		kops->del_sync(&cal->t[i]);
 	kvfree(cal);
 	return 0;
+}
+
+static void tw_kcal_tl_setup(struct tw_kcal_timer *kt)
+{
+	timer_setup(&kt->tl, tw_kcal_tl_fn, 0);
+}
+
+static void tw_kcal_tl_del(struct tw_kcal_timer *kt)
+{
+	timer_delete(&kt->tl);
+}
+
+static void tw_kcal_tl_del_sync(struct tw_kcal_timer *kt)
+{
+	timer_delete_sync(&kt->tl);
+}
+
+static const struct tw_kcal_ops tw_kcal_tl_ops = {
+	.setup		= tw_kcal_tl_setup,
+	.arm		= tw_kcal_tl_arm,
+	.del		= tw_kcal_tl_del,
+	.del_sync	= tw_kcal_tl_del_sync,
+};
+
+static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
+{
+	return tw_kcal_measure(&tw_kcal_tl_ops, c);
 }
 
 /* ---- timer_list ---- */
@@ -240,12 +275,7 @@ static bool tw_tl_pending(struct tw_runner *r, struct tw_wtimer *w)
 
 static bool tw_tl_cancel_sync(struct tw_runner *r, struct tw_wtimer *w)
 {
-	bool was = timer_delete_sync(&tw_kt(w)->tl) > 0;
-
-	spin_lock_bh(&r->lock);
-	tw_k_count_del(r, was);
-	spin_unlock_bh(&r->lock);
-	return was;
+	return timer_delete_sync(&tw_kt(w)->tl) > 0;
 }
 
 static void tw_tl_bench_op(struct tw_runner *r, struct tw_wtimer *w,
@@ -286,30 +316,31 @@ static void tw_kcal_hr_arm(struct tw_kcal_timer *kt, u64 in_ns)
 	hrtimer_start(&kt->hr, ns_to_ktime(in_ns), HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
+static void tw_kcal_hr_setup(struct tw_kcal_timer *kt)
+{
+	tw_hrtimer_setup(&kt->hr, tw_kcal_hr_fn, HRTIMER_MODE_REL_SOFT);
+}
+
+static void tw_kcal_hr_del(struct tw_kcal_timer *kt)
+{
+	hrtimer_try_to_cancel(&kt->hr);
+}
+
+static void tw_kcal_hr_del_sync(struct tw_kcal_timer *kt)
+{
+	hrtimer_cancel(&kt->hr);
+}
+
+static const struct tw_kcal_ops tw_kcal_hr_ops = {
+	.setup		= tw_kcal_hr_setup,
+	.arm		= tw_kcal_hr_arm,
+	.del		= tw_kcal_hr_del,
+	.del_sync	= tw_kcal_hr_del_sync,
+};
+
 static int tw_hr_calibrate(struct tw_runner *r, struct tw_cost *c)
 {
-	struct tw_kcal *cal = tw_kcal_new();
-	u64 t0;
-	int i;
-
-	if (!cal)
-		return -ENOMEM;
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		tw_hrtimer_setup(&cal->t[i].hr, tw_kcal_hr_fn, HRTIMER_MODE_REL_SOFT);
-	local_bh_disable();
-	t0 = ktime_get_ns();
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		hrtimer_start(&cal->t[i].hr, ms_to_ktime(1000 + i),
-			      HRTIMER_MODE_REL_SOFT);
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		hrtimer_try_to_cancel(&cal->t[i].hr);
-	c->op_ns = div_u64(ktime_get_ns() - t0, 2 * TW_KCAL_TIMERS);
-	local_bh_enable();
-	tw_kcal_expiry(cal, c, tw_kcal_hr_arm);
-	for (i = 0; i < TW_KCAL_TIMERS; i++)
-		hrtimer_cancel(&cal->t[i].hr);
-	kvfree(cal);
-	return 0;
+	return tw_kcal_measure(&tw_kcal_hr_ops, c);
 }
 
 /* ---- hrtimer ---- */
@@ -353,12 +384,7 @@ static bool tw_hr_pending(struct tw_runner *r, struct tw_wtimer *w)
 
 static bool tw_hr_cancel_sync(struct tw_runner *r, struct tw_wtimer *w)
 {
-	bool was = hrtimer_cancel(&tw_kt(w)->hr) == 1;
-
-	spin_lock_bh(&r->lock);
-	tw_k_count_del(r, was);
-	spin_unlock_bh(&r->lock);
-	return was;
+	return hrtimer_cancel(&tw_kt(w)->hr) == 1;
 }
 
 static void tw_hr_bench_op(struct tw_runner *r, struct tw_wtimer *w,

@@ -249,7 +249,12 @@ void tw_runners_disarm(void)
 			continue;
 		}
 		for (k = 0; k < r->nr_timers; k++) {
-			r->ops->cancel_sync(r, tw_runner_timer(r, k));
+			if (r->ops->cancel_sync(r, tw_runner_timer(r, k))) {
+				spin_lock_bh(&r->lock);
+				r->st->deleted++;
+				r->st->pending--;
+				spin_unlock_bh(&r->lock);
+			}
 			if (!(k & 1023))
 				cond_resched();
 		}

@@ -131,8 +131,9 @@ struct tw_config {
  * @arm: arm or re-arm @w for jiffy @expires; counts added or modified; lock held
  * @del: delete @w if pending, without waiting; counts deleted; lock held
  * @pending: whether @w is armed and has not run yet; lock held
- * @cancel_sync: delete @w and wait for its callback to finish; counts
- *	deleted; lock not held, may sleep. NULL: @del under the lock does it.
+ * @cancel_sync: delete @w and wait for its callback to finish; returns
+ *	whether it was pending (the runner layer counts it); lock not held,
+ *	may sleep. NULL: @del under the lock does it.
  * @tick: advance to jiffy @now and run what is due (the driver's tick,
  *	softirq); NULL when the kernel runs the callbacks itself
  * @bench_op: one timed op of the bench (add, mod or del) with delta @delta
