@@ -416,17 +416,19 @@ static void tw_modern_collect(struct twheel_modern *m, unsigned int idx)
 static void tw_modern_process(struct twheel_engine *e)
 {
 	struct twheel_modern *m = to_modern(e);
+	unsigned int idx[TW_MODERN_MAX_LEVELS], n = 0, lvl;
 	unsigned long clk = e->clk;
-	unsigned int lvl;
 
 	/* Level n is looked at only when the low 3n bits of clk are zero. */
 	for (lvl = 0; lvl < e->nr_levels; lvl++) {
-		tw_modern_collect(m, lvl * TW_LVL_SIZE +
-				     (clk & (TW_LVL_SIZE - 1)));
+		idx[n++] = lvl * TW_LVL_SIZE + (clk & (TW_LVL_SIZE - 1));
 		if (clk & ((1UL << TW_LVL_CLK_SHIFT) - 1))
 			break;
 		clk >>= TW_LVL_CLK_SHIFT;
 	}
+	/* As the kernel's __run_timers(): the highest level's bucket first. */
+	while (n--)
+		tw_modern_collect(m, idx[n]);
 }
 
 static unsigned long tw_modern_next_event(const struct twheel_engine *e,

@@ -287,6 +287,42 @@ static void modern_mod_same_bucket_no_relink(struct kunit *test)
 	tw_check_invariant(test, e);
 }
 
+/*
+ * Timers of several levels due at one jiffy run as __run_timers() runs
+ * them: the highest level's bucket first, and within a bucket the newest
+ * first (head insertion). All four here are due at jiffy 1024.
+ */
+static void modern_order_within_a_jiffy(struct kunit *test)
+{
+	struct twheel_modern *m = tw_modern_new(test, 0, 9);
+	struct twheel_engine *e = &m->e;
+	static const unsigned int want[] = { 3, 0, 1, 2 };
+	unsigned int seq[4], i;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	ctx.seq = seq;
+	ctx.seq_max = ARRAY_SIZE(seq);
+	r = tw_recs_new(test, &ctx, 4);
+	twheel_add(e, &r[0].t, 1000);		/* level 2: (1000 >> 6) + 1 = 16 */
+	twheel_add(e, &r[3].t, 1010);		/* the same bucket, newer */
+	tw_run_until(&ctx, 899);
+	twheel_add(e, &r[1].t, 1017);		/* level 1: (1017 >> 3) + 1 = 128 */
+	tw_run_until(&ctx, 999);
+	twheel_add(e, &r[2].t, 1023);		/* level 0: 1023 + 1 */
+	KUNIT_EXPECT_EQ(test, r[0].t.bucket, 2 * 64 + 16U);
+	KUNIT_EXPECT_EQ(test, r[3].t.bucket, 2 * 64 + 16U);
+	KUNIT_EXPECT_EQ(test, r[1].t.bucket, 1 * 64 + 0U);
+	KUNIT_EXPECT_EQ(test, r[2].t.bucket, 0 * 64 + 0U);
+	tw_run_until(&ctx, 1100);
+	KUNIT_ASSERT_EQ(test, ctx.seq_len, 4U);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, r[i].fired_at, 1024UL);
+		KUNIT_EXPECT_EQ_MSG(test, seq[i], want[i], "run %u", i);
+	}
+}
+
 /* The kernel's table (kernel/time/timer.c) for one HZ, in ms. */
 struct tw_doc_row {
 	u64 gran, start, end;
@@ -461,6 +497,7 @@ static struct kunit_case tw_modern_cases[] = {
 	KUNIT_CASE_SLOW(modern_bitmap_and_next_event),
 	KUNIT_CASE(modern_next_event_bounded),
 	KUNIT_CASE(modern_mod_same_bucket_no_relink),
+	KUNIT_CASE(modern_order_within_a_jiffy),
 	KUNIT_CASE(modern_level_tables),
 	KUNIT_CASE(modern_wrap_near_ulong_max),
 	KUNIT_CASE_SLOW(modern_differential_vs_reference),

@@ -79,10 +79,12 @@ passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
 # 4. The module in a booted guest: load, read debugfs, unload.
 "$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --timeout 300 -- sh /guest/smoke.sh >"$work/smoke.log" 2>&1
 src=$?
+grep '^FAILED' "$work/smoke.log"
 tail -n 5 "$work/smoke.log"
 res "module smoke test (test kernel)" $src
 "$TWHEEL_ROOT/scripts/qemu.sh" --kernel stock --timeout 300 -- sh /guest/smoke.sh >"$work/smoke-stock.log" 2>&1
 src=$?
+grep '^FAILED' "$work/smoke-stock.log"
 tail -n 5 "$work/smoke-stock.log"
 res "module smoke test (Debian stock 6.12 kernel)" $src
 
@@ -123,6 +125,7 @@ if "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log";
 		'sh /guest/kmemleak.sh baseline && sh /guest/smoke.sh 20 && sh /guest/kmemleak.sh check' \
 		>"$work/smoke-debug.log" 2>&1
 	src=$?
+	grep '^FAILED' "$work/smoke-debug.log"
 	tail -n 5 "$work/smoke-debug.log"
 	res "module smoke test + kmemleak (debug kernel, 2 CPUs)" $src
 
