@@ -338,3 +338,4 @@ module_exit(twheel_exit);
 
 MODULE_DESCRIPTION("Timer wheels side by side: classic, modern and a reference");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TWHEEL_VERSION);

@@ -13,7 +13,7 @@ dst=$TWHEEL_CACHE/mod-$name${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
 mkdir -p "$dst/kunit"
 # Copy only what changed so incremental builds stay incremental.
 cd "$TWHEEL_ROOT"
-for f in Kbuild *.c *.h kunit/*.c kunit/*.h; do
+for f in Kbuild dkms.conf *.c *.h kunit/*.c kunit/*.h; do
 	[ -f "$TWHEEL_ROOT/$f" ] || continue
 	cmp -s "$TWHEEL_ROOT/$f" "$dst/$f" || cp "$TWHEEL_ROOT/$f" "$dst/$f"
 done
