@@ -52,6 +52,14 @@ else
 	res "build W=1 (Debian 6.12 headers)" 1
 fi
 
+# 1b. DKMS: dkms.conf builds the module for Debian's 6.1 and 6.12 headers
+# (a throwaway DKMS tree; nothing is installed on this machine).
+"$TWHEEL_ROOT/scripts/dkms-check.sh" >"$work/dkms.log" 2>&1
+dkrc=$?
+grep -E '^(PASS|FAIL) dkms' "$work/dkms.log" | sed 's/^/  /'
+[ $dkrc -eq 0 ] || tail -n 20 "$work/dkms.log"
+res "dkms build (Debian 6.1 and 6.12 headers)" $dkrc
+
 # 2. checkpatch --strict from the kernel source: no error, warning or check.
 cd "$TWHEEL_ROOT" || exit 1
 files=$(git ls-files '*.c' '*.h' | grep -v '^userspace/' || ls *.[ch] kunit/*.[ch])
