@@ -18,9 +18,12 @@ top() { awk -v k="$1:" '/^\[/ { exit } $1 == k { print $2; exit }' $d/stats; }
 # than this machine takes, load the largest count the module names instead
 # (a later count= wins). Prints the count loaded when it had to lower it.
 load_fit() {
-	dmesg -c >/dev/null 2>&1
+	# A mark in the kernel log: the refusal is the line after it (the log
+	# is not cleared: other checks count its lines).
+	mark="load_fit mark $$ $(now)"
+	echo "$mark" > /dev/kmsg
 	echo "load $*" 2>/dev/null > $d/control && return 0
-	fit=$(dmesg | sed -n 's/.* count=\([0-9]*\) fits.*/\1/p' | tail -n 1)
+	fit=$(dmesg | sed -n "/$mark/,\$ s/.* count=\\([0-9]*\\) fits.*/\\1/p" | tail -n 1)
 	[ -n "$fit" ] && [ "$fit" -gt 0 ] || { echo "load $*" > $d/control; return; }
 	echo "admission: $* is more than this machine takes; count=$fit" >&2
 	echo "load $* count=$fit" > $d/control
