@@ -523,16 +523,17 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	fz_check_next(fe, LONG_MAX, twheel_next_event(fe->e, LONG_MAX));
 }
 
-/* twheel_advance(e, now) returned n: who is due, and exactly when. */
-static void fz_advanced(struct fz_engine *fe, unsigned long now,
-			unsigned long n, bool exact)
+/*
+ * The model's side of a collection at now: every armed timer due by then
+ * is collected (exact: due exactly then). Returns how many.
+ */
+static unsigned long fz_collect_due(struct fz_engine *fe, unsigned long now,
+				    bool exact)
 {
 	unsigned long want = 0;
 	struct fz_slot *s;
 	unsigned int i;
 
-	FZ_CHECK(fe, fe->e->clk == now + 1, "advance to %lu left clk at %lu",
-		 now, fe->e->clk);
 	for (i = 0; i < FZ_POOL; i++) {
 		s = &fe->s[i];
 		if (s->state != FZ_ARMED || time_after(s->fire, now))
@@ -546,6 +547,18 @@ static void fz_advanced(struct fz_engine *fe, unsigned long now,
 		s->hit_at = now;
 		want++;
 	}
+	return want;
+}
+
+/* twheel_advance(e, now) returned n: who is due, and exactly when. */
+static void fz_advanced(struct fz_engine *fe, unsigned long now,
+			unsigned long n, bool exact)
+{
+	unsigned long want;
+
+	FZ_CHECK(fe, fe->e->clk == now + 1, "advance to %lu left clk at %lu",
+		 now, fe->e->clk);
+	want = fz_collect_due(fe, now, exact);
 	FZ_CHECK(fe, n == want, "advance to %lu collected %lu, want %lu",
 		 now, n, want);
 	if (n)
@@ -583,8 +596,6 @@ static void fz_run_check_next(struct fz_run *run)
 static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
 {
 	struct fz_engine *fe = run->fe;
-	struct fz_slot *s;
-	unsigned int i;
 
 	FZ_CHECK(fe, !run->left, "%lu timers collected at %lu never handed out",
 		 run->left, run->jiffy);
@@ -596,19 +607,7 @@ static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
 		 jiffy, fe->e->clk);
 	run->started = true;
 	run->jiffy = jiffy;
-	for (i = 0; i < FZ_POOL; i++) {
-		s = &fe->s[i];
-		if (s->state != FZ_ARMED || time_after(s->fire, jiffy))
-			continue;
-		FZ_CHECK(fe, s->fire == jiffy,
-			 "timer %u due at %lu (expires %lu) collected at %lu",
-			 i, s->fire, s->expires, jiffy);
-		s->state = FZ_COLLECTED;
-		s->hit = true;
-		s->hit_exact = true;
-		s->hit_at = jiffy;
-		run->left++;
-	}
+	run->left += fz_collect_due(fe, jiffy, true);
 	FZ_TRACE("  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
 		 jiffy);
 }

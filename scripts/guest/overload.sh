@@ -23,14 +23,15 @@ for wl in timeouts expiring long burst mixed; do
 	# The largest count the module takes: it names the one that fits its
 	# CPU budget; below that only memory (-ENOMEM) can refuse it.
 	# When the activity ops alone are too much (no count fits), a tenth of
-	# them (ops=100) is tried.
-	fit=$maxcount extra=""
+	# them is tried, and so on (the default is 1000 a tick).
+	fit=$maxcount extra="" ops=1000
 	while [ "$fit" -gt 0 ]; do
 		dmesg -c >/dev/null
 		ctl load $wl count=$fit duration=30 $extra 2>/dev/null && break
 		n=$(dmesg | sed -n 's/.* count=\([0-9]*\) fits.*/\1/p' | tail -n 1)
-		if [ "$n" = 0 ] && [ -z "$extra" ]; then
-			extra="ops=100" fit=$maxcount
+		if [ "$n" = 0 ] && [ "$ops" -gt 1 ]; then
+			ops=$((ops / 10))
+			extra="ops=$ops" fit=$maxcount
 		elif [ -n "$n" ] && [ "$n" -lt "$fit" ]; then
 			fit=$n
 		elif dmesg | grep -q 'no memory for'; then
