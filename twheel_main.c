@@ -29,7 +29,6 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
-#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -118,7 +117,6 @@ static void tw_ctl_start(void)
 	tw_runners_reset_counters();
 	tw_softirq_reset();
 	tw_wl.start = jiffies;
-	tw_wl.start_ns = ktime_get_ns();
 	tw_wl.ticks_run = 0;
 	tw_runners_arm_all(tw_wl.start);
 	tw_tick_start();

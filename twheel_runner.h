@@ -221,7 +221,6 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @p: its parameters; fixed while loaded
  * @ticks_run: ticks of activity since start (written by the tick only)
  * @start: jiffy of the start
- * @start_ns: ktime_get_ns() at the start
  * @activity: the tick runs activity ops and timers re-arm
  * @adm: what admission found for it
  */
@@ -230,7 +229,6 @@ struct tw_workload {
 	struct twheel_params p;
 	u64 ticks_run;
 	unsigned long start;
-	u64 start_ns;
 	bool activity;
 	struct tw_admission adm;
 };
