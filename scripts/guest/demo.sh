@@ -63,7 +63,7 @@ awk -F'|' '
 echo "(make compare on the host runs every workload on all five runners, with the kernel's"
 echo " softirq cost, a scale sweep to a million timers, CSV and a plot: see README, Results)"
 
-say "4. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats)"
+say "4. the modern wheel's levels at HZ $(hdr HZ)"
 show cat $d/levels
 show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 
