@@ -89,11 +89,16 @@ ctl start || bad "start after bench"
 ctl bench 2>/dev/null && bad "bench accepted while running"
 sleep 1
 ctl stop || bad "stop after bench"
-rows=$(grep -c '^| burst | 2000 | ' $d/compare)
-[ "$rows" = 5 ] || bad "compare: $rows rows for the run, not 5"
-grep -q '^| burst | 2000 | hrtimer | [0-9]' $d/compare || bad "compare: no hrtimer op cost"
+cols workload N engine "add ns" >/tmp/rows || bad "compare: a column missing"
+rows=$(grep -c '^burst|2000|' /tmp/rows)
+[ "$rows" = $nrunners ] || bad "compare: $rows rows for the run, not $nrunners"
+for e in $runners; do
+	grep -q "^burst|2000|$e|" /tmp/rows || bad "compare: no row for $e"
+done
+grep -q '^burst|2000|hrtimer|[0-9]' /tmp/rows || bad "compare: no hrtimer op cost"
 ctl clear || bad "clear"
-[ "$(grep -c '^| [a-z]* | [0-9]' $d/compare)" = 0 ] || bad "compare rows left after clear"
+left=$(cols workload) || bad "compare: no workload column after clear"
+[ -z "$left" ] || bad "compare rows left after clear"
 ok "bench: add/mod/del ns classic $(get classic op_add_ns)/$(get classic op_mod_ns)/$(get classic op_del_ns), timer_list $(get timer_list op_add_ns)/$(get timer_list op_mod_ns)/$(get timer_list op_del_ns); compare rows and clear"
 
 # Hostile input: each refused, nothing applied.
