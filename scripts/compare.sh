@@ -65,6 +65,15 @@ md2csv() {
 }
 # col FILE.csv NAME: the column number of NAME.
 col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
+# need FILE.csv NAME...: every column used below is found by its name; a
+# table without one is an error (their number and order do not matter).
+need() {
+	local f=$1 c
+	shift
+	for c in "$@"; do
+		[ -n "$(col "$f" "$c")" ] || die "no column '$c' in $(basename "$f")"
+	done
+}
 
 date=$(date -u +%Y-%m-%d)
 {
@@ -80,6 +89,11 @@ date=$(date -u +%Y-%m-%d)
 } >"$out/compare.md"
 md2csv "$work/table-workloads" >"$out/compare.csv"
 md2csv "$work/table-sweep" >"$out/sweep.csv"
+need "$out/compare.csv" workload N engine "add ns" "mod ns" "del ns" \
+	"add/mod/del x timer_list" "tick p50 ns" "tick p99 ns" "tick max ns" \
+	"cascade max ns" "cascaded max" "late p50 j" "late p99 j" "late max j" \
+	"late p99 us" runs early
+need "$out/sweep.csv" N engine "add ns" "tick ns per run"
 
 # ---- the short form: summary.md ----
 # summary CSV: the main columns of every row, times in us.
@@ -150,13 +164,18 @@ cell() { # cell WORKLOAD ENGINE COLUMN
 		'$'"$c_wl"' == w && $'"$c_engine"' == e { print $c }' "$csv" | tail -n 1
 }
 # One row per workload and runner, whatever their number: every workload
-# ran on the same runners, and the five workloads all ran.
-distinct() { awk -F, -v c="$1" 'NR > 1 { print $c }' "$csv" | sort -u | wc -l; }
+# ran on the same runners, and every workload the guest ran (its runs but
+# the sweep's, named after their workload) is in the table.
+distinct() { awk -F, -v c="$1" 'NR > 1 { print $c }' "$csv" | sort -u; }
 rows=$(($(wc -l <"$csv") - 1))
-nwl=$(distinct "$c_wl") nrun=$(distinct "$c_engine")
+nwl=$(distinct "$c_wl" | wc -l) nrun=$(distinct "$c_engine" | wc -l)
 pairs=$(awk -F, -v w="$c_wl" -v e="$c_engine" 'NR > 1 { print $w "," $e }' "$csv" |
 	sort -u | wc -l)
-one_row_each() { [ "$nwl" -eq 5 ] && [ "$rows" -eq $((nwl * nrun)) ] && [ "$pairs" -eq "$rows" ]; }
+ran=$(sed -n 's/^@@STATS //p' "$work/guest.out" | grep -v '^sweep-' | sort -u)
+one_row_each() {
+	[ -n "$ran" ] && [ "$(distinct "$c_wl")" = "$ran" ] &&
+		[ "$rows" -eq $((nwl * nrun)) ] && [ "$pairs" -eq "$rows" ]
+}
 check "$rows rows: $nwl workloads x $nrun runners, one row each" one_row_each
 check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
@@ -203,7 +222,8 @@ tick_src() { # the busy-tick histogram of a runner: SECTION KEY
 	*) echo "$1 busy_tick_ns" ;;
 	esac
 }
-runners="classic modern reference timer_list hrtimer"
+# The runners: the engines of the table, in its order.
+runners=$(awk -F, -v c="$c_engine" 'NR > 1 && !seen[$c]++ { print $c }' "$csv")
 for r in $runners; do
 	# shellcheck disable=SC2046
 	dist mixed $(tick_src "$r") 1000 >"$work/tick-mixed-$r.dat"

@@ -6,7 +6,6 @@
 # compare tables; the host turns them into markdown, CSV and a plot.
 mode=${1:-full}
 . /guest/lib.sh
-all=classic,modern,reference,timer_list,hrtimer
 
 if [ "$mode" = quick ]; then
 	sweep_secs=5 secs=3 burst_secs=6 n=2000 nmixed=1000 nburst=5000 longmax=20000 sizes="1000 10000"
@@ -26,7 +25,7 @@ tsc*) ;;
 *) echo "compare: no TSC clocksource (running on $cs)"; exit 0 ;;
 esac
 insmod /lib/twheel/twheel.ko engines=$all || fail "insmod failed"
-echo "@@INFO kernel=$(uname -r) hz=$(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode"
+echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode"
 
 # run NAME SECS LOAD-ARGS...: load, bench the ops, run, stop, dump stats.
 run() {

@@ -52,18 +52,16 @@ echo "the modern wheel never cascades: its heavy tick is only the one that runs 
 show "grep -E '^(tick_ns_hist|cascade_ns_hist)' $d/stats"
 
 say "3. every stopped run, side by side: $d/compare (here a few of its columns)"
-awk -F'|' '
-	/^\| workload / { for (i = 2; i < NF; i++) { h = $i; gsub(/^ +| +$/, "", h); c[h] = i }; next }
-	/^\| [a-z]+ \| [0-9]/ {
-	gsub(/ /, "")
-	printf "%-8s %6s %-10s add/mod/del %4s/%4s/%4s ns (%s x timer_list)  tick p99 %9s ns max %9s ns  cascade max %8s ns  late p99 %s j\n",
-		$c["workload"], $c["N"], $c["engine"], $c["add ns"], $c["mod ns"], $c["del ns"],
-		$c["add/mod/del x timer_list"], $c["tick p99 ns"], $c["tick max ns"],
-		$c["cascade max ns"], $c["late p99 j"] }' $d/compare
+cols workload N engine "add ns" "mod ns" "del ns" "add/mod/del x timer_list" \
+	"tick p99 ns" "tick max ns" "cascade max ns" "late p99 j" |
+while IFS='|' read -r wl n e ad md dl x t99 tmax cmax l99; do
+	printf '%-8s %6s %-10s add/mod/del %4s/%4s/%4s ns (%s x timer_list)  tick p99 %9s ns max %9s ns  cascade max %8s ns  late p99 %s j\n' \
+		"$wl" "$n" "$e" "$ad" "$md" "$dl" "$x" "$t99" "$tmax" "$cmax" "$l99"
+done
 echo "(make compare on the host runs every workload on all five runners, with the kernel's"
 echo " softirq cost, a scale sweep to a million timers, CSV and a plot: see README, Results)"
 
-say "4. the modern wheel's levels at HZ $(sed -n 's/^# HZ=\([0-9]*\).*/\1/p' $d/stats)"
+say "4. the modern wheel's levels at HZ $(hdr HZ)"
 show cat $d/levels
 show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 

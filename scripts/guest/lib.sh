@@ -1,9 +1,12 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034
 # What the guest scripts share; sourced (". /guest/lib.sh"), never run.
 d=/sys/kernel/debug/twheel
 fails=0
 # The runners a guest script checks, when the module runs them all.
 runners="classic modern reference timer_list hrtimer"
+# The same as insmod's engines= takes them, and how many there are.
+all=$(echo $runners | tr ' ' ,)
+nrunners=$(set -- $runners; echo $#)
 
 ok() { echo "ok: $*"; }
 bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
@@ -13,6 +16,25 @@ now() { cut -d' ' -f1 /proc/uptime; }
 get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
 # top KEY: a value from the lines before the first block of stats
 top() { awk -v k="$1:" '/^\[/ { exit } $1 == k { print $2; exit }' $d/stats; }
+# hdr KEY: a value from the "# HZ=250 jiffies=..." line heading stats
+hdr() { sed -n "s/^#.*[ #]$1=\([^ ]*\).*/\1/p" $d/stats | head -n 1; }
+# cols NAME...: each row of the compare table as the cells of the named
+# columns, found by their header, joined by "|"; fails if one is missing.
+cols() {
+	w=""
+	for c in "$@"; do w="$w|$c"; done
+	awk -F'|' -v want="${w#|}" '
+		function trim(s) { gsub(/^ +| +$/, "", s); return s }
+		!/^\|/ || /^\|---/ { next }
+		!n {
+			for (i = 2; i < NF; i++) c[trim($i)] = i
+			n = split(want, k, "|")
+			for (j = 1; j <= n; j++)
+				if (!(k[j] in c)) { print "no column " k[j] " in compare" > "/dev/stderr"; exit 1 }
+			next
+		}
+		{ l = trim($c[k[1]]); for (j = 2; j <= n; j++) l = l "|" trim($c[k[j]]); print l }' $d/compare
+}
 
 # load_fit WORKLOAD KEY=VALUE...: load; if admission refuses it as more
 # than this machine takes, load the largest count the module names instead

@@ -18,7 +18,7 @@ took() {
 }
 within() { awk -v t="$1" -v b="$bound" 'BEGIN { exit !(t <= b) }'; }
 
-echo "capacity check: HZ=$(awk -F'[ =]' '/^# HZ/ { print $3 }' $d/stats), bound ${bound} s"
+echo "capacity check: HZ=$(hdr HZ), bound ${bound} s"
 for wl in timeouts expiring long burst mixed; do
 	# The largest count the module takes: it names the one that fits its
 	# CPU budget; below that only memory (-ENOMEM) can refuse it.
