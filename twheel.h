@@ -193,6 +193,10 @@ struct twheel_ops {
  *	engine's behaviour never depends on it. NULL: not measured.
  * @cascade_ns: ns spent cascading, summed while @clock_ns is set; the
  *	caller resets it when it likes
+ * @on_cascade: optional, for tracing only: called after each cascade that
+ *	moved timers, with the level (1 = tv2), the slot in it, how many
+ *	timers it moved and the ns it took (0 when @clock_ns is NULL). It
+ *	must not touch the engine. NULL: not called.
  */
 struct twheel_engine {
 	const struct twheel_ops *ops;
@@ -201,6 +205,8 @@ struct twheel_engine {
 	struct twheel_stats st;
 	u64 (*clock_ns)(void);
 	u64 cascade_ns;
+	void (*on_cascade)(struct twheel_engine *e, unsigned int lvl,
+			   unsigned int slot, unsigned int moved, u64 ns);
 };
 
 /**

@@ -156,9 +156,12 @@ static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 	struct twheel_timer *t, *tmp;
 	LIST_HEAD(moving);
 	unsigned int n = 0;
+	u64 t0 = 0;
 
 	if (!__test_and_clear_bit(idx, c->pending_map))
 		return;
+	if (e->on_cascade && e->clock_ns)
+		t0 = e->clock_ns();
 	list_replace_init(c->vec + idx, &moving);
 	list_for_each_entry_safe(t, tmp, &moving, list) {
 		list_del(&t->list);
@@ -168,6 +171,8 @@ static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 	e->st.level_pending[lvl] -= n;
 	e->st.cascades++;
 	e->st.cascaded += n;
+	if (e->on_cascade)
+		e->on_cascade(e, lvl, slot, n, t0 ? e->clock_ns() - t0 : 0);
 }
 
 /*
@@ -274,6 +279,7 @@ static void tw_engine_init(struct twheel_engine *e, const struct twheel_ops *ops
 	memset(&e->st, 0, sizeof(e->st));
 	e->clock_ns = NULL;
 	e->cascade_ns = 0;
+	e->on_cascade = NULL;
 }
 
 /**
