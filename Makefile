@@ -26,7 +26,7 @@ endif
 
 clean:
 	rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers \
-		kunit/*.o kunit/.*.cmd .tmp_versions
+		kunit/*.o kunit/.*.cmd engines/*.o engines/.*.cmd .tmp_versions
 
 # Everything: packages, builds (W=1, sparse, Debian 6.1 and 6.12 headers),
 # checkpatch, KUnit in QEMU, the module in a booted guest.

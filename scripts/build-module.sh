@@ -10,14 +10,14 @@ kdir=$1 name=$2
 shift 2
 # TWHEEL_MOD_TAG keeps the builds of a second checkout (a worktree) apart.
 dst=$TWHEEL_CACHE/mod-$name${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
-mkdir -p "$dst/kunit"
+mkdir -p "$dst/kunit" "$dst/engines"
 # Copy only what changed so incremental builds stay incremental.
 cd "$TWHEEL_ROOT"
-for f in Kbuild dkms.conf *.c *.h kunit/*.c kunit/*.h; do
+for f in Kbuild dkms.conf *.c *.h kunit/*.c kunit/*.h engines/*.c engines/*.h; do
 	[ -f "$TWHEEL_ROOT/$f" ] || continue
 	cmp -s "$TWHEEL_ROOT/$f" "$dst/$f" || cp "$TWHEEL_ROOT/$f" "$dst/$f"
 done
-for f in "$dst"/*.[ch] "$dst"/kunit/*.[ch]; do
+for f in "$dst"/*.[ch] "$dst"/kunit/*.[ch] "$dst"/engines/*.[ch]; do
 	rel=${f#"$dst"/}
 	[ -f "$TWHEEL_ROOT/$rel" ] || rm -f "$f"
 done

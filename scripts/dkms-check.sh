@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 # module's sources and dkms.conf (the README's copy command, same pathspecs).
 pkg=$work/src/twheel-$ver
 mkdir -p "$pkg" "$work/tree"
-git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' |
+git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' ':(glob)engines/*.[ch]' |
 	xargs -0 cp --parents -t "$pkg" || die "cannot copy the sources"
 
 host_state() {

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The classic (Linux 2.6) cascading wheel: tv1 of 256 one-jiffy slots,
+ * tv2..tv5 of 64 slots each, exact expiry, a tvN slot re-filed (cascaded)
+ * when the level below it wraps. See struct twheel_classic.
+ */
+#include <linux/kernel.h>
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include "engines/common.h"
+
+static struct twheel_classic *to_classic(const struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_classic, e);
+}
+
+static void tw_classic_setup(struct twheel_timer *t)
+{
+	t->list.next = NULL;
+	t->list.prev = NULL;
+	t->bucket = TWHEEL_COLLECTED;
+}
+
+static bool tw_classic_pending(const struct twheel_timer *t)
+{
+	return t->list.next;
+}
+
+/* Shift of classic level lvl (0 = tv1 .. 4 = tv5). */
+static unsigned int tw_classic_shift(unsigned int lvl)
+{
+	return lvl ? TW_TVR_BITS + (lvl - 1) * TW_TVN_BITS : 0;
+}
+
+static unsigned int tw_classic_offset(unsigned int lvl)
+{
+	return lvl ? TW_TVR_SIZE + (lvl - 1) * TW_TVN_SIZE : 0;
+}
+
+/* The slot the 2.6 wheel files expires in when its clock is clk. */
+static unsigned int tw_classic_index(unsigned long expires, unsigned long clk)
+{
+	unsigned long delta = expires - clk;
+	unsigned int lvl;
+
+	if (delta < TW_TVR_SIZE)
+		return expires & (TW_TVR_SIZE - 1);
+	if ((long)delta < 0)		/* in the past: the jiffy about to run */
+		return clk & (TW_TVR_SIZE - 1);
+	if (delta > TW_CLASSIC_MAX_DELTA)
+		expires = clk + TW_CLASSIC_MAX_DELTA;
+	for (lvl = 1; lvl < TW_CLASSIC_LEVELS - 1; lvl++)
+		if (delta < 1UL << tw_classic_shift(lvl + 1))
+			break;
+	return tw_classic_offset(lvl) +
+	       ((expires >> tw_classic_shift(lvl)) & (TW_TVN_SIZE - 1));
+}
+
+static unsigned int tw_classic_bucket_of(const struct twheel_engine *e,
+					 unsigned long expires)
+{
+	return tw_classic_index(expires, e->clk);
+}
+
+static void tw_classic_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_classic *c = to_classic(e);
+	unsigned int idx = tw_classic_index(t->expires, e->clk);
+
+	list_add_tail(&t->list, c->vec + idx);	/* FIFO within a slot */
+	tw_bucket_filed(e, c->pending_map, t, idx);
+}
+
+static void tw_classic_dequeue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_classic *c = to_classic(e);
+	unsigned int idx = t->bucket;
+
+	list_del(&t->list);
+	tw_classic_setup(t);
+	tw_bucket_left(e, c->pending_map, idx,
+		       idx != TWHEEL_COLLECTED && list_empty(c->vec + idx));
+}
+
+/* Re-files every timer of one tvN slot against the current clock. */
+static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
+{
+	struct twheel_engine *e = &c->e;
+	unsigned int slot = (e->clk >> tw_classic_shift(lvl)) & (TW_TVN_SIZE - 1);
+	unsigned int idx = tw_classic_offset(lvl) + slot;
+	struct twheel_timer *t, *tmp;
+	LIST_HEAD(moving);
+	unsigned int n = 0;
+	u64 t0 = 0;
+
+	if (!__test_and_clear_bit(idx, c->pending_map))
+		return;
+	if (e->on_cascade && e->clock_ns)
+		t0 = e->clock_ns();
+	list_replace_init(c->vec + idx, &moving);
+	list_for_each_entry_safe(t, tmp, &moving, list) {
+		list_del(&t->list);
+		tw_classic_enqueue(e, t);
+		n++;
+	}
+	e->st.level_pending[lvl] -= n;
+	e->st.cascades++;
+	e->st.cascaded += n;
+	if (e->on_cascade)
+		e->on_cascade(e, lvl, slot, n, t0 ? e->clock_ns() - t0 : 0);
+}
+
+/*
+ * tv1 wrapped: cascade tv2's slot; a level further up only when the level
+ * below it wrapped too.
+ */
+static void tw_classic_cascades(struct twheel_classic *c)
+{
+	unsigned int lvl;
+
+	for (lvl = 1; lvl < TW_CLASSIC_LEVELS; lvl++) {
+		if (c->e.clk & ((1UL << tw_classic_shift(lvl)) - 1))
+			break;
+		tw_classic_cascade(c, lvl);
+	}
+}
+
+static void tw_classic_process(struct twheel_engine *e)
+{
+	struct twheel_classic *c = to_classic(e);
+	unsigned int idx = e->clk & (TW_TVR_SIZE - 1);
+	struct twheel_timer *t;
+	unsigned int n = 0;
+
+	if (!idx && e->clock_ns) {
+		u64 t0 = e->clock_ns();
+
+		tw_classic_cascades(c);
+		e->cascade_ns += e->clock_ns() - t0;
+	} else if (!idx) {
+		tw_classic_cascades(c);
+	}
+	if (!__test_and_clear_bit(idx, c->pending_map))
+		return;
+	list_for_each_entry(t, c->vec + idx, list) {
+		t->bucket = TWHEEL_COLLECTED;
+		n++;
+	}
+	list_splice_tail_init(c->vec + idx, &c->collected);
+	e->st.level_pending[0] -= n;
+	e->st.collected += n;
+}
+
+static unsigned long tw_classic_next_event(const struct twheel_engine *e,
+					   unsigned long limit)
+{
+	const struct twheel_classic *c = to_classic(e);
+	unsigned long best = limit, d;
+	unsigned int lvl, shift, bits;
+
+	for (lvl = 0; lvl < TW_CLASSIC_LEVELS; lvl++) {
+		shift = tw_classic_shift(lvl);
+		/*
+		 * A bounded look-up, as Ratas' ticks_until_next_event(max):
+		 * level lvl has no work before clk next reaches a multiple of
+		 * its granularity, and every higher level's first point is
+		 * later still; once that point is at or past the best answer
+		 * so far (at first the caller's limit), no level can beat it.
+		 */
+		if (tw_level_first(shift, e->clk) >= best)
+			break;
+		bits = lvl ? TW_TVN_BITS : TW_TVR_BITS;
+		d = tw_level_next(c->pending_map + BIT_WORD(tw_classic_offset(lvl)),
+				  bits, shift, e->clk);
+		best = min(best, d);
+	}
+	return best;
+}
+
+static struct twheel_timer *tw_classic_pop(struct twheel_engine *e)
+{
+	struct twheel_classic *c = to_classic(e);
+	struct twheel_timer *t;
+
+	t = list_first_entry_or_null(&c->collected, struct twheel_timer, list);
+	if (t) {
+		list_del(&t->list);
+		tw_classic_setup(t);
+	}
+	return t;
+}
+
+/* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
+const struct twheel_ops twheel_classic_ops = {
+	.name		= "classic",
+	.kind		= TWHEEL_CLASSIC,
+	.setup		= tw_classic_setup,
+	.pending	= tw_classic_pending,
+	.enqueue	= tw_classic_enqueue,
+	.dequeue	= tw_classic_dequeue,
+	.bucket_of	= tw_classic_bucket_of,
+	.process	= tw_classic_process,
+	.next_event	= tw_classic_next_event,
+	.pop		= tw_classic_pop,
+};
+EXPORT_SYMBOL_GPL(twheel_classic_ops);
+
+/**
+ * twheel_classic_init() - set up an empty classic wheel
+ * @c: the wheel; the caller's storage (about 8 KiB on 64-bit)
+ * @clk: the first jiffy it is to process
+ *
+ * Every slot and the collected list start empty, every counter of
+ * @c->e.st at 0, @c->e.clock_ns NULL (not measured) and
+ * @c->e.cascade_ns 0. Nothing is allocated, so there is nothing to tear
+ * down; initialising it again drops the timers it held without marking
+ * them not pending.
+ */
+void twheel_classic_init(struct twheel_classic *c, unsigned long clk)
+{
+	unsigned int i;
+
+	tw_engine_init(&c->e, &twheel_classic_ops, clk, TW_CLASSIC_LEVELS);
+	INIT_LIST_HEAD(&c->collected);
+	bitmap_zero(c->pending_map, TW_CLASSIC_BUCKETS);
+	for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
+		INIT_LIST_HEAD(&c->vec[i]);
+}
+EXPORT_SYMBOL_GPL(twheel_classic_init);

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The modern (Linux >= 4.8) wheel: 64 buckets a level, each level 8 times
+ * coarser than the one below, no cascading; a timer runs at the end of its
+ * bucket's granule, never early, in the bucket the kernel's
+ * calc_wheel_index() picks. See struct twheel_modern.
+ */
+#include <linux/kernel.h>
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include "engines/common.h"
+#include <linux/math64.h>
+
+static struct twheel_modern *to_modern(const struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_modern, e);
+}
+
+/**
+ * twheel_modern_index() - where the modern wheel files an expiry now
+ * @m: the wheel; only read
+ * @expires: the absolute jiffy, taken against @m's clock wrap-safely
+ * @bucket_expiry: set to the jiffy that bucket is processed at
+ *
+ * The bucket the kernel's wheel files @expires in when its clock is
+ * @m->e.clk, and the jiffy that bucket is processed at. Rounding up to the
+ * next multiple of the level's granularity is what keeps a timer from ever
+ * firing early: within the wheel's range @bucket_expiry is at least
+ * @expires + 1. An @expires before the clock goes to the clock's own
+ * level-0 bucket (@bucket_expiry is the clock); a delta of @m->cutoff or
+ * more is clamped to @m->max_delta first, in the last level, as the kernel
+ * clamps its own, and so comes before @expires.
+ *
+ * Return: the bucket index, level * TW_LVL_SIZE + slot.
+ */
+unsigned int twheel_modern_index(const struct twheel_modern *m,
+				 unsigned long expires,
+				 unsigned long *bucket_expiry)
+{
+	unsigned long clk = m->e.clk;
+	unsigned long delta = expires - clk;
+	unsigned int depth = m->e.nr_levels;
+	unsigned int lvl;
+
+	if ((long)delta < 0) {
+		*bucket_expiry = clk;
+		return clk & (TW_LVL_SIZE - 1);
+	}
+	if (delta >= m->cutoff) {
+		expires = clk + m->max_delta;
+		lvl = depth - 1;
+	} else {
+		for (lvl = 0; lvl < depth - 1; lvl++)
+			if (delta < tw_lvl_start(lvl + 1))
+				break;
+	}
+	expires = (expires >> tw_lvl_shift(lvl)) + 1;
+	*bucket_expiry = expires << tw_lvl_shift(lvl);
+	return lvl * TW_LVL_SIZE + (expires & (TW_LVL_SIZE - 1));
+}
+EXPORT_SYMBOL_GPL(twheel_modern_index);
+
+static unsigned int tw_modern_bucket_of(const struct twheel_engine *e,
+					unsigned long expires)
+{
+	unsigned long bucket_expiry;
+
+	return twheel_modern_index(to_modern(e), expires, &bucket_expiry);
+}
+
+static void tw_modern_setup(struct twheel_timer *t)
+{
+	INIT_HLIST_NODE(&t->entry);
+	t->bucket = TWHEEL_COLLECTED;
+}
+
+static bool tw_modern_pending(const struct twheel_timer *t)
+{
+	return !hlist_unhashed(&t->entry);
+}
+
+static void tw_modern_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_modern *m = to_modern(e);
+	unsigned int idx = tw_modern_bucket_of(e, t->expires);
+
+	hlist_add_head(&t->entry, m->vec + idx);	/* as the kernel does */
+	tw_bucket_filed(e, m->pending_map, t, idx);
+}
+
+static void tw_modern_dequeue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_modern *m = to_modern(e);
+	unsigned int idx = t->bucket;
+
+	/* The collected list is appended to through a tail pointer. */
+	if (idx == TWHEEL_COLLECTED && m->collected_tail == &t->entry.next)
+		m->collected_tail = t->entry.pprev;
+	hlist_del_init(&t->entry);
+	t->bucket = TWHEEL_COLLECTED;
+	tw_bucket_left(e, m->pending_map, idx,
+		       idx != TWHEEL_COLLECTED && hlist_empty(m->vec + idx));
+}
+
+static void tw_modern_collect(struct twheel_modern *m, unsigned int idx)
+{
+	struct twheel_timer *t;
+	struct hlist_node *tmp;
+	unsigned int n = 0;
+
+	if (!__test_and_clear_bit(idx, m->pending_map))
+		return;
+	hlist_for_each_entry_safe(t, tmp, m->vec + idx, entry) {
+		hlist_del(&t->entry);
+		t->entry.next = NULL;
+		t->entry.pprev = m->collected_tail;
+		*m->collected_tail = &t->entry;
+		m->collected_tail = &t->entry.next;
+		t->bucket = TWHEEL_COLLECTED;
+		n++;
+	}
+	m->e.st.level_pending[idx / TW_LVL_SIZE] -= n;
+	m->e.st.collected += n;
+}
+
+static void tw_modern_process(struct twheel_engine *e)
+{
+	struct twheel_modern *m = to_modern(e);
+	unsigned int idx[TW_MODERN_MAX_LEVELS], n = 0, lvl;
+	unsigned long clk = e->clk;
+
+	/* Level n is looked at only when the low 3n bits of clk are zero. */
+	for (lvl = 0; lvl < e->nr_levels; lvl++) {
+		idx[n++] = lvl * TW_LVL_SIZE + (clk & (TW_LVL_SIZE - 1));
+		if (clk & ((1UL << TW_LVL_CLK_SHIFT) - 1))
+			break;
+		clk >>= TW_LVL_CLK_SHIFT;
+	}
+	/* As the kernel's __run_timers(): the highest level's bucket first. */
+	while (n--)
+		tw_modern_collect(m, idx[n]);
+}
+
+static unsigned long tw_modern_next_event(const struct twheel_engine *e,
+					  unsigned long limit)
+{
+	const struct twheel_modern *m = to_modern(e);
+	unsigned long best = limit, d;
+	unsigned int lvl, shift;
+
+	for (lvl = 0; lvl < e->nr_levels; lvl++) {
+		shift = tw_lvl_shift(lvl);
+		if (tw_level_first(shift, e->clk) >= best)
+			break;
+		d = tw_level_next(m->pending_map + BIT_WORD(lvl * TW_LVL_SIZE),
+				  TW_LVL_BITS, shift, e->clk);
+		best = min(best, d);
+	}
+	return best;
+}
+
+static struct twheel_timer *tw_modern_pop(struct twheel_engine *e)
+{
+	struct twheel_modern *m = to_modern(e);
+	struct twheel_timer *t;
+
+	if (hlist_empty(&m->collected))
+		return NULL;
+	t = hlist_entry(m->collected.first, struct twheel_timer, entry);
+	tw_modern_dequeue(e, t);
+	return t;
+}
+
+/* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
+const struct twheel_ops twheel_modern_ops = {
+	.name		= "modern",
+	.kind		= TWHEEL_MODERN,
+	.setup		= tw_modern_setup,
+	.pending	= tw_modern_pending,
+	.enqueue	= tw_modern_enqueue,
+	.dequeue	= tw_modern_dequeue,
+	.bucket_of	= tw_modern_bucket_of,
+	.process	= tw_modern_process,
+	.next_event	= tw_modern_next_event,
+	.pop		= tw_modern_pop,
+};
+EXPORT_SYMBOL_GPL(twheel_modern_ops);
+
+/**
+ * twheel_modern_init() - set up an empty modern wheel
+ * @m: the wheel; the caller's storage (about 5 KiB on 64-bit)
+ * @clk: the first jiffy it is to process
+ * @depth: its levels, 2 to TW_MODERN_MAX_LEVELS (the kernel's is
+ *	TW_MODERN_DEFAULT_DEPTH)
+ *
+ * Every bucket and the collected list start empty, every counter of
+ * @m->e.st at 0, @m->e.clock_ns NULL (not measured) and
+ * @m->e.cascade_ns 0. Deltas of tw_lvl_start(@depth) jiffies or more will
+ * be clamped to that less the last level's granularity, as the kernel
+ * does. Nothing is allocated.
+ *
+ * Return: 0, or -EINVAL if @depth is out of range (@m is left untouched).
+ */
+int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
+		       unsigned int depth)
+{
+	unsigned int i;
+
+	if (depth < 2 || depth > TW_MODERN_MAX_LEVELS)
+		return -EINVAL;
+	tw_engine_init(&m->e, &twheel_modern_ops, clk, depth);
+	m->cutoff = tw_lvl_start(depth);
+	m->max_delta = m->cutoff - tw_lvl_gran(depth - 1);
+	INIT_HLIST_HEAD(&m->collected);
+	m->collected_tail = &m->collected.first;
+	bitmap_zero(m->pending_map, TW_MODERN_BUCKETS);
+	for (i = 0; i < TW_MODERN_BUCKETS; i++)
+		INIT_HLIST_HEAD(&m->vec[i]);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(twheel_modern_init);
+
+/**
+ * twheel_level_info() - one row of the modern wheel's level table
+ * @hz: jiffies a second the ms columns are computed for; not 0
+ * @depth: the wheel's levels (decides the last level's @li->file_hi)
+ * @lvl: the level, below @depth
+ * @li: filled in, every member
+ *
+ * A pure function of its arguments, for the read-outs and the KUnit checks
+ * against the table at the top of the kernel's kernel/time/timer.c; see
+ * struct twheel_level_info for what each member holds.
+ */
+void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
+		       struct twheel_level_info *li)
+{
+	li->level = lvl;
+	li->offset = lvl * TW_LVL_SIZE;
+	li->gran = tw_lvl_gran(lvl);
+	/* The kernel's table: level n covers [64 * 8^(n-1), 64 * 8^n). */
+	li->start = lvl ? (unsigned long)TW_LVL_SIZE << tw_lvl_shift(lvl - 1) : 0;
+	li->end = ((unsigned long)TW_LVL_SIZE << tw_lvl_shift(lvl)) - 1;
+	li->gran_ms = div_u64((u64)li->gran * MSEC_PER_SEC, hz);
+	li->start_ms = div_u64((u64)li->start * MSEC_PER_SEC, hz);
+	li->end_ms = div_u64((u64)li->end * MSEC_PER_SEC, hz);
+	/*
+	 * The kernel's comment writes two ends its own way: its 9-level
+	 * tables end the last level at jiffy 2^30 - 2, and at HZ 250 a range
+	 * ends at the last ms of its last jiffy rather than at its first.
+	 */
+	if (lvl == 8)
+		li->table_end_ms = div_u64((u64)(li->end - 1) * MSEC_PER_SEC, hz);
+	else if (hz == 250)
+		li->table_end_ms = (u64)(li->end + 1) * (MSEC_PER_SEC / hz) - 1;
+	else
+		li->table_end_ms = li->end_ms;
+	li->file_lo = lvl ? tw_lvl_start(lvl) : 0;
+	li->file_hi = lvl + 1 < depth ? tw_lvl_start(lvl + 1) - 1 : ULONG_MAX;
+}
+EXPORT_SYMBOL_GPL(twheel_level_info);
