@@ -19,8 +19,9 @@
  * the classic wheel (tv1: shift 0; tvN: the cascade points) and every level
  * of the modern wheel.
  */
-static inline unsigned long tw_level_next(const unsigned long *map, unsigned int bits,
-				   unsigned int shift, unsigned long clk)
+static inline unsigned long tw_level_next(const unsigned long *map,
+					  unsigned int bits, unsigned int shift,
+					  unsigned long clk)
 {
 	unsigned long size = 1UL << bits;
 	unsigned long lvl_clk = clk >> shift;
@@ -49,8 +50,9 @@ static inline unsigned long tw_level_first(unsigned int shift, unsigned long clk
 }
 
 /* Bookkeeping shared by the wheels. */
-static inline void tw_bucket_filed(struct twheel_engine *e, unsigned long *map,
-			    struct twheel_timer *t, unsigned int idx)
+static inline void tw_bucket_filed(struct twheel_engine *e,
+				   unsigned long *map, struct twheel_timer *t,
+				   unsigned int idx)
 {
 	__set_bit(idx, map);
 	t->bucket = idx;
@@ -58,8 +60,9 @@ static inline void tw_bucket_filed(struct twheel_engine *e, unsigned long *map,
 }
 
 /* After t left bucket idx (or the collected list, idx TWHEEL_COLLECTED). */
-static inline void tw_bucket_left(struct twheel_engine *e, unsigned long *map,
-			   unsigned int idx, bool now_empty)
+static inline void tw_bucket_left(struct twheel_engine *e,
+				  unsigned long *map, unsigned int idx,
+				  bool now_empty)
 {
 	if (idx == TWHEEL_COLLECTED)
 		return;
@@ -68,8 +71,9 @@ static inline void tw_bucket_left(struct twheel_engine *e, unsigned long *map,
 		__clear_bit(idx, map);
 }
 
-static inline void tw_engine_init(struct twheel_engine *e, const struct twheel_ops *ops,
-			   unsigned long clk, unsigned int nr_levels)
+static inline void tw_engine_init(struct twheel_engine *e,
+				  const struct twheel_ops *ops,
+				  unsigned long clk, unsigned int nr_levels)
 {
 	e->ops = ops;
 	e->clk = clk;
