@@ -18,6 +18,8 @@
 #include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
 
 struct twheel_timer;
 struct twheel_engine;
@@ -45,7 +47,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @list: the classic wheel's link into a slot or its collected list
  * @entry: the modern wheel's link into a bucket or its collected list
  * @bucket: the wheels only: the index of the bucket the timer is filed
- *	in; TWHEEL_COLLECTED while it is collected or not pending
+ *	in, while it is; TWHEEL_COLLECTED once set up. A collected timer
+ *	keeps the index it had (see struct twheel_ops.in_bucket)
  * @node: the reference engine's link into its armed or its due tree
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
@@ -72,7 +75,7 @@ struct twheel_timer {
 	twheel_fn_t function;
 };
 
-/* @bucket of a wheel timer that was collected and waits to be popped. */
+/* @bucket of a wheel timer set up and never filed. */
 #define TWHEEL_COLLECTED	(~0U)
 /* twheel_ops.bucket_of: the engine has no buckets. */
 #define TWHEEL_NO_BUCKET	(~0U)
@@ -123,10 +126,11 @@ enum twheel_kind {
  * @jiffies: jiffies those calls covered
  * @events: jiffies that had work (collect or cascade), i.e. were processed
  * @pending: timers armed, or collected and not yet popped
- * @level_pending: timers in buckets, per level (not the collected ones; the
- *	reference engine counts its armed timers in level 0)
  *
- * added = expired + deleted + pending, at any time.
+ * added = expired + deleted + pending, at any time; twheel_count() counts
+ * what the engine really holds, to check it. Timers per level are not
+ * counted on the way (it would cost every add and del): twheel_count()
+ * reports them.
  */
 struct twheel_stats {
 	u64 added;
@@ -142,7 +146,6 @@ struct twheel_stats {
 	u64 jiffies;
 	u64 events;
 	unsigned long pending;
-	unsigned int level_pending[TWHEEL_MAX_LEVELS];
 };
 
 struct twheel_engine;
@@ -157,14 +160,17 @@ struct twheel_engine;
  * @dequeue: removes a pending t, from a bucket or from the collected list
  * @bucket_of: the bucket a timer expiring at @expires would be filed in now,
  *	or TWHEEL_NO_BUCKET
+ * @in_bucket: whether a pending timer is filed in bucket idx, so that a
+ *	mod to an expiry of that bucket can leave it there; false when unsure
+ *	(a relink is always right)
  * @process: processes the jiffy e->clk: cascade, then collect; clk is not
  *	moved
  * @next_event: jiffies from clk to the next jiffy with work, at most limit
  * @pop: takes the first collected timer off the collected list and marks it
  *	not pending; NULL if there is none
  *
- * The ops keep the level_pending, collected, cascades and cascaded counters
- * of struct twheel_stats (and twheel_engine.cascade_ns); the
+ * The ops keep the collected, cascades and cascaded counters of struct
+ * twheel_stats (and twheel_engine.cascade_ns); the
  * engine-independent functions (twheel_add() and the others) keep the rest.
  */
 struct twheel_ops {
@@ -176,6 +182,8 @@ struct twheel_ops {
 	void (*dequeue)(struct twheel_engine *e, struct twheel_timer *t);
 	unsigned int (*bucket_of)(const struct twheel_engine *e,
 				  unsigned long expires);
+	bool (*in_bucket)(const struct twheel_engine *e,
+			  const struct twheel_timer *t, unsigned int idx);
 	void (*process)(struct twheel_engine *e);
 	unsigned long (*next_event)(const struct twheel_engine *e,
 				    unsigned long limit);
@@ -185,6 +193,7 @@ struct twheel_ops {
 /**
  * struct twheel_engine - what every engine has; embedded in each kind's own
  * @ops: the engine's kind
+ * @kind: @ops->kind, at hand for the fast paths' dispatch
  * @clk: the next jiffy to process
  * @nr_levels: levels: 5 (classic), the depth (modern), 1 (reference)
  * @st: the engine's counters
@@ -200,6 +209,7 @@ struct twheel_ops {
  */
 struct twheel_engine {
 	const struct twheel_ops *ops;
+	enum twheel_kind kind;
 	unsigned long clk;
 	unsigned int nr_levels;
 	struct twheel_stats st;
@@ -209,81 +219,24 @@ struct twheel_engine {
 			   unsigned int slot, unsigned int moved, u64 ns);
 };
 
-/**
- * struct twheel_classic - the classic (Linux 2.6) cascading wheel
- * @e: the engine
- * @collected: timers collected and not yet popped, in the order they fire
- * @pending_map: a bit per non-empty slot of @vec
- * @vec: the slots: tv1's TW_TVR_SIZE, then tv2..tv5's TW_TVN_SIZE each;
- *	FIFO lists
- *
- * Set up by twheel_classic_init().
- */
-struct twheel_classic {
-	struct twheel_engine e;
-	struct list_head collected;
-	DECLARE_BITMAP(pending_map, TW_CLASSIC_BUCKETS);
-	struct list_head vec[TW_CLASSIC_BUCKETS];
-};
-
-/**
- * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel
- * @e: the engine
- * @collected: timers collected and not yet popped, in the order they fire
- * @collected_tail: where the next collected one goes
- * @cutoff: deltas from here on are clamped...
- * @max_delta: ...to this one
- * @pending_map: a bit per non-empty bucket of @vec
- * @vec: the buckets, TW_LVL_SIZE a level, level n's from n * TW_LVL_SIZE
- *	on; only the first e.nr_levels levels are used
- *
- * Set up by twheel_modern_init().
- */
-struct twheel_modern {
-	struct twheel_engine e;
-	struct hlist_head collected;
-	struct hlist_node **collected_tail;
-	unsigned long cutoff;
-	unsigned long max_delta;
-	DECLARE_BITMAP(pending_map, TW_MODERN_BUCKETS);
-	struct hlist_head vec[TW_MODERN_BUCKETS];
-};
-
-/**
- * struct twheel_reference - the reference engine: two rbtrees
- * @e: the engine
- * @armed: armed timers, ordered by expires, FIFO on ties
- * @due: collected timers, in the order they fire
- *
- * Exact and simple, not fast: what the wheels are checked against. Set up
- * by twheel_reference_init().
- */
-struct twheel_reference {
-	struct twheel_engine e;
-	struct rb_root_cached armed;
-	struct rb_root_cached due;
-};
-
-void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
-int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
-		       unsigned int depth);
-void twheel_reference_init(struct twheel_reference *r, unsigned long clk);
-
 void twheel_timer_setup(struct twheel_engine *e, struct twheel_timer *t,
 			twheel_fn_t fn);
-bool twheel_pending(const struct twheel_engine *e,
-		    const struct twheel_timer *t);
-int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
-	       unsigned long expires);
-bool twheel_del(struct twheel_engine *e, struct twheel_timer *t);
-bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
-		unsigned long expires);
-unsigned long twheel_advance(struct twheel_engine *e, unsigned long now);
-struct twheel_timer *twheel_pop(struct twheel_engine *e);
+bool twheel_ops_pending(const struct twheel_engine *e,
+			const struct twheel_timer *t);
+int twheel_ops_add(struct twheel_engine *e, struct twheel_timer *t,
+		   unsigned long expires);
+bool twheel_ops_del(struct twheel_engine *e, struct twheel_timer *t);
+bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
+		    unsigned long expires);
+unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now);
+struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit);
 unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 			       twheel_run_fn fn, void *arg);
+
+unsigned long twheel_count(const struct twheel_engine *e,
+			   unsigned long *per_level);
 
 /* Level of a bucket index, for occupancy read-outs. */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
@@ -305,10 +258,6 @@ static inline unsigned long tw_lvl_start(unsigned int lvl)
 {
 	return (unsigned long)(TW_LVL_SIZE - 1) << tw_lvl_shift(lvl - 1);
 }
-
-unsigned int twheel_modern_index(const struct twheel_modern *m,
-				 unsigned long expires,
-				 unsigned long *bucket_expiry);
 
 /**
  * struct twheel_level_info - one row of the modern wheel's level table
@@ -345,5 +294,128 @@ void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 extern const struct twheel_ops twheel_classic_ops;
 extern const struct twheel_ops twheel_modern_ops;
 extern const struct twheel_ops twheel_reference_ops;
+
+/* The engines' own types, and the fast paths of those that have them. */
+#include "engines/classic.h"
+#include "engines/modern.h"
+#include "engines/reference.h"
+
+/*
+ * The operations. An engine with fast paths (classic, modern) has them
+ * inlined here, picked by e->kind: no call, no indirect call; any other goes
+ * through its ops (twheel_ops_add() and the others, in twheel_core.c). Each
+ * is documented at its twheel_ops_ counterpart, which behaves the same.
+ */
+
+/**
+ * twheel_pending() - whether a timer is pending on an engine
+ * @e: the engine
+ * @t: a timer set up for @e with twheel_timer_setup()
+ *
+ * Return: as twheel_ops_pending().
+ */
+static __always_inline bool twheel_pending(const struct twheel_engine *e,
+					   const struct twheel_timer *t)
+{
+	if (e->kind == TWHEEL_CLASSIC)
+		return t->list.next;
+	if (e->kind == TWHEEL_MODERN)
+		return t->entry.pprev;
+	return twheel_ops_pending(e, t);
+}
+
+/**
+ * twheel_add() - arm a timer that is not pending
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_add().
+ */
+static __always_inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
+				      unsigned long expires)
+{
+	if (e->kind == TWHEEL_CLASSIC)
+		return tw_classic_add(twheel_to_classic(e), t, expires);
+	if (e->kind == TWHEEL_MODERN)
+		return tw_modern_add(twheel_to_modern(e), t, expires);
+	return twheel_ops_add(e, t, expires);
+}
+
+/**
+ * twheel_del() - disarm a timer
+ * @e: the engine
+ * @t: the timer, set up for @e
+ *
+ * Return: as twheel_ops_del().
+ */
+static __always_inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
+{
+	if (e->kind == TWHEEL_CLASSIC)
+		return tw_classic_del(twheel_to_classic(e), t);
+	if (e->kind == TWHEEL_MODERN)
+		return tw_modern_del(twheel_to_modern(e), t);
+	return twheel_ops_del(e, t);
+}
+
+/**
+ * twheel_mod() - give a timer a new expiry, arming it if need be
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_mod().
+ */
+static __always_inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
+				       unsigned long expires)
+{
+	if (e->kind == TWHEEL_CLASSIC)
+		return tw_classic_mod(twheel_to_classic(e), t, expires);
+	if (e->kind == TWHEEL_MODERN)
+		return tw_modern_mod(twheel_to_modern(e), t, expires);
+	return twheel_ops_mod(e, t, expires);
+}
+
+/**
+ * twheel_pop() - hand out the next collected timer
+ * @e: the engine
+ *
+ * Return: as twheel_ops_pop().
+ */
+static __always_inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
+{
+	if (e->kind == TWHEEL_CLASSIC)
+		return tw_classic_pop(twheel_to_classic(e));
+	if (e->kind == TWHEEL_MODERN)
+		return tw_modern_pop(twheel_to_modern(e));
+	return twheel_ops_pop(e);
+}
+
+/**
+ * twheel_advance() - process every jiffy up to and including @now
+ * @e: the engine
+ * @now: the last jiffy to process
+ *
+ * One jiffy, the clock's own, is the common case (a tick): the engines with
+ * fast paths do it inline and leave it after a bit test when it has no
+ * work. Longer spans go through twheel_ops_advance().
+ *
+ * Return: as twheel_ops_advance().
+ */
+static __always_inline unsigned long twheel_advance(struct twheel_engine *e,
+						    unsigned long now)
+{
+	if (now == e->clk && e->kind == TWHEEL_CLASSIC) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_classic_step(twheel_to_classic(e));
+	}
+	if (now == e->clk && e->kind == TWHEEL_MODERN) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_modern_step(twheel_to_modern(e));
+	}
+	return twheel_ops_advance(e, now);
+}
 
 #endif /* TWHEEL_H */

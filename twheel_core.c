@@ -40,6 +40,64 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 EXPORT_SYMBOL_GPL(twheel_bucket_level);
 
 /**
+ * twheel_count() - count what an engine holds, for read-outs and checks
+ * @e: the engine; only read
+ * @per_level: if not NULL, TWHEEL_MAX_LEVELS counters, set to the timers in
+ *	the buckets of each level (the reference: its armed timers, in level
+ *	0); the collected ones are in no level
+ *
+ * Walks every bucket and the collected list, so it costs O(timers held):
+ * a read-out, not something for a tick.
+ *
+ * Return: every timer the engine holds, armed or collected and not yet
+ * popped; st.pending must equal it.
+ */
+unsigned long twheel_count(const struct twheel_engine *e,
+			   unsigned long *per_level)
+{
+	const struct twheel_reference *r;
+	const struct twheel_classic *c;
+	const struct twheel_modern *m;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n = 0;
+	const struct twheel_timer *t;
+	const struct rb_node *rb;
+	unsigned int i;
+
+	switch (e->kind) {
+	case TWHEEL_CLASSIC:
+		c = container_of(e, struct twheel_classic, e);
+		for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
+			list_for_each_entry(t, &c->vec[i], list)
+				lvl[twheel_bucket_level(e, i)]++;
+		list_for_each_entry(t, &c->collected, list)
+			n++;
+		break;
+	case TWHEEL_MODERN:
+		m = container_of(e, struct twheel_modern, e);
+		for (i = 0; i < TW_MODERN_BUCKETS; i++)
+			hlist_for_each_entry(t, &m->vec[i], entry)
+				lvl[i / TW_LVL_SIZE]++;
+		hlist_for_each_entry(t, &m->collected, entry)
+			n++;
+		break;
+	default:
+		r = container_of(e, struct twheel_reference, e);
+		for (rb = rb_first_cached(&r->armed); rb; rb = rb_next(rb))
+			lvl[0]++;
+		for (rb = rb_first_cached(&r->due); rb; rb = rb_next(rb))
+			n++;
+		break;
+	}
+	for (i = 0; i < TWHEEL_MAX_LEVELS; i++) {
+		n += lvl[i];
+		if (per_level)
+			per_level[i] = lvl[i];
+	}
+	return n;
+}
+EXPORT_SYMBOL_GPL(twheel_count);
+
+/**
  * twheel_timer_setup() - prepare a timer for an engine
  * @e: the engine the timer is to be armed on
  * @t: the timer; must not be pending on any engine
@@ -60,7 +118,7 @@ void twheel_timer_setup(struct twheel_engine *e, struct twheel_timer *t,
 EXPORT_SYMBOL_GPL(twheel_timer_setup);
 
 /**
- * twheel_pending() - whether a timer is pending on an engine
+ * twheel_ops_pending() - whether a timer is pending on an engine
  * @e: the engine
  * @t: a timer set up for @e with twheel_timer_setup()
  *
@@ -68,14 +126,15 @@ EXPORT_SYMBOL_GPL(twheel_timer_setup);
  * yet handed out by twheel_pop(); false once popped or deleted, or if it
  * was never armed.
  */
-bool twheel_pending(const struct twheel_engine *e, const struct twheel_timer *t)
+bool twheel_ops_pending(const struct twheel_engine *e,
+			const struct twheel_timer *t)
 {
 	return e->ops->pending(t);
 }
-EXPORT_SYMBOL_GPL(twheel_pending);
+EXPORT_SYMBOL_GPL(twheel_ops_pending);
 
 /**
- * twheel_add() - arm a timer that is not pending
+ * twheel_ops_add() - arm a timer that is not pending
  * @e: the engine
  * @t: the timer, set up for @e
  * @expires: the absolute jiffy it is to run at
@@ -94,8 +153,8 @@ EXPORT_SYMBOL_GPL(twheel_pending);
  * not yet popped): then nothing changes, @t keeps its expiry and nothing
  * is counted.
  */
-int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
-	       unsigned long expires)
+int twheel_ops_add(struct twheel_engine *e, struct twheel_timer *t,
+		   unsigned long expires)
 {
 	if (e->ops->pending(t))
 		return -EBUSY;
@@ -105,22 +164,21 @@ int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
 	e->st.pending++;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(twheel_add);
+EXPORT_SYMBOL_GPL(twheel_ops_add);
 
 /**
- * twheel_del() - disarm a timer
+ * twheel_ops_del() - disarm a timer
  * @e: the engine
  * @t: the timer, set up for @e
  *
  * A pending timer is taken out of its bucket or, if it was collected and
  * not yet popped, out of the collected list: either way it will not run.
- * Counts st.deleted and takes it off st.pending (and off its level's
- * st.level_pending while in a bucket). A timer that is not pending is left
+ * Counts st.deleted and takes it off st.pending. A timer that is not pending is left
  * as it is, and nothing is counted.
  *
  * Return: true if @t was pending, false if not.
  */
-bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
+bool twheel_ops_del(struct twheel_engine *e, struct twheel_timer *t)
 {
 	if (!e->ops->pending(t))
 		return false;
@@ -129,10 +187,10 @@ bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 	e->st.pending--;
 	return true;
 }
-EXPORT_SYMBOL_GPL(twheel_del);
+EXPORT_SYMBOL_GPL(twheel_ops_del);
 
 /**
- * twheel_mod() - give a timer a new expiry, arming it if need be
+ * twheel_ops_mod() - give a timer a new expiry, arming it if need be
  * @e: the engine
  * @t: the timer, set up for @e
  * @expires: the absolute jiffy it is to run at, as for twheel_add()
@@ -151,13 +209,13 @@ EXPORT_SYMBOL_GPL(twheel_del);
  *
  * Return: true if @t was pending, false if it was armed afresh.
  */
-bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
-		unsigned long expires)
+bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
+		    unsigned long expires)
 {
 	unsigned int idx;
 
 	if (!e->ops->pending(t)) {
-		twheel_add(e, t, expires);
+		twheel_ops_add(e, t, expires);
 		return false;
 	}
 	e->st.modified++;
@@ -165,12 +223,9 @@ bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 		e->st.mod_noop++;
 		return true;
 	}
-	/*
-	 * Same bucket: only the expiry changes. A collected timer's bucket
-	 * is TWHEEL_COLLECTED, which no wheel index equals.
-	 */
+	/* Same bucket: only the expiry changes. */
 	idx = e->ops->bucket_of(e, expires);
-	if (idx != TWHEEL_NO_BUCKET && idx == t->bucket) {
+	if (idx != TWHEEL_NO_BUCKET && e->ops->in_bucket(e, t, idx)) {
 		t->expires = expires;
 		e->st.mod_inplace++;
 		return true;
@@ -180,7 +235,7 @@ bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 	e->ops->enqueue(e, t);
 	return true;
 }
-EXPORT_SYMBOL_GPL(twheel_mod);
+EXPORT_SYMBOL_GPL(twheel_ops_mod);
 
 /**
  * twheel_next_event() - how far the next jiffy with work is
@@ -203,7 +258,7 @@ unsigned long twheel_next_event(const struct twheel_engine *e,
 EXPORT_SYMBOL_GPL(twheel_next_event);
 
 /**
- * twheel_advance() - process every jiffy up to and including @now
+ * twheel_ops_advance() - process every jiffy up to and including @now
  * @e: the engine
  * @now: the last jiffy to process, an absolute jiffy taken against the
  *	clock wrap-safely
@@ -223,7 +278,7 @@ EXPORT_SYMBOL_GPL(twheel_next_event);
  *
  * Return: how many timers were collected.
  */
-unsigned long twheel_advance(struct twheel_engine *e, unsigned long now)
+unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now)
 {
 	u64 before = e->st.collected;
 	unsigned long span, d;
@@ -249,7 +304,7 @@ unsigned long twheel_advance(struct twheel_engine *e, unsigned long now)
 	e->clk = now + 1;
 	return e->st.collected - before;
 }
-EXPORT_SYMBOL_GPL(twheel_advance);
+EXPORT_SYMBOL_GPL(twheel_ops_advance);
 
 /**
  * twheel_run_until() - run every timer due up to and including @now
@@ -273,6 +328,14 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 	unsigned long span, d, jiffy, n = 0;
 
 	while (!time_after(e->clk, now)) {
+		if (e->clk == now) {	/* one jiffy left: no look-up */
+			twheel_advance(e, now);
+			while ((t = twheel_pop(e))) {
+				fn(t, now, arg);
+				n++;
+			}
+			break;
+		}
 		span = now - e->clk;
 		d = twheel_next_event(e, span + 1);
 		if (d > span) {
@@ -291,7 +354,7 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 EXPORT_SYMBOL_GPL(twheel_run_until);
 
 /**
- * twheel_pop() - hand out the next collected timer
+ * twheel_ops_pop() - hand out the next collected timer
  * @e: the engine
  *
  * Takes the first of the timers twheel_advance() collected off the engine,
@@ -304,7 +367,7 @@ EXPORT_SYMBOL_GPL(twheel_run_until);
  *
  * Return: the timer, or NULL if no collected timer is waiting.
  */
-struct twheel_timer *twheel_pop(struct twheel_engine *e)
+struct twheel_timer *twheel_ops_pop(struct twheel_engine *e)
 {
 	struct twheel_timer *t = e->ops->pop(e);
 
@@ -314,4 +377,4 @@ struct twheel_timer *twheel_pop(struct twheel_engine *e)
 	}
 	return t;
 }
-EXPORT_SYMBOL_GPL(twheel_pop);
+EXPORT_SYMBOL_GPL(twheel_ops_pop);

@@ -257,19 +257,20 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {
 	struct twheel_engine *e = tw_er(r)->e;
-	unsigned int levels, lvl, per[TWHEEL_MAX_LEVELS];
-	unsigned long clk;
+	unsigned long clk, per[TWHEEL_MAX_LEVELS];
+	unsigned int levels, lvl;
 
+	/* a walk over every timer held, under the lock: a read-out's cost */
 	spin_lock_bh(&r->lock);
 	clk = e->clk;
 	levels = e->nr_levels;
-	memcpy(per, e->st.level_pending, sizeof(per));
+	twheel_count(e, per);
 	spin_unlock_bh(&r->lock);
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "clk: %lu\n", clk);
 	seq_puts(m, "level_pending:");
 	for (lvl = 0; lvl < levels; lvl++)
-		seq_printf(m, " %u", per[lvl]);
+		seq_printf(m, " %lu", per[lvl]);
 	seq_putc(m, '\n');
 }
 
@@ -301,13 +302,13 @@ static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 	unsigned int nb = max(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS);
 	struct tw_engine_runner *er = tw_er(r);
 	unsigned int lvl, levels, i, *per;
-	unsigned int lp[TWHEEL_MAX_LEVELS];
+	unsigned long lp[TWHEEL_MAX_LEVELS];
 
 	per = kcalloc(nb, sizeof(*per), GFP_KERNEL);
 	if (!per)
 		return -ENOMEM;
 	spin_lock_bh(&r->lock);
-	memcpy(lp, er->e->st.level_pending, sizeof(lp));
+	twheel_count(er->e, lp);
 	levels = er->e->nr_levels;
 	nb = tw_engine_count_buckets(er, per);
 	spin_unlock_bh(&r->lock);
@@ -315,7 +316,7 @@ static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 	seq_printf(m, "# %s: pending timers per level; then 'bucket: count' for each non-empty bucket\n",
 		   r->name);
 	for (lvl = 0; lvl < levels; lvl++)
-		seq_printf(m, "level %u: %u\n", lvl, lp[lvl]);
+		seq_printf(m, "level %u: %lu\n", lvl, lp[lvl]);
 	for (i = 0; i < nb; i++)
 		if (per[i])
 			seq_printf(m, "bucket %u (level %u): %u\n", i,

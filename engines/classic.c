@@ -39,25 +39,6 @@ static unsigned int tw_classic_offset(unsigned int lvl)
 	return lvl ? TW_TVR_SIZE + (lvl - 1) * TW_TVN_SIZE : 0;
 }
 
-/* The slot the 2.6 wheel files expires in when its clock is clk. */
-static unsigned int tw_classic_index(unsigned long expires, unsigned long clk)
-{
-	unsigned long delta = expires - clk;
-	unsigned int lvl;
-
-	if (delta < TW_TVR_SIZE)
-		return expires & (TW_TVR_SIZE - 1);
-	if ((long)delta < 0)		/* in the past: the jiffy about to run */
-		return clk & (TW_TVR_SIZE - 1);
-	if (delta > TW_CLASSIC_MAX_DELTA)
-		expires = clk + TW_CLASSIC_MAX_DELTA;
-	for (lvl = 1; lvl < TW_CLASSIC_LEVELS - 1; lvl++)
-		if (delta < 1UL << tw_classic_shift(lvl + 1))
-			break;
-	return tw_classic_offset(lvl) +
-	       ((expires >> tw_classic_shift(lvl)) & (TW_TVN_SIZE - 1));
-}
-
 static unsigned int tw_classic_bucket_of(const struct twheel_engine *e,
 					 unsigned long expires)
 {
@@ -67,25 +48,26 @@ static unsigned int tw_classic_bucket_of(const struct twheel_engine *e,
 static void tw_classic_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	struct twheel_classic *c = to_classic(e);
-	unsigned int idx = tw_classic_index(t->expires, e->clk);
 
-	list_add_tail(&t->list, c->vec + idx);	/* FIFO within a slot */
-	tw_bucket_filed(e, c->pending_map, t, idx);
+	tw_classic_link(c, t, tw_classic_index(t->expires, e->clk));
 }
 
 static void tw_classic_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	struct twheel_classic *c = to_classic(e);
-	unsigned int idx = t->bucket;
-
-	list_del(&t->list);
-	tw_classic_setup(t);
-	tw_bucket_left(e, c->pending_map, idx,
-		       idx != TWHEEL_COLLECTED && list_empty(c->vec + idx));
+	tw_classic_unlink(to_classic(e), t);
 }
 
-/* Re-files every timer of one tvN slot against the current clock. */
-static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
+static bool tw_classic_in_bucket(const struct twheel_engine *e,
+				 const struct twheel_timer *t, unsigned int idx)
+{
+	return tw_classic_in_slot(to_classic(e), t, idx);
+}
+
+/*
+ * Re-files every timer of one tvN slot against the current clock; false if
+ * the slot was empty.
+ */
+static bool tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned int slot = (e->clk >> tw_classic_shift(lvl)) & (TW_TVN_SIZE - 1);
@@ -96,62 +78,83 @@ static void tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 	u64 t0 = 0;
 
 	if (!__test_and_clear_bit(idx, c->pending_map))
-		return;
+		return false;
 	if (e->on_cascade && e->clock_ns)
 		t0 = e->clock_ns();
 	list_replace_init(c->vec + idx, &moving);
 	list_for_each_entry_safe(t, tmp, &moving, list) {
-		list_del(&t->list);
-		tw_classic_enqueue(e, t);
+		tw_classic_link(c, t, tw_classic_index(t->expires, e->clk));
 		n++;
 	}
-	e->st.level_pending[lvl] -= n;
 	e->st.cascades++;
 	e->st.cascaded += n;
 	if (e->on_cascade)
 		e->on_cascade(e, lvl, slot, n, t0 ? e->clock_ns() - t0 : 0);
+	return true;
 }
 
 /*
  * tv1 wrapped: cascade tv2's slot; a level further up only when the level
- * below it wrapped too.
+ * below it wrapped too. True if a slot was cascaded.
  */
-static void tw_classic_cascades(struct twheel_classic *c)
+static bool tw_classic_cascades(struct twheel_classic *c)
 {
 	unsigned int lvl;
+	bool work = false;
 
 	for (lvl = 1; lvl < TW_CLASSIC_LEVELS; lvl++) {
 		if (c->e.clk & ((1UL << tw_classic_shift(lvl)) - 1))
 			break;
-		tw_classic_cascade(c, lvl);
+		work |= tw_classic_cascade(c, lvl);
 	}
+	return work;
 }
 
-static void tw_classic_process(struct twheel_engine *e)
+/* Jiffy clk: cascade, then collect tv1's slot. True if it had work. */
+static bool tw_classic_process_clk(struct twheel_classic *c)
 {
-	struct twheel_classic *c = to_classic(e);
+	struct twheel_engine *e = &c->e;
 	unsigned int idx = e->clk & (TW_TVR_SIZE - 1);
-	struct twheel_timer *t;
-	unsigned int n = 0;
+	bool work = false;
 
 	if (!idx && e->clock_ns) {
 		u64 t0 = e->clock_ns();
 
-		tw_classic_cascades(c);
+		work = tw_classic_cascades(c);
 		e->cascade_ns += e->clock_ns() - t0;
 	} else if (!idx) {
-		tw_classic_cascades(c);
+		work = tw_classic_cascades(c);
 	}
-	if (!__test_and_clear_bit(idx, c->pending_map))
-		return;
-	list_for_each_entry(t, c->vec + idx, list) {
-		t->bucket = TWHEEL_COLLECTED;
-		n++;
-	}
-	list_splice_tail_init(c->vec + idx, &c->collected);
-	e->st.level_pending[0] -= n;
-	e->st.collected += n;
+	if (!test_bit(idx, c->pending_map))
+		return work;
+	tw_classic_collect_slot(c, idx);
+	return true;
 }
+
+static void tw_classic_process(struct twheel_engine *e)
+{
+	tw_classic_process_clk(to_classic(e));
+}
+
+/**
+ * twheel_classic_tick() - the classic wheel's jiffy with work
+ * @c: the wheel
+ *
+ * The out-of-line part of a one-jiffy twheel_advance(): processes the jiffy
+ * @c->e.clk (cascades, then collects its tv1 slot) and counts st.events if
+ * it had work. Leaves the clock alone.
+ *
+ * Return: how many timers were collected.
+ */
+unsigned long twheel_classic_tick(struct twheel_classic *c)
+{
+	u64 before = c->e.st.collected;
+
+	if (tw_classic_process_clk(c))
+		c->e.st.events++;
+	return c->e.st.collected - before;
+}
+EXPORT_SYMBOL_GPL(twheel_classic_tick);
 
 static unsigned long tw_classic_next_event(const struct twheel_engine *e,
 					   unsigned long limit)
@@ -179,7 +182,7 @@ static unsigned long tw_classic_next_event(const struct twheel_engine *e,
 	return best;
 }
 
-static struct twheel_timer *tw_classic_pop(struct twheel_engine *e)
+static struct twheel_timer *tw_classic_ops_pop(struct twheel_engine *e)
 {
 	struct twheel_classic *c = to_classic(e);
 	struct twheel_timer *t;
@@ -201,9 +204,10 @@ const struct twheel_ops twheel_classic_ops = {
 	.enqueue	= tw_classic_enqueue,
 	.dequeue	= tw_classic_dequeue,
 	.bucket_of	= tw_classic_bucket_of,
+	.in_bucket	= tw_classic_in_bucket,
 	.process	= tw_classic_process,
 	.next_event	= tw_classic_next_event,
-	.pop		= tw_classic_pop,
+	.pop		= tw_classic_ops_pop,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_ops);
 

@@ -49,33 +49,12 @@ static inline unsigned long tw_level_first(unsigned int shift, unsigned long clk
 	return ((clk + mask) & ~mask) - clk;
 }
 
-/* Bookkeeping shared by the wheels. */
-static inline void tw_bucket_filed(struct twheel_engine *e,
-				   unsigned long *map, struct twheel_timer *t,
-				   unsigned int idx)
-{
-	__set_bit(idx, map);
-	t->bucket = idx;
-	e->st.level_pending[twheel_bucket_level(e, idx)]++;
-}
-
-/* After t left bucket idx (or the collected list, idx TWHEEL_COLLECTED). */
-static inline void tw_bucket_left(struct twheel_engine *e,
-				  unsigned long *map, unsigned int idx,
-				  bool now_empty)
-{
-	if (idx == TWHEEL_COLLECTED)
-		return;
-	e->st.level_pending[twheel_bucket_level(e, idx)]--;
-	if (now_empty)
-		__clear_bit(idx, map);
-}
-
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)
 {
 	e->ops = ops;
+	e->kind = ops->kind;
 	e->clk = clk;
 	e->nr_levels = nr_levels;
 	memset(&e->st, 0, sizeof(e->st));

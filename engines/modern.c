@@ -33,41 +33,47 @@ static struct twheel_modern *to_modern(const struct twheel_engine *e)
  * more is clamped to @m->max_delta first, in the last level, as the kernel
  * clamps its own, and so comes before @expires.
  *
+ * The level comes from the delta's highest bit (tw_modern_level()), not
+ * from a walk over the levels; kunit/modern_test.c checks it against such a
+ * walk at every level boundary.
+ *
  * Return: the bucket index, level * TW_LVL_SIZE + slot.
  */
 unsigned int twheel_modern_index(const struct twheel_modern *m,
 				 unsigned long expires,
 				 unsigned long *bucket_expiry)
 {
-	unsigned long clk = m->e.clk;
-	unsigned long delta = expires - clk;
-	unsigned int depth = m->e.nr_levels;
-	unsigned int lvl;
-
-	if ((long)delta < 0) {
-		*bucket_expiry = clk;
-		return clk & (TW_LVL_SIZE - 1);
-	}
-	if (delta >= m->cutoff) {
-		expires = clk + m->max_delta;
-		lvl = depth - 1;
-	} else {
-		for (lvl = 0; lvl < depth - 1; lvl++)
-			if (delta < tw_lvl_start(lvl + 1))
-				break;
-	}
-	expires = (expires >> tw_lvl_shift(lvl)) + 1;
-	*bucket_expiry = expires << tw_lvl_shift(lvl);
-	return lvl * TW_LVL_SIZE + (expires & (TW_LVL_SIZE - 1));
+	return tw_modern_calc(m, expires, bucket_expiry);
 }
 EXPORT_SYMBOL_GPL(twheel_modern_index);
+
+/* Where level lvl (>= 1) starts: tw_lvl_start(), as a constant. */
+#define TW_FLS_NEXT(lvl) ((u32)(TW_LVL_SIZE - 1) << (TW_LVL_CLK_SHIFT * ((lvl) - 1)))
+
+/*
+ * The levels of tw_modern_level(), by highest bit f: deltas with f < 6 are
+ * in level 0 up to 62; from there on level f/3 - 1 up to where the next
+ * starts. Checked at every boundary in KUnit and the fuzzer.
+ */
+const struct twheel_modern_fls twheel_modern_fls[32] = {
+	[0 ... 5]	= { TW_FLS_NEXT(1), 0 },
+	[6 ... 8]	= { TW_FLS_NEXT(2), 1 },
+	[9 ... 11]	= { TW_FLS_NEXT(3), 2 },
+	[12 ... 14]	= { TW_FLS_NEXT(4), 3 },
+	[15 ... 17]	= { TW_FLS_NEXT(5), 4 },
+	[18 ... 20]	= { TW_FLS_NEXT(6), 5 },
+	[21 ... 23]	= { TW_FLS_NEXT(7), 6 },
+	[24 ... 26]	= { TW_FLS_NEXT(8), 7 },
+	[27 ... 31]	= { ~0U, 8 },
+};
+EXPORT_SYMBOL_GPL(twheel_modern_fls);
 
 static unsigned int tw_modern_bucket_of(const struct twheel_engine *e,
 					unsigned long expires)
 {
 	unsigned long bucket_expiry;
 
-	return twheel_modern_index(to_modern(e), expires, &bucket_expiry);
+	return tw_modern_calc(to_modern(e), expires, &bucket_expiry);
 }
 
 static void tw_modern_setup(struct twheel_timer *t)
@@ -84,64 +90,70 @@ static bool tw_modern_pending(const struct twheel_timer *t)
 static void tw_modern_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	struct twheel_modern *m = to_modern(e);
-	unsigned int idx = tw_modern_bucket_of(e, t->expires);
 
-	hlist_add_head(&t->entry, m->vec + idx);	/* as the kernel does */
-	tw_bucket_filed(e, m->pending_map, t, idx);
+	tw_modern_link(m, t, tw_modern_bucket(m, t->expires));
 }
 
 static void tw_modern_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	struct twheel_modern *m = to_modern(e);
-	unsigned int idx = t->bucket;
-
-	/* The collected list is appended to through a tail pointer. */
-	if (idx == TWHEEL_COLLECTED && m->collected_tail == &t->entry.next)
-		m->collected_tail = t->entry.pprev;
-	hlist_del_init(&t->entry);
-	t->bucket = TWHEEL_COLLECTED;
-	tw_bucket_left(e, m->pending_map, idx,
-		       idx != TWHEEL_COLLECTED && hlist_empty(m->vec + idx));
+	tw_modern_unlink(to_modern(e), t);
 }
 
-static void tw_modern_collect(struct twheel_modern *m, unsigned int idx)
+static bool tw_modern_ops_in_bucket(const struct twheel_engine *e,
+				    const struct twheel_timer *t,
+				    unsigned int idx)
 {
-	struct twheel_timer *t;
-	struct hlist_node *tmp;
-	unsigned int n = 0;
-
-	if (!__test_and_clear_bit(idx, m->pending_map))
-		return;
-	hlist_for_each_entry_safe(t, tmp, m->vec + idx, entry) {
-		hlist_del(&t->entry);
-		t->entry.next = NULL;
-		t->entry.pprev = m->collected_tail;
-		*m->collected_tail = &t->entry;
-		m->collected_tail = &t->entry.next;
-		t->bucket = TWHEEL_COLLECTED;
-		n++;
-	}
-	m->e.st.level_pending[idx / TW_LVL_SIZE] -= n;
-	m->e.st.collected += n;
+	return tw_modern_in_bucket(to_modern(e), t, idx);
 }
 
-static void tw_modern_process(struct twheel_engine *e)
+/* Processes jiffy clk; true if it collected anything. */
+static bool tw_modern_process_clk(struct twheel_modern *m)
 {
-	struct twheel_modern *m = to_modern(e);
 	unsigned int idx[TW_MODERN_MAX_LEVELS], n = 0, lvl;
-	unsigned long clk = e->clk;
+	unsigned long clk = m->e.clk;
+	bool work = false;
 
 	/* Level n is looked at only when the low 3n bits of clk are zero. */
-	for (lvl = 0; lvl < e->nr_levels; lvl++) {
+	for (lvl = 0; lvl < m->e.nr_levels; lvl++) {
 		idx[n++] = lvl * TW_LVL_SIZE + (clk & (TW_LVL_SIZE - 1));
 		if (clk & ((1UL << TW_LVL_CLK_SHIFT) - 1))
 			break;
 		clk >>= TW_LVL_CLK_SHIFT;
 	}
 	/* As the kernel's __run_timers(): the highest level's bucket first. */
-	while (n--)
-		tw_modern_collect(m, idx[n]);
+	while (n--) {
+		if (test_bit(idx[n], m->pending_map)) {
+			tw_modern_collect_bucket(m, idx[n]);
+			work = true;
+		}
+	}
+	return work;
 }
+
+static void tw_modern_process(struct twheel_engine *e)
+{
+	tw_modern_process_clk(to_modern(e));
+}
+
+/**
+ * twheel_modern_tick() - the modern wheel's jiffy that may have work
+ * @m: the wheel
+ *
+ * The out-of-line part of a one-jiffy twheel_advance(): collects the
+ * buckets due at @m->e.clk and counts st.events if there were any timers.
+ * Leaves the clock alone.
+ *
+ * Return: how many timers were collected.
+ */
+unsigned long twheel_modern_tick(struct twheel_modern *m)
+{
+	u64 before = m->e.st.collected;
+
+	if (tw_modern_process_clk(m))
+		m->e.st.events++;
+	return m->e.st.collected - before;
+}
+EXPORT_SYMBOL_GPL(twheel_modern_tick);
 
 static unsigned long tw_modern_next_event(const struct twheel_engine *e,
 					  unsigned long limit)
@@ -161,7 +173,7 @@ static unsigned long tw_modern_next_event(const struct twheel_engine *e,
 	return best;
 }
 
-static struct twheel_timer *tw_modern_pop(struct twheel_engine *e)
+static struct twheel_timer *tw_modern_ops_pop(struct twheel_engine *e)
 {
 	struct twheel_modern *m = to_modern(e);
 	struct twheel_timer *t;
@@ -169,7 +181,7 @@ static struct twheel_timer *tw_modern_pop(struct twheel_engine *e)
 	if (hlist_empty(&m->collected))
 		return NULL;
 	t = hlist_entry(m->collected.first, struct twheel_timer, entry);
-	tw_modern_dequeue(e, t);
+	tw_modern_unlink(m, t);
 	return t;
 }
 
@@ -182,9 +194,10 @@ const struct twheel_ops twheel_modern_ops = {
 	.enqueue	= tw_modern_enqueue,
 	.dequeue	= tw_modern_dequeue,
 	.bucket_of	= tw_modern_bucket_of,
+	.in_bucket	= tw_modern_ops_in_bucket,
 	.process	= tw_modern_process,
 	.next_event	= tw_modern_next_event,
-	.pop		= tw_modern_pop,
+	.pop		= tw_modern_ops_pop,
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 

@@ -39,10 +39,15 @@ static unsigned int tw_ref_bucket_of(const struct twheel_engine *e,
 	return TWHEEL_NO_BUCKET;
 }
 
+static bool tw_ref_in_bucket(const struct twheel_engine *e,
+			     const struct twheel_timer *t, unsigned int idx)
+{
+	return false;
+}
+
 static void tw_ref_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	rb_add_cached(&t->node, &to_ref(e)->armed, tw_ref_less);
-	e->st.level_pending[0]++;
 }
 
 static void tw_ref_dequeue(struct twheel_engine *e, struct twheel_timer *t)
@@ -52,12 +57,10 @@ static void tw_ref_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 
 	while (rb_parent(top))
 		top = rb_parent(top);
-	if (top == r->armed.rb_root.rb_node) {
+	if (top == r->armed.rb_root.rb_node)
 		rb_erase_cached(&t->node, &r->armed);
-		e->st.level_pending[0]--;
-	} else {
+	else
 		rb_erase_cached(&t->node, &r->due);
-	}
 	RB_CLEAR_NODE(&t->node);
 }
 
@@ -75,7 +78,6 @@ static void tw_ref_process(struct twheel_engine *e)
 		rb_erase_cached(n, &r->armed);
 		/* Always the greatest so far: keeps firing order in "due". */
 		rb_add_cached(n, &r->due, tw_ref_less);
-		e->st.level_pending[0]--;
 		e->st.collected++;
 	}
 }
@@ -115,6 +117,7 @@ const struct twheel_ops twheel_reference_ops = {
 	.enqueue	= tw_ref_enqueue,
 	.dequeue	= tw_ref_dequeue,
 	.bucket_of	= tw_ref_bucket_of,
+	.in_bucket	= tw_ref_in_bucket,
 	.process	= tw_ref_process,
 	.next_event	= tw_ref_next_event,
 	.pop		= tw_ref_pop,

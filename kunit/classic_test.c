@@ -90,6 +90,15 @@ static void classic_sampled_deltas_to_2_32(struct kunit *test)
 	tw_check_invariant(test, e);
 }
 
+/* Timers in the buckets of one level, counted one by one. */
+static unsigned long tw_level(const struct twheel_engine *e, unsigned int lvl)
+{
+	unsigned long per[TWHEEL_MAX_LEVELS];
+
+	twheel_count(e, per);
+	return per[lvl];
+}
+
 /* The slot index the 2.6 rules give, written out level by level. */
 static void classic_bucket_indices(struct kunit *test)
 {
@@ -115,6 +124,60 @@ static void classic_bucket_indices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), (unsigned int)(clk & 255));
 	x = clk;
 	KUNIT_EXPECT_EQ(test, ops->bucket_of(e, x), (unsigned int)(clk & 255));
+}
+
+/* The 2.6 placement as the 2.6 code wrote it: compare delta by delta. */
+static unsigned int tw_chain_index(unsigned long clk, unsigned long expires)
+{
+	unsigned long delta = expires - clk;
+
+	if (delta < 256)
+		return expires & 255;
+	if ((long)delta < 0)
+		return clk & 255;
+	if (delta > 0xffffffffUL) {
+		delta = 0xffffffffUL;
+		expires = clk + delta;
+	}
+	if (delta < 1UL << 14)
+		return 256 + ((expires >> 8) & 63);
+	if (delta < 1UL << 20)
+		return 320 + ((expires >> 14) & 63);
+	if (delta < 1UL << 26)
+		return 384 + ((expires >> 20) & 63);
+	return 448 + ((expires >> 26) & 63);
+}
+
+/* The highest-bit placement against that chain at every boundary +-2. */
+static void classic_index_at_every_boundary(struct kunit *test)
+{
+	static const unsigned long clks[] = {
+		0, 1, 255, 256, 16383, 123456789, ULONG_MAX - 300, ULONG_MAX,
+	};
+	static const unsigned long edges[] = {
+		1, 256, 1UL << 14, 1UL << 20, 1UL << 26, 0xffffffffUL,
+		1UL << 32, 1UL << 40,
+	};
+	struct tw_engines *te = tw_engines_new(test, 0);
+	struct twheel_engine *e = &te->classic.e;
+	unsigned int c, i, checked = 0;
+	unsigned long x;
+	int d;
+
+	for (c = 0; c < ARRAY_SIZE(clks); c++) {
+		e->clk = clks[c];
+		for (i = 0; i < ARRAY_SIZE(edges); i++) {
+			for (d = -2; d <= 2; d++) {
+				x = e->clk + edges[i] + d;
+				KUNIT_EXPECT_EQ_MSG(test, e->ops->bucket_of(e, x),
+						    tw_chain_index(e->clk, x),
+						    "clk %lu delta %ld", e->clk,
+						    (long)(edges[i] + d));
+				checked++;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, checked, 5U * ARRAY_SIZE(edges) * ARRAY_SIZE(clks));
 }
 
 static void classic_past_fires_next_jiffy(struct kunit *test)
@@ -183,16 +246,16 @@ static void classic_cascade_moves_one_slot(struct kunit *test)
 		twheel_add(e, &r[i].t, 512 + i);
 	for (i = 8; i < 12; i++)	/* tv3 slot 1: [2^14, 2^15) */
 		twheel_add(e, &r[i].t, TV2_END + 300 * i);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 8U);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[2], 4U);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 1), 8UL);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 2), 4UL);
 
 	tw_run_until(&ctx, 255);
 	KUNIT_EXPECT_EQ(test, e->st.cascades, 0ULL);
 	tw_run_until(&ctx, 256);
 	KUNIT_EXPECT_EQ(test, e->st.cascades, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->st.cascaded, 5ULL);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 3U);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[0], 4U);	/* one fired */
+	KUNIT_EXPECT_EQ(test, tw_level(e, 1), 3UL);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 0), 4UL);	/* one fired */
 	KUNIT_EXPECT_EQ(test, r[0].fired_at, 256UL);
 	for (i = 1; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, r[i].t.bucket, (unsigned int)((256 + i * 50) & 255));
@@ -203,8 +266,8 @@ static void classic_cascade_moves_one_slot(struct kunit *test)
 	/* tv2 slots 1 and 2, then tv3 slot 1 when tv2 wrapped. */
 	KUNIT_EXPECT_EQ(test, e->st.cascades, 3ULL);
 	KUNIT_EXPECT_EQ(test, e->st.cascaded, 5ULL + 3 + 4);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[2], 0U);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 4U);	/* r[8..11] */
+	KUNIT_EXPECT_EQ(test, tw_level(e, 2), 0UL);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 1), 4UL);	/* r[8..11] */
 	tw_run_until(&ctx, 2 * TV2_END);
 	for (i = 0; i < 12; i++)
 		KUNIT_EXPECT_EQ(test, r[i].fired_at, r[i].t.expires);
@@ -246,11 +309,11 @@ static void classic_mod_buckets(struct kunit *test)
 	r = tw_recs_new(test, &ctx, 2);
 	twheel_add(e, &r[0].t, 500);
 	KUNIT_EXPECT_EQ(test, r[0].t.bucket, 256U + 1);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 1U);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 1), 1UL);
 	KUNIT_EXPECT_TRUE(test, twheel_mod(e, &r[0].t, 30));	/* re-files */
 	KUNIT_EXPECT_EQ(test, r[0].t.bucket, 30U);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[1], 0U);
-	KUNIT_EXPECT_EQ(test, e->st.level_pending[0], 1U);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 1), 0UL);
+	KUNIT_EXPECT_EQ(test, tw_level(e, 0), 1UL);
 	KUNIT_EXPECT_EQ(test, e->st.mod_inplace, 0ULL);
 	twheel_add(e, &r[1].t, 600);
 	KUNIT_EXPECT_TRUE(test, twheel_mod(e, &r[1].t, 700));	/* same tv2 slot */
@@ -401,6 +464,7 @@ static struct kunit_case tw_classic_cases[] = {
 	KUNIT_CASE_SLOW(classic_every_delta_to_70000),
 	KUNIT_CASE_SLOW(classic_sampled_deltas_to_2_32),
 	KUNIT_CASE(classic_bucket_indices),
+	KUNIT_CASE(classic_index_at_every_boundary),
 	KUNIT_CASE(classic_past_fires_next_jiffy),
 	KUNIT_CASE(classic_clamp_above_2_32),
 	KUNIT_CASE(classic_cascade_moves_one_slot),

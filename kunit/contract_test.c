@@ -196,11 +196,12 @@ static void tw_expect_counts(struct kunit *test, const struct tw_counts *want,
 /* Timers in buckets, i.e. pending and not collected yet. */
 static unsigned long tw_in_buckets(const struct twheel_engine *e)
 {
-	unsigned long n = 0;
+	unsigned long per[TWHEEL_MAX_LEVELS], n = 0;
 	unsigned int lvl;
 
+	twheel_count(e, per);
 	for (lvl = 0; lvl < e->nr_levels; lvl++)
-		n += e->st.level_pending[lvl];
+		n += per[lvl];
 	return n;
 }
 

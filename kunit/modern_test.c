@@ -174,6 +174,79 @@ static void modern_capacity_and_clamp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be, 1000UL);
 }
 
+/*
+ * The kernel's calc_wheel_index() as a walk over the levels, the way the
+ * wheel computed it before the level came from the delta's highest bit.
+ */
+static unsigned int tw_walk_index(unsigned long clk, unsigned int depth,
+				  unsigned long expires, unsigned long *be)
+{
+	unsigned long delta = expires - clk;
+	unsigned int lvl = 0;
+
+	if ((long)delta < 0) {
+		*be = clk;
+		return clk & 63;
+	}
+	if (delta >= tw_lvl_start(depth)) {
+		expires = clk + tw_lvl_start(depth) - tw_lvl_gran(depth - 1);
+		lvl = depth - 1;
+	} else {
+		while (lvl + 1 < depth && delta >= tw_lvl_start(lvl + 1))
+			lvl++;
+	}
+	expires = (expires >> (3 * lvl)) + 1;
+	*be = expires << (3 * lvl);
+	return lvl * 64 + (expires & 63);
+}
+
+/*
+ * The O(1) level against the walk at every level boundary +-2, the clamp
+ * +-2 and the first deltas, for both depths and clocks with every low-bit
+ * pattern that matters (aligned, one short of aligned, wrapping).
+ */
+static void modern_index_at_every_boundary(struct kunit *test)
+{
+	static const unsigned long clks[] = {
+		0, 1, 7, 8, 63, 64, 511, 4095, 123456789, 1UL << 31,
+		ULONG_MAX - (1UL << 30), ULONG_MAX - 7, ULONG_MAX,
+	};
+	struct twheel_modern *m = tw_modern_new(test, 0, 9);
+	unsigned long be, want_be, delta, checked = 0;
+	unsigned int depth, c, lvl, want, got;
+	int d;
+
+	for (depth = 8; depth <= 9; depth++) {
+		KUNIT_ASSERT_EQ(test, twheel_modern_init(m, 0, depth), 0);
+		for (c = 0; c < ARRAY_SIZE(clks); c++) {
+			m->e.clk = clks[c];
+			for (lvl = 1; lvl <= depth; lvl++) {
+				for (d = -2; d <= 2; d++) {
+					delta = tw_lvl_start(lvl) + d;
+					want = tw_walk_index(m->e.clk, depth,
+							     m->e.clk + delta,
+							     &want_be);
+					got = twheel_modern_index(m, m->e.clk + delta, &be);
+					KUNIT_EXPECT_EQ_MSG(test, got, want,
+							    "depth %u clk %lu delta %lu",
+							    depth, m->e.clk, delta);
+					KUNIT_EXPECT_EQ(test, be, want_be);
+					checked++;
+				}
+			}
+			for (delta = 0; delta < 3; delta++) {
+				got = twheel_modern_index(m, m->e.clk + delta, &be);
+				want = tw_walk_index(m->e.clk, depth,
+						     m->e.clk + delta, &want_be);
+				KUNIT_EXPECT_EQ(test, got, want);
+				KUNIT_EXPECT_EQ(test, be, want_be);
+				checked++;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, checked, 2UL * 3 * ARRAY_SIZE(clks) + 5UL * 17 * ARRAY_SIZE(clks));
+}
+
 static void tw_check_bitmap(struct kunit *test, struct twheel_modern *m)
 {
 	unsigned int i, bad = 0;
@@ -494,6 +567,7 @@ static struct kunit_case tw_modern_cases[] = {
 	KUNIT_CASE(modern_sampled_deltas_depth_8),
 	KUNIT_CASE(modern_seed_example),
 	KUNIT_CASE(modern_capacity_and_clamp),
+	KUNIT_CASE(modern_index_at_every_boundary),
 	KUNIT_CASE_SLOW(modern_bitmap_and_next_event),
 	KUNIT_CASE(modern_next_event_bounded),
 	KUNIT_CASE(modern_mod_same_bucket_no_relink),

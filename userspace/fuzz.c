@@ -256,9 +256,20 @@ static unsigned int fz_index(const struct fz_engine *fe,
 	return off / sizeof(*t);
 }
 
+/*
+ * Every operation goes one time in two through the engine's ops
+ * (twheel_ops_add() and the others) instead of its inlined fast path: both
+ * must keep to the model, and to each other, on every input.
+ */
+static bool fz_via_ops(void)
+{
+	return fz.op & 1;
+}
+
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
-	int ret = twheel_add(fe->e, &fe->t[i], expires);
+	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
+				 twheel_add(fe->e, &fe->t[i], expires);
 
 	if (fe->s[i].state != FZ_IDLE) {
 		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
@@ -270,7 +281,8 @@ static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 
 static bool fz_del(struct fz_engine *fe, unsigned int i)
 {
-	bool ret = twheel_del(fe->e, &fe->t[i]);
+	bool ret = fz_via_ops() ? twheel_ops_del(fe->e, &fe->t[i]) :
+				  twheel_del(fe->e, &fe->t[i]);
 
 	FZ_CHECK(fe, ret == (fe->s[i].state != FZ_IDLE),
 		 "del of timer %u in state %d returned %d", i, fe->s[i].state,
@@ -283,7 +295,8 @@ static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
-	bool ret = twheel_mod(fe->e, &fe->t[i], expires);
+	bool ret = fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
+				  twheel_mod(fe->e, &fe->t[i], expires);
 
 	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
 		 i, s->state, ret);
@@ -301,7 +314,7 @@ static void fz_drain(struct fz_engine *fe)
 
 	for (i = 0; i < FZ_POOL; i++)
 		want += fe->s[i].state == FZ_COLLECTED;
-	while ((t = twheel_pop(fe->e))) {
+	while ((t = fz_via_ops() ? twheel_ops_pop(fe->e) : twheel_pop(fe->e))) {
 		i = fz_index(fe, t);
 		FZ_CHECK(fe, i < FZ_POOL, "pop returned %p, not a timer", t);
 		FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
@@ -346,8 +359,23 @@ static bool fz_collected(const struct fz_engine *fe,
 
 	if (!twheel_pending(fe->e, t))
 		return false;
-	if (fe->e->ops->kind != TWHEEL_REFERENCE)
-		return t->bucket == TWHEEL_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_CLASSIC) {
+		const struct list_head *p;
+
+		for (p = fz_classic.collected.next; p != &fz_classic.collected;
+		     p = p->next)
+			if (p == &t->list)
+				return true;
+		return false;
+	}
+	if (fe->e->ops->kind == TWHEEL_MODERN) {
+		const struct hlist_node *p;
+
+		for (p = fz_modern.collected.first; p; p = p->next)
+			if (p == &t->entry)
+				return true;
+		return false;
+	}
 	while (rb_parent(top))
 		top = rb_parent(top);
 	return top != fz_reference.armed.rb_root.rb_node;
@@ -367,7 +395,8 @@ static unsigned long fz_walk_list(struct fz_engine *fe,
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "bucket %u: stray entry %p", bucket, p);
 		FZ_CHECK(fe, p->next->prev == p, "bucket %u: bad link", bucket);
-		FZ_CHECK(fe, t->bucket == bucket, "timer %u in bucket %u says %u",
+		FZ_CHECK(fe, bucket == TWHEEL_COLLECTED || t->bucket == bucket,
+			 "timer %u in bucket %u says %u",
 			 fz_index(fe, t), bucket, t->bucket);
 	}
 	return n;
@@ -387,7 +416,8 @@ static unsigned long fz_walk_hlist(struct fz_engine *fe,
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "bucket %u: stray entry %p", bucket, p);
 		FZ_CHECK(fe, p->pprev == link, "bucket %u: bad pprev", bucket);
-		FZ_CHECK(fe, t->bucket == bucket, "timer %u in bucket %u says %u",
+		FZ_CHECK(fe, bucket == TWHEEL_COLLECTED || t->bucket == bucket,
+			 "timer %u in bucket %u says %u",
 			 fz_index(fe, t), bucket, t->bucket);
 		link = &p->next;
 	}
@@ -398,7 +428,7 @@ static unsigned long fz_walk_hlist(struct fz_engine *fe,
 static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 {
 	struct twheel_classic *c = &fz_classic;
-	unsigned long lvl[TW_CLASSIC_LEVELS] = { 0 }, n;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
 	unsigned int b, l;
 
 	for (b = 0; b < TW_CLASSIC_BUCKETS; b++) {
@@ -408,10 +438,11 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 			 test_bit(b, c->pending_map), n);
 		lvl[b < TW_TVR_SIZE ? 0 : 1 + (b - TW_TVR_SIZE) / TW_TVN_SIZE] += n;
 	}
-	for (l = 0; l < TW_CLASSIC_LEVELS; l++)
-		FZ_CHECK(fe, lvl[l] == fe->e->st.level_pending[l],
-			 "level %u: %lu timers, level_pending %u", l, lvl[l],
-			 fe->e->st.level_pending[l]);
+	twheel_count(fe->e, per);
+	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == per[l],
+			 "level %u: %lu timers, twheel_count says %lu", l,
+			 lvl[l], per[l]);
 	n = fz_walk_list(fe, &c->collected, TWHEEL_COLLECTED);
 	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
 }
@@ -419,7 +450,7 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 static void fz_check_modern(struct fz_engine *fe, unsigned long due)
 {
 	struct twheel_modern *m = &fz_modern;
-	unsigned long lvl[TW_MODERN_MAX_LEVELS] = { 0 }, n;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
 	struct hlist_node **tail;
 	unsigned int b, l;
 
@@ -430,11 +461,11 @@ static void fz_check_modern(struct fz_engine *fe, unsigned long due)
 			 test_bit(b, m->pending_map), n);
 		lvl[b / TW_LVL_SIZE] += n;
 	}
-	for (l = 0; l < TW_MODERN_MAX_LEVELS; l++)
-		FZ_CHECK(fe, lvl[l] == fe->e->st.level_pending[l] &&
-			 (l < fe->e->nr_levels || !lvl[l]),
-			 "level %u: %lu timers, level_pending %u", l, lvl[l],
-			 fe->e->st.level_pending[l]);
+	twheel_count(fe->e, per);
+	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == per[l] && (l < fe->e->nr_levels || !lvl[l]),
+			 "level %u: %lu timers, twheel_count says %lu", l,
+			 lvl[l], per[l]);
 	n = fz_walk_hlist(fe, &m->collected, TWHEEL_COLLECTED, &tail);
 	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
 	FZ_CHECK(fe, m->collected_tail == tail, "collected_tail is stale");
@@ -467,7 +498,7 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 static void fz_check_engine(struct fz_engine *fe, bool full)
 {
 	const struct twheel_stats *st = &fe->e->st;
-	unsigned long armed = 0, due = 0, in_levels = 0, n;
+	unsigned long armed = 0, due = 0, in_levels = 0, n, per[TWHEEL_MAX_LEVELS];
 	const struct twheel_timer *t;
 	const struct fz_slot *s;
 	unsigned int i;
@@ -497,10 +528,13 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		 st->expired, st->deleted, st->pending);
 	FZ_CHECK(fe, st->pending == armed + due, "pending %lu, want %lu + %lu",
 		 st->pending, armed, due);
+	FZ_CHECK(fe, twheel_count(fe->e, per) == st->pending,
+		 "twheel_count %lu, pending %lu", twheel_count(fe->e, NULL),
+		 st->pending);
 	for (i = 0; i < TWHEEL_MAX_LEVELS; i++)
-		in_levels += st->level_pending[i];
-	FZ_CHECK(fe, in_levels == armed && in_levels <= st->pending,
-		 "level_pending sum %lu, armed %lu", in_levels, armed);
+		in_levels += per[i];
+	FZ_CHECK(fe, in_levels == armed, "in the levels %lu, armed %lu",
+		 in_levels, armed);
 	if (!full)
 		return;
 
@@ -690,7 +724,8 @@ static void fz_jiffies(struct fz_engine *fe, unsigned int count)
 
 	while (count--) {
 		now = fe->e->clk;
-		fz_advanced(fe, now, twheel_advance(fe->e, now), true);
+		fz_advanced(fe, now, fz_via_ops() ? twheel_ops_advance(fe->e, now) :
+				     twheel_advance(fe->e, now), true);
 		fz_drain(fe);
 	}
 }
@@ -805,6 +840,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * Every level boundary +-2 from this input's clock: the modern wheel's
+ * O(1) level against the model's walk over the levels.
+ */
+static void fz_boundaries(void)
+{
+	unsigned long fire;
+	struct fz_slot s;
+	unsigned int lvl, idx;
+	int d;
+
+	for (lvl = 1; lvl <= FZ_WHEEL; lvl++) {
+		for (d = -2; d <= 2; d++) {
+			s.expires = fz.clk + tw_lvl_start(lvl) + d;
+			fz_bucket(&s, fz.clk, FZ_WHEEL);
+			idx = twheel_modern_index(&fz_modern, s.expires, &fire);
+			FZ_CHECK(&fz_wheel, idx == s.bucket && fire == s.fire,
+				 "boundary %u%+d: index %u at %lu, want %u at %lu",
+				 lvl, d, idx, fire, s.bucket, s.fire);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	u8 k;
@@ -833,6 +891,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
 			abort();
 		fz_setup(&fz_wheel, &fz_modern.e);
+		fz_boundaries();
 	} else {
 		twheel_classic_init(&fz_classic, fz.clk);
 		fz_setup(&fz_wheel, &fz_classic.e);

@@ -9,6 +9,31 @@
 #define BIT_WORD(nr)		((nr) / BITS_PER_LONG)
 #define BIT_MASK(nr)		(1UL << ((nr) % BITS_PER_LONG))
 
+/*
+ * On x86-64 the kernel's non-atomic bit operations are single bts, btr and
+ * bt instructions (arch/x86/include/asm/bitops.h); the same here keeps
+ * user-space instruction counts those of the module.
+ */
+#ifdef __x86_64__
+static inline void __set_bit(unsigned long nr, unsigned long *map)
+{
+	asm volatile("btsq %1,%0" : "+m" (*(volatile long *)map) : "Ir" (nr) : "memory");
+}
+
+static inline void __clear_bit(unsigned long nr, unsigned long *map)
+{
+	asm volatile("btrq %1,%0" : "+m" (*(volatile long *)map) : "Ir" (nr) : "memory");
+}
+
+static inline bool test_bit(unsigned long nr, const unsigned long *map)
+{
+	bool old;
+
+	asm volatile("btq %2,%1" : "=@ccc" (old)
+		     : "m" (*(const volatile long *)map), "Ir" (nr) : "memory");
+	return old;
+}
+#else
 static inline void __set_bit(unsigned long nr, unsigned long *map)
 {
 	map[BIT_WORD(nr)] |= BIT_MASK(nr);
@@ -23,6 +48,7 @@ static inline bool test_bit(unsigned long nr, const unsigned long *map)
 {
 	return map[BIT_WORD(nr)] & BIT_MASK(nr);
 }
+#endif
 
 static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *map)
 {
@@ -30,6 +56,17 @@ static inline bool __test_and_clear_bit(unsigned long nr, unsigned long *map)
 
 	__clear_bit(nr, map);
 	return was;
+}
+
+/* The highest set bit's number; x must not be 0 (x86-64: one bsr). */
+static inline unsigned long __fls(unsigned long x)
+{
+#ifdef __x86_64__
+	asm("bsrq %1,%0" : "=r" (x) : "rm" (x));
+	return x;
+#else
+	return BITS_PER_LONG - 1 - __builtin_clzl(x);
+#endif
 }
 
 /* The first set bit at or after offset, or size when there is none. */

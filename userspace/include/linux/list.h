@@ -52,6 +52,12 @@ static inline void tw_us_list_unlink(struct list_head *entry)
 	entry->next->prev = entry->prev;
 }
 
+static inline void __list_del(struct list_head *prev, struct list_head *next)
+{
+	next->prev = prev;
+	prev->next = next;
+}
+
 static inline void list_del(struct list_head *entry)
 {
 	tw_us_list_unlink(entry);
@@ -158,6 +164,11 @@ static inline void tw_us_hlist_unlink(struct hlist_node *n)
 		n->next->pprev = n->pprev;
 }
 
+static inline void __hlist_del(struct hlist_node *n)
+{
+	tw_us_hlist_unlink(n);
+}
+
 static inline void hlist_del(struct hlist_node *n)
 {
 	tw_us_hlist_unlink(n);
@@ -174,6 +185,11 @@ static inline void hlist_del_init(struct hlist_node *n)
 }
 
 #define hlist_entry(ptr, type, member)	container_of(ptr, type, member)
+
+#define hlist_for_each_entry(pos, head, member)				\
+	for (struct hlist_node *tw_n = (head)->first;			\
+	     tw_n && ((pos) = hlist_entry(tw_n, typeof(*(pos)), member), 1); \
+	     tw_n = tw_n->next)
 
 /* tmp walks one node ahead, so pos may be unlinked in the body. */
 #define hlist_for_each_entry_safe(pos, tmp, head, member)		\

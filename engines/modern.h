@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The modern (Linux >= 4.8) wheel: its type and its fast paths, inlined
+ * into twheel_add() and the other operations (twheel.h). Included by
+ * twheel.h; the rest is in engines/modern.c.
+ *
+ * Guarantee: never early, late by at most the granularity of the level a
+ * timer is filed in (1/8 of its delta at worst), in the bucket the kernel's
+ * calc_wheel_index() picks, and run in the kernel's order; deltas beyond the
+ * last level are clamped as the kernel clamps them (then it runs before its
+ * expiry). Start and stop O(1), a tick O(levels) plus the timers it runs;
+ * no cascades. Memory: the timer's 40 bytes; the wheel about 5 KiB.
+ */
+#ifndef TWHEEL_ENGINES_MODERN_H
+#define TWHEEL_ENGINES_MODERN_H
+
+/**
+ * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel
+ * @e: the engine
+ * @collected: timers collected and not yet popped, in the order they fire
+ * @collected_tail: where the next collected one goes
+ * @cutoff: deltas from here on are clamped...
+ * @max_delta: ...to this one
+ * @pending_map: a bit per non-empty bucket of @vec
+ * @vec: the buckets, TW_LVL_SIZE a level, level n's from n * TW_LVL_SIZE
+ *	on; only the first e.nr_levels levels are used
+ *
+ * Set up by twheel_modern_init().
+ */
+struct twheel_modern {
+	struct twheel_engine e;
+	struct hlist_head collected;
+	struct hlist_node **collected_tail;
+	unsigned long cutoff;
+	unsigned long max_delta;
+	DECLARE_BITMAP(pending_map, TW_MODERN_BUCKETS);
+	struct hlist_head vec[TW_MODERN_BUCKETS];
+};
+
+int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
+		       unsigned int depth);
+unsigned long twheel_modern_tick(struct twheel_modern *m);
+unsigned int twheel_modern_index(const struct twheel_modern *m,
+				 unsigned long expires,
+				 unsigned long *bucket_expiry);
+
+static inline struct twheel_modern *twheel_to_modern(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_modern, e);
+}
+
+/**
+ * struct twheel_modern_fls - the modern wheel's levels by a delta's highest bit
+ * @level: the level of the smallest delta with that highest bit
+ * @next: where the level after it starts (tw_lvl_start()); ~0 if beyond
+ *
+ * Level n >= 1 starts at 63 << 3(n-1), between 2^(3n+2) and 2^(3n+3), so
+ * the deltas with a given highest bit span at most two levels. Indexed by
+ * __fls(delta) for deltas below 2^32 (the clamp is below that).
+ */
+struct twheel_modern_fls {
+	u32 next;
+	u32 level;
+};
+
+extern const struct twheel_modern_fls twheel_modern_fls[32];
+
+/* The level a delta below the clamp is filed in, in O(1): a look-up. */
+static __always_inline unsigned int tw_modern_level(unsigned long delta)
+{
+	const struct twheel_modern_fls *f = &twheel_modern_fls[__fls(delta | 1)];
+
+	return f->level + (delta >= f->next);
+}
+
+/*
+ * The bucket the kernel's wheel files expires in now and the jiffy it is
+ * processed at: twheel_modern_index(), inlined.
+ */
+static __always_inline unsigned int tw_modern_calc(const struct twheel_modern *m,
+						   unsigned long expires,
+						   unsigned long *bucket_expiry)
+{
+	unsigned long clk = m->e.clk, delta = expires - clk;
+	unsigned int lvl, shift;
+
+	/* one test for the past (huge as unsigned) and the clamp */
+	if (unlikely(delta >= m->cutoff)) {
+		if ((long)delta < 0) {
+			*bucket_expiry = clk;
+			return clk & (TW_LVL_SIZE - 1);
+		}
+		expires = clk + m->max_delta;
+		lvl = m->e.nr_levels - 1;
+	} else {
+		lvl = tw_modern_level(delta);
+	}
+	shift = lvl * TW_LVL_CLK_SHIFT;
+	expires = (expires >> shift) + 1;
+	*bucket_expiry = expires << shift;
+	return lvl * TW_LVL_SIZE + (expires & (TW_LVL_SIZE - 1));
+}
+
+static __always_inline unsigned int tw_modern_bucket(const struct twheel_modern *m,
+						     unsigned long expires)
+{
+	unsigned long bucket_expiry;
+
+	return tw_modern_calc(m, expires, &bucket_expiry);
+}
+
+/* Files t, not pending, in bucket idx, first: as the kernel does. */
+static __always_inline void tw_modern_link(struct twheel_modern *m,
+					   struct twheel_timer *t, unsigned int idx)
+{
+	hlist_add_head(&t->entry, m->vec + idx);
+	__set_bit(idx, m->pending_map);
+	t->bucket = idx;
+}
+
+/*
+ * Takes a pending t out of its bucket or the collected list. Only the last
+ * node of a list can leave it empty, or be the collected list's tail, so
+ * anything beyond the unlinking is looked at only then: the collected
+ * list's tail moves back, or a bucket whose head pointed at t is empty now.
+ * t->bucket is left as it is: it is the bucket's index only while t is
+ * filed in it.
+ */
+static __always_inline void tw_modern_unlink(struct twheel_modern *m,
+					     struct twheel_timer *t)
+{
+	struct hlist_node **pprev = t->entry.pprev;
+
+	__hlist_del(&t->entry);
+	t->entry.pprev = NULL;
+	if (t->entry.next)
+		return;
+	if (m->collected_tail == &t->entry.next)
+		m->collected_tail = pprev;
+	else if (pprev == &m->vec[t->bucket].first)
+		__clear_bit(t->bucket, m->pending_map);
+}
+
+/* Whether t, pending, is filed in bucket idx: see tw_classic_in_slot(). */
+static __always_inline bool tw_modern_in_bucket(const struct twheel_modern *m,
+						const struct twheel_timer *t,
+						unsigned int idx)
+{
+	return t->bucket == idx && hlist_empty(&m->collected);
+}
+
+/*
+ * Appends bucket idx, not empty, to the collected list as it is: one pass
+ * finds its last node (and counts it), then the chain is linked in whole.
+ */
+static __always_inline unsigned long
+tw_modern_collect_bucket(struct twheel_modern *m, unsigned int idx)
+{
+	struct hlist_head *head = m->vec + idx;
+	struct hlist_node *first = head->first, *last = first;
+	unsigned long n = 1;
+
+	__clear_bit(idx, m->pending_map);
+	while (last->next) {
+		last = last->next;
+		n++;
+	}
+	head->first = NULL;
+	first->pprev = m->collected_tail;
+	*m->collected_tail = first;
+	m->collected_tail = &last->next;
+	m->e.st.collected += n;
+	return n;
+}
+
+static __always_inline int tw_modern_add(struct twheel_modern *m,
+					 struct twheel_timer *t, unsigned long expires)
+{
+	if (t->entry.pprev)
+		return -EBUSY;
+	t->expires = expires;
+	tw_modern_link(m, t, tw_modern_bucket(m, expires));
+	m->e.st.added++;
+	m->e.st.pending++;
+	return 0;
+}
+
+static __always_inline bool tw_modern_del(struct twheel_modern *m,
+					  struct twheel_timer *t)
+{
+	if (!t->entry.pprev)
+		return false;
+	tw_modern_unlink(m, t);
+	m->e.st.deleted++;
+	m->e.st.pending--;
+	return true;
+}
+
+static __always_inline bool tw_modern_mod(struct twheel_modern *m,
+					  struct twheel_timer *t, unsigned long expires)
+{
+	unsigned int idx;
+
+	if (!t->entry.pprev) {
+		tw_modern_add(m, t, expires);
+		return false;
+	}
+	m->e.st.modified++;
+	if (t->expires == expires) {
+		m->e.st.mod_noop++;
+		return true;
+	}
+	idx = tw_modern_bucket(m, expires);
+	t->expires = expires;
+	if (tw_modern_in_bucket(m, t, idx)) {
+		m->e.st.mod_inplace++;
+		return true;
+	}
+	tw_modern_unlink(m, t);
+	tw_modern_link(m, t, idx);
+	return true;
+}
+
+static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *m)
+{
+	struct twheel_timer *t;
+
+	if (hlist_empty(&m->collected))
+		return NULL;
+	t = hlist_entry(m->collected.first, struct twheel_timer, entry);
+	/* the first node: unlinked by hand, the tail moves only if it was last */
+	m->collected.first = t->entry.next;
+	if (t->entry.next)
+		t->entry.next->pprev = &m->collected.first;
+	else
+		m->collected_tail = &m->collected.first;
+	t->entry.pprev = NULL;
+	m->e.st.expired++;
+	m->e.st.pending--;
+	return t;
+}
+
+/*
+ * One jiffy, the clock's own: only level 0 is looked at unless the low 3
+ * bits of the clock are zero, so such a jiffy costs a bit test when its
+ * level-0 bucket is empty and an append when not; the others call
+ * twheel_modern_tick().
+ */
+static __always_inline unsigned long tw_modern_step(struct twheel_modern *m)
+{
+	unsigned long clk = m->e.clk, n = 0;
+	unsigned int idx = clk & (TW_LVL_SIZE - 1);
+
+	if (unlikely(!(clk & (BIT(TW_LVL_CLK_SHIFT) - 1)))) {
+		n = twheel_modern_tick(m);
+	} else if (test_bit(idx, m->pending_map)) {
+		n = tw_modern_collect_bucket(m, idx);
+		m->e.st.events++;
+	}
+	m->e.clk = clk + 1;
+	return n;
+}
+
+#endif /* TWHEEL_ENGINES_MODERN_H */

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel op-stream benchmark: the stream the core-cost work is measured on,
+ * and the one a second timer library can be run on for comparison
+ * (stream.h generates it; ratas_stream.cc runs it on Ratas).
+ *
+ * N timers are always pending. Each arming draws a delay (mix "u": uniform
+ * in 1..2^20 ticks; mix "s": uniform in 25..250) and decides whether it will
+ * expire (1 in 10) or be touched before it does (9 in 10), at a tick drawn
+ * uniformly from the ticks up to and including its expiry. A touch is a del
+ * followed by an add (half of them) or a mod (the other half), both with a
+ * fresh delay. Every tick runs its touches, then one 1-tick advance that
+ * hands out what expired; each expired timer is armed again (its callback's
+ * add). The stream is deterministic: a seed, no clock.
+ *
+ *   stream <engine> <u|s> <pending> [ops]
+ *
+ * runs ticks until about ops touches were made (default 10 * pending,
+ * at least 20000). Natively it prints
+ *   "ns <engine> <mix> <pending> <add> <del> <mod> <empty> <busy> <fired>"
+ * with ns per add, del, mod, per empty tick (nothing fired, nothing
+ * cascaded), per busy tick, and fired timers per busy tick. Under callgrind
+ * (--instr-atstart=no --collect-atstart=no) it replays the same stream
+ * once per kind, collecting only that kind, and prints "ops <kind> <count>"
+ * after each dump "ops <kind> <ops> <batches>": kinds add, del, mod, empty
+ * (advances of empty ticks), busy (advances of busy ticks, pops included);
+ * then "fired <count>" and "toggle <count>": the dump "toggle" holds what
+ * count empty batches cost (the timing and collection around a batch), to
+ * be taken off each batch of every kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <valgrind/callgrind.h>
+#include "twheel.h"
+#include "stream.h"
+
+enum { K_ADD, K_DEL, K_MOD, K_EMPTY, K_BUSY, NR_KINDS };
+static const char *const kind_name[NR_KINDS] = {
+	"add", "del", "mod", "empty", "busy"
+};
+
+static struct twheel_classic classic;
+static struct twheel_modern modern;
+static struct twheel_reference reference;
+
+static struct {
+	struct twheel_engine *e;
+	struct twheel_timer *t;
+	struct twheel_timer **batch;	/* one kind's timers of one tick */
+	unsigned long *exp;		/* and their expiries */
+	unsigned char *busy;		/* per tick: 1 if it fired or cascaded */
+	unsigned long nr_ticks, clk0;
+	int collect;			/* callgrind: the kind collected */
+	double ns[NR_KINDS];
+	unsigned long ops[NR_KINDS], calls[NR_KINDS], fired;
+} b = { .collect = -1 };
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void engine_init(const char *name, unsigned long clk)
+{
+	if (!strcmp(name, "classic")) {
+		twheel_classic_init(&classic, clk);
+		b.e = &classic.e;
+	} else if (!strcmp(name, "modern")) {
+		twheel_modern_init(&modern, clk, TW_MODERN_DEFAULT_DEPTH);
+		b.e = &modern.e;
+	} else if (!strcmp(name, "reference")) {
+		twheel_reference_init(&reference, clk);
+		b.e = &reference.e;
+	} else {
+		fprintf(stderr, "stream: no engine %s\n", name);
+		exit(2);
+	}
+}
+
+/*
+ * Times (and under callgrind collects) one batch of a kind; an empty batch
+ * is not a batch: nothing is toggled, so it costs the kind nothing.
+ */
+static void kind_start(int k, unsigned long count, double *t0)
+{
+	if (!count)
+		return;
+	*t0 = now_ns();
+	if (b.collect == k)
+		CALLGRIND_TOGGLE_COLLECT;
+}
+
+static void kind_stop(int k, unsigned long count, double t0)
+{
+	if (!count)
+		return;
+	if (b.collect == k)
+		CALLGRIND_TOGGLE_COLLECT;
+	b.ns[k] += now_ns() - t0;
+	b.ops[k] += count;
+	b.calls[k]++;
+}
+
+/* One tick of the stream: its touches, then its advance. */
+static void run_tick(struct ss_stream *s, unsigned long tick, int record)
+{
+	struct twheel_engine *e = b.e;
+	unsigned long i, n_del = 0, n_mod = 0, fired;
+	struct twheel_timer **mods = b.batch + s->n;
+	u64 casc = e->st.cascaded;
+	struct twheel_timer *t;
+	unsigned int id;
+	double t0 = 0;
+	int k;
+
+	/* touches due now: dels (their adds follow), then mods */
+	while ((id = ss_next_touch(s, tick)) != SS_NONE) {
+		if (ss_touch_is_mod(s, id))
+			mods[n_mod++] = &b.t[id];
+		else
+			b.batch[n_del++] = &b.t[id];
+	}
+	kind_start(K_DEL, n_del, &t0);
+	for (i = 0; i < n_del; i++)
+		twheel_del(e, b.batch[i]);
+	kind_stop(K_DEL, n_del, t0);
+	for (i = 0; i < n_del; i++) {
+		ss_arm(s, b.batch[i] - b.t, tick);
+		b.exp[i] = s->expires[b.batch[i] - b.t];
+	}
+	kind_start(K_ADD, n_del, &t0);
+	for (i = 0; i < n_del; i++)
+		twheel_add(e, b.batch[i], b.exp[i]);
+	kind_stop(K_ADD, n_del, t0);
+	for (i = 0; i < n_mod; i++) {
+		ss_arm(s, mods[i] - b.t, tick);
+		b.exp[i] = s->expires[mods[i] - b.t];
+	}
+	kind_start(K_MOD, n_mod, &t0);
+	for (i = 0; i < n_mod; i++)
+		twheel_mod(e, mods[i], b.exp[i]);
+	kind_stop(K_MOD, n_mod, t0);
+
+	/* the tick; its kind is known from a first, uncollected pass */
+	k = record || !b.busy[tick - b.clk0] ? K_EMPTY : K_BUSY;
+	fired = 0;
+	kind_start(k, 1, &t0);
+	twheel_advance(e, tick);
+	while ((t = twheel_pop(e)))
+		b.batch[fired++] = t;
+	kind_stop(k, 1, t0);
+	if (record)
+		b.busy[tick - b.clk0] = fired || e->st.cascaded != casc;
+	b.fired += fired;
+	/* each callback arms its timer again, at this tick */
+	for (i = 0; i < fired; i++) {
+		ss_arm(s, b.batch[i] - b.t, tick);
+		b.exp[i] = s->expires[b.batch[i] - b.t];
+	}
+	kind_start(K_ADD, fired, &t0);
+	for (i = 0; i < fired; i++)
+		twheel_add(e, b.batch[i], b.exp[i]);
+	kind_stop(K_ADD, fired, t0);
+}
+
+/* The whole stream, from a fresh engine and a fresh seed. */
+static void run_stream(const char *engine, int mix, unsigned long n,
+		       unsigned long nr_ticks, int record)
+{
+	struct ss_stream s;
+	unsigned long clk = b.clk0, i;
+
+	engine_init(engine, clk);
+	if (ss_init(&s, mix, n, clk)) {
+		fprintf(stderr, "stream: out of memory\n");
+		exit(2);
+	}
+	for (i = 0; i < n; i++) {
+		twheel_timer_setup(b.e, &b.t[i], NULL);
+		twheel_add(b.e, &b.t[i], s.expires[i]);
+	}
+	memset(b.ns, 0, sizeof(b.ns));
+	memset(b.ops, 0, sizeof(b.ops));
+	memset(b.calls, 0, sizeof(b.calls));
+	b.fired = 0;
+	for (i = 0; i < nr_ticks; i++)
+		run_tick(&s, clk + i, record);
+	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
+	    b.e->st.pending != n) {
+		fprintf(stderr, "stream: %s: counters do not add up\n", engine);
+		exit(1);
+	}
+	ss_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n, ops, i;
+	int mix, k;
+
+	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
+		fprintf(stderr, "usage: stream <classic|modern|reference> <u|s> <pending> [ops]\n");
+		return 2;
+	}
+	mix = argv[2][0];
+	n = strtoul(argv[3], NULL, 0);
+	if (n < 2) {
+		fprintf(stderr, "stream: need at least 2 timers\n");
+		return 2;
+	}
+	ops = argc > 4 ? strtoul(argv[4], NULL, 0) : (10 * n > 20000 ? 10 * n : 20000);
+	/* a clock that wraps 32 bits during the stream */
+	b.clk0 = (unsigned long)(unsigned int)(-300 * 250);
+	b.t = calloc(n, sizeof(*b.t));
+	b.batch = calloc(2 * n, sizeof(*b.batch));
+	b.exp = calloc(n, sizeof(*b.exp));
+	if (!b.t || !b.batch || !b.exp)
+		return 2;
+	b.nr_ticks = ss_ticks_for(mix, n, ops);
+	b.busy = calloc(b.nr_ticks, 1);
+	if (!b.busy)
+		return 2;
+	/* the first pass records which ticks are busy, and is timed */
+	run_stream(argv[1], mix, n, b.nr_ticks, 1);
+	if (!RUNNING_ON_VALGRIND) {
+		unsigned long busy = 0;
+		/* a second, timed pass with the ticks told apart */
+		run_stream(argv[1], mix, n, b.nr_ticks, 0);
+		for (i = 0; i < b.nr_ticks; i++)
+			busy += b.busy[i];
+		printf("ns %s %c %lu %.1f %.1f %.1f %.1f %.1f %.2f\n", argv[1],
+		       mix, n, b.ns[K_ADD] / b.ops[K_ADD],
+		       b.ns[K_DEL] / b.ops[K_DEL], b.ns[K_MOD] / b.ops[K_MOD],
+		       b.ns[K_EMPTY] / (b.ops[K_EMPTY] ? b.ops[K_EMPTY] : 1),
+		       b.ns[K_BUSY] / (busy ? busy : 1),
+		       (double)b.fired / (busy ? busy : 1));
+		return 0;
+	}
+	CALLGRIND_START_INSTRUMENTATION;
+	for (k = 0; k < NR_KINDS; k++) {
+		b.collect = k;
+		CALLGRIND_ZERO_STATS;
+		run_stream(argv[1], mix, n, b.nr_ticks, 0);
+		CALLGRIND_DUMP_STATS_AT(kind_name[k]);
+		printf("ops %s %lu %lu\n", kind_name[k], b.ops[k], b.calls[k]);
+	}
+	printf("fired %lu\n", b.fired);
+	/* what an empty batch costs the harness, collected alone */
+	b.collect = K_ADD;
+	CALLGRIND_ZERO_STATS;
+	for (i = 0; i < 100000; i++) {
+		double t0;
+
+		kind_start(K_ADD, 1, &t0);
+		kind_stop(K_ADD, 1, t0);
+	}
+	CALLGRIND_DUMP_STATS_AT("toggle");
+	printf("toggle %d\n", 100000);
+	CALLGRIND_STOP_INSTRUMENTATION;
+	return 0;
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the op stream (stream.c) on every engine, both delay mixes, and
+# prints a markdown table: callgrind instructions per add, del and mod, per
+# empty 1-tick advance and per fired timer (a busy tick's instructions less
+# an empty tick's, over the timers it fired), then ns of the same natively.
+#   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
+#   STREAM_MIXES    delay mixes             (u s)
+#   STREAM_ENGINES  engines                 (classic modern reference)
+#   STREAM_OPS      touches per run         (stream.c's default)
+#   STREAM_REPEAT   native runs; the fastest is kept (3)
+#   RATAS           a Ratas timer-wheel.h: adds its rows (ratas_stream.cc)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../scripts/lib.sh"
+
+sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
+mixes=${STREAM_MIXES:-u s}
+engines=${STREAM_ENGINES:-classic modern reference}
+ops=${STREAM_OPS:-}
+repeat=${STREAM_REPEAT:-3}
+
+ksrc=$("$here/setup.sh")
+make -s -C "$here" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
+if [ -n "${RATAS:-}" ]; then
+	engines="$engines ratas"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+prog() { if [ "$1" = ratas ]; then echo "$here/build/ratas-stream"; else echo "$here/build/stream"; fi; }
+
+for n in $sizes; do
+	for mix in $mixes; do
+		for e in $engines; do
+			log "stream $e $mix $n: callgrind"
+			rm -f "$tmp"/cg.*
+			valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
+				--callgrind-out-file="$tmp/cg.out" \
+				"$(prog "$e")" "$e" "$mix" "$n" $ops >"$tmp/ops"
+			for f in "$tmp"/cg.out.*; do
+				k=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+				echo "ir $e $mix $n $k $(sed -n 's/^summary: //p' "$f")"
+			done >>"$tmp/ir"
+			sed "s/^/meta $e $mix $n /" "$tmp/ops" >>"$tmp/ir"
+			for _ in $(seq "$repeat"); do
+				"$(prog "$e")" "$e" "$mix" "$n" $ops >>"$tmp/ns"
+			done
+		done
+	done
+done
+
+echo "| engine | mix | pending | add Ir | del Ir | mod Ir | empty tick Ir | Ir per fired | add ns | del ns | mod ns | empty tick ns | busy tick ns | fired per busy tick |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+awk '
+	$1 == "ir" { ir[$2, $3, $4, $5] = $6; next }
+	$1 == "meta" && $5 == "ops" { ops[$2, $3, $4, $6] = $7; calls[$2, $3, $4, $6] = $8; next }
+	$1 == "meta" && $5 == "fired" { fired[$2, $3, $4] = $6; next }
+	$1 == "meta" && $5 == "toggle" { tog[$2, $3, $4] = $6; next }
+	$1 == "ns" {
+		k = $2 SUBSEP $3 SUBSEP $4
+		if (!(k in seen)) { seen[k] = 1; order[++rows] = k }
+		for (i = 5; i <= 9; i++)
+			if (!((k, i) in best) || $i < best[k, i])
+				best[k, i] = $i
+		per[k] = $10
+	}
+	function cost(k, kind,   c) {
+		c = ir[k, kind] - calls[k, kind] * ir[k, "toggle"] / tog[k]
+		return c
+	}
+	function per_op(k, kind) {
+		return ops[k, kind] ? sprintf("%.1f", cost(k, kind) / ops[k, kind]) : "-"
+	}
+	END {
+		for (r = 1; r <= rows; r++) {
+			k = order[r]
+			split(k, f, SUBSEP)
+			empty = ops[k, "empty"] ? cost(k, "empty") / ops[k, "empty"] : 0
+			pf = fired[k] ? sprintf("%.1f", (cost(k, "busy") - ops[k, "busy"] * empty) / fired[k]) : "-"
+			printf "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
+				f[1], f[2], f[3], per_op(k, "add"), per_op(k, "del"),
+				per_op(k, "mod"), empty, pf, best[k, 5], best[k, 6],
+				best[k, 7], best[k, 8], best[k, 9], per[k]
+		}
+	}' "$tmp/ir" "$tmp/ns"
