@@ -63,11 +63,15 @@ stress:
 		$(STRESS_ROUNDS) $(STRESS_WRITES) $(STRESS_COUNT) $(STRESS_SECS)
 
 # twheel_core.c built in user space (userspace/): the libFuzzer differential
-# targets, FUZZ_SECONDS each, and the ns + instructions per op benchmark.
+# targets, FUZZ_SECONDS each, and the ns + instructions per op benchmarks
+# (bench.sh: a timeout workload; stream.sh: the op stream of the core-cost
+# work, Ir per add/del/mod, per empty tick and per fired timer).
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz bench-user
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) userspace/fuzz.sh
 
+# RATAS=<path to Ratas' timer-wheel.h> adds Ratas' rows to the op stream.
 bench-user:
 	userspace/bench.sh
+	userspace/stream.sh

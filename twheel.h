@@ -118,8 +118,6 @@ enum twheel_kind {
  * @mod_noop: of @modified, those to the expiry the timer already had
  * @mod_inplace: of @modified, those that stayed in their bucket: no relink
  * @expired: timers handed out by twheel_pop()
- * @collected: timers moved from buckets (the reference: the armed tree) to
- *	the collected list
  * @cascades: cascades of a non-empty slot (classic)
  * @cascaded: timers moved by cascades (classic)
  * @advances: twheel_advance() calls that moved clk
@@ -139,7 +137,6 @@ struct twheel_stats {
 	u64 mod_noop;
 	u64 mod_inplace;
 	u64 expired;
-	u64 collected;
 	u64 cascades;
 	u64 cascaded;
 	u64 advances;
@@ -164,14 +161,14 @@ struct twheel_engine;
  *	mod to an expiry of that bucket can leave it there; false when unsure
  *	(a relink is always right)
  * @process: processes the jiffy e->clk: cascade, then collect; clk is not
- *	moved
+ *	moved. True if it collected any timer
  * @next_event: jiffies from clk to the next jiffy with work, at most limit
  * @pop: takes the first collected timer off the collected list and marks it
  *	not pending; NULL if there is none
  *
- * The ops keep the collected, cascades and cascaded counters of struct
- * twheel_stats (and twheel_engine.cascade_ns); the
- * engine-independent functions (twheel_add() and the others) keep the rest.
+ * The ops keep the cascades and cascaded counters of struct twheel_stats
+ * (and twheel_engine.cascade_ns); the engine-independent functions
+ * (twheel_add() and the others) keep the rest.
  */
 struct twheel_ops {
 	const char *name;
@@ -184,7 +181,7 @@ struct twheel_ops {
 				  unsigned long expires);
 	bool (*in_bucket)(const struct twheel_engine *e,
 			  const struct twheel_timer *t, unsigned int idx);
-	void (*process)(struct twheel_engine *e);
+	bool (*process)(struct twheel_engine *e);
 	unsigned long (*next_event)(const struct twheel_engine *e,
 				    unsigned long limit);
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
@@ -228,7 +225,7 @@ int twheel_ops_add(struct twheel_engine *e, struct twheel_timer *t,
 bool twheel_ops_del(struct twheel_engine *e, struct twheel_timer *t);
 bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 		    unsigned long expires);
-unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now);
+bool twheel_ops_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit);
@@ -302,10 +299,141 @@ extern const struct twheel_ops twheel_reference_ops;
 
 /*
  * The operations. An engine with fast paths (classic, modern) has them
- * inlined here, picked by e->kind: no call, no indirect call; any other goes
- * through its ops (twheel_ops_add() and the others, in twheel_core.c). Each
- * is documented at its twheel_ops_ counterpart, which behaves the same.
+ * inlined here: no call, no indirect call; any other goes through its ops
+ * (twheel_ops_add() and the others, in twheel_core.c). Each is documented
+ * at its twheel_ops_ counterpart, which behaves the same.
+ *
+ * twheel_add() and the others pick the fast path by e->kind, a test or two
+ * per operation. The _as variants take the kind as an argument: a caller
+ * that knows it at compile time (a constant) gets the engine's code alone,
+ * with no test at all; the kind must be e->kind.
  */
+
+/**
+ * twheel_pending_as() - twheel_pending() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: a timer set up for @e with twheel_timer_setup()
+ *
+ * Return: as twheel_ops_pending().
+ */
+static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
+					      enum twheel_kind kind,
+					      const struct twheel_timer *t)
+{
+	if (kind == TWHEEL_CLASSIC)
+		return t->list.next;
+	if (kind == TWHEEL_MODERN)
+		return t->entry.pprev;
+	return twheel_ops_pending(e, t);
+}
+
+/**
+ * twheel_add_as() - twheel_add() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_add().
+ */
+static __always_inline int twheel_add_as(struct twheel_engine *e,
+					 enum twheel_kind kind,
+					 struct twheel_timer *t,
+					 unsigned long expires)
+{
+	if (kind == TWHEEL_CLASSIC)
+		return tw_classic_add(twheel_to_classic(e), t, expires);
+	if (kind == TWHEEL_MODERN)
+		return tw_modern_add(twheel_to_modern(e), t, expires);
+	return twheel_ops_add(e, t, expires);
+}
+
+/**
+ * twheel_del_as() - twheel_del() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ *
+ * Return: as twheel_ops_del().
+ */
+static __always_inline bool twheel_del_as(struct twheel_engine *e,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t)
+{
+	if (kind == TWHEEL_CLASSIC)
+		return tw_classic_del(twheel_to_classic(e), t);
+	if (kind == TWHEEL_MODERN)
+		return tw_modern_del(twheel_to_modern(e), t);
+	return twheel_ops_del(e, t);
+}
+
+/**
+ * twheel_mod_as() - twheel_mod() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_mod().
+ */
+static __always_inline bool twheel_mod_as(struct twheel_engine *e,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t,
+					  unsigned long expires)
+{
+	if (kind == TWHEEL_CLASSIC)
+		return tw_classic_mod(twheel_to_classic(e), t, expires);
+	if (kind == TWHEEL_MODERN)
+		return tw_modern_mod(twheel_to_modern(e), t, expires);
+	return twheel_ops_mod(e, t, expires);
+}
+
+/**
+ * twheel_pop_as() - twheel_pop() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ *
+ * Return: as twheel_ops_pop().
+ */
+static __always_inline struct twheel_timer *
+twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
+{
+	if (kind == TWHEEL_CLASSIC)
+		return tw_classic_pop(twheel_to_classic(e));
+	if (kind == TWHEEL_MODERN)
+		return tw_modern_pop(twheel_to_modern(e));
+	return twheel_ops_pop(e);
+}
+
+/**
+ * twheel_advance_as() - twheel_advance() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @now: the last jiffy to process
+ *
+ * One jiffy, the clock's own, is the common case (a tick): the engines with
+ * fast paths do it inline and leave it after a bit test when it has no
+ * work. Longer spans go through twheel_ops_advance().
+ *
+ * Return: as twheel_ops_advance().
+ */
+static __always_inline bool twheel_advance_as(struct twheel_engine *e,
+					      enum twheel_kind kind,
+					      unsigned long now)
+{
+	if (now == e->clk && kind == TWHEEL_CLASSIC) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_classic_step(twheel_to_classic(e));
+	}
+	if (now == e->clk && kind == TWHEEL_MODERN) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_modern_step(twheel_to_modern(e));
+	}
+	return twheel_ops_advance(e, now);
+}
 
 /**
  * twheel_pending() - whether a timer is pending on an engine
@@ -317,11 +445,7 @@ extern const struct twheel_ops twheel_reference_ops;
 static __always_inline bool twheel_pending(const struct twheel_engine *e,
 					   const struct twheel_timer *t)
 {
-	if (e->kind == TWHEEL_CLASSIC)
-		return t->list.next;
-	if (e->kind == TWHEEL_MODERN)
-		return t->entry.pprev;
-	return twheel_ops_pending(e, t);
+	return twheel_pending_as(e, e->kind, t);
 }
 
 /**
@@ -332,14 +456,11 @@ static __always_inline bool twheel_pending(const struct twheel_engine *e,
  *
  * Return: as twheel_ops_add().
  */
-static __always_inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
+static __always_inline int twheel_add(struct twheel_engine *e,
+				      struct twheel_timer *t,
 				      unsigned long expires)
 {
-	if (e->kind == TWHEEL_CLASSIC)
-		return tw_classic_add(twheel_to_classic(e), t, expires);
-	if (e->kind == TWHEEL_MODERN)
-		return tw_modern_add(twheel_to_modern(e), t, expires);
-	return twheel_ops_add(e, t, expires);
+	return twheel_add_as(e, e->kind, t, expires);
 }
 
 /**
@@ -349,13 +470,10 @@ static __always_inline int twheel_add(struct twheel_engine *e, struct twheel_tim
  *
  * Return: as twheel_ops_del().
  */
-static __always_inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
+static __always_inline bool twheel_del(struct twheel_engine *e,
+				       struct twheel_timer *t)
 {
-	if (e->kind == TWHEEL_CLASSIC)
-		return tw_classic_del(twheel_to_classic(e), t);
-	if (e->kind == TWHEEL_MODERN)
-		return tw_modern_del(twheel_to_modern(e), t);
-	return twheel_ops_del(e, t);
+	return twheel_del_as(e, e->kind, t);
 }
 
 /**
@@ -366,14 +484,11 @@ static __always_inline bool twheel_del(struct twheel_engine *e, struct twheel_ti
  *
  * Return: as twheel_ops_mod().
  */
-static __always_inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
+static __always_inline bool twheel_mod(struct twheel_engine *e,
+				       struct twheel_timer *t,
 				       unsigned long expires)
 {
-	if (e->kind == TWHEEL_CLASSIC)
-		return tw_classic_mod(twheel_to_classic(e), t, expires);
-	if (e->kind == TWHEEL_MODERN)
-		return tw_modern_mod(twheel_to_modern(e), t, expires);
-	return twheel_ops_mod(e, t, expires);
+	return twheel_mod_as(e, e->kind, t, expires);
 }
 
 /**
@@ -384,11 +499,7 @@ static __always_inline bool twheel_mod(struct twheel_engine *e, struct twheel_ti
  */
 static __always_inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
-	if (e->kind == TWHEEL_CLASSIC)
-		return tw_classic_pop(twheel_to_classic(e));
-	if (e->kind == TWHEEL_MODERN)
-		return tw_modern_pop(twheel_to_modern(e));
-	return twheel_ops_pop(e);
+	return twheel_pop_as(e, e->kind);
 }
 
 /**
@@ -396,26 +507,12 @@ static __always_inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
  * @e: the engine
  * @now: the last jiffy to process
  *
- * One jiffy, the clock's own, is the common case (a tick): the engines with
- * fast paths do it inline and leave it after a bit test when it has no
- * work. Longer spans go through twheel_ops_advance().
- *
  * Return: as twheel_ops_advance().
  */
-static __always_inline unsigned long twheel_advance(struct twheel_engine *e,
-						    unsigned long now)
+static __always_inline bool twheel_advance(struct twheel_engine *e,
+					   unsigned long now)
 {
-	if (now == e->clk && e->kind == TWHEEL_CLASSIC) {
-		e->st.advances++;
-		e->st.jiffies++;
-		return tw_classic_step(twheel_to_classic(e));
-	}
-	if (now == e->clk && e->kind == TWHEEL_MODERN) {
-		e->st.advances++;
-		e->st.jiffies++;
-		return tw_modern_step(twheel_to_modern(e));
-	}
-	return twheel_ops_advance(e, now);
+	return twheel_advance_as(e, e->kind, now);
 }
 
 #endif /* TWHEEL_H */

@@ -272,19 +272,20 @@ EXPORT_SYMBOL_GPL(twheel_next_event);
  * run here.
  *
  * Counts st.advances once, st.jiffies for every jiffy covered, st.events
- * for each jiffy processed, st.collected for each timer collected (and
- * the classic wheel's st.cascades and st.cascaded). If @now is before the
- * clock nothing happens and nothing is counted.
+ * for each jiffy processed (and the classic wheel's st.cascades and
+ * st.cascaded). If @now is before the clock nothing happens and nothing is
+ * counted. The timers collected are not counted on the way: a slot or
+ * bucket is handed on whole.
  *
- * Return: how many timers were collected.
+ * Return: true if it collected any timer.
  */
-unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now)
+bool twheel_ops_advance(struct twheel_engine *e, unsigned long now)
 {
-	u64 before = e->st.collected;
 	unsigned long span, d;
+	bool collected = false;
 
 	if (time_before(now, e->clk))
-		return 0;
+		return false;
 	span = now - e->clk;
 	e->st.advances++;
 	e->st.jiffies += span + 1;
@@ -294,7 +295,7 @@ unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now)
 			break;
 		e->clk += d;
 		span -= d;
-		e->ops->process(e);
+		collected |= e->ops->process(e);
 		e->st.events++;
 		if (!span)
 			break;
@@ -302,7 +303,7 @@ unsigned long twheel_ops_advance(struct twheel_engine *e, unsigned long now)
 		span--;
 	}
 	e->clk = now + 1;
-	return e->st.collected - before;
+	return collected;
 }
 EXPORT_SYMBOL_GPL(twheel_ops_advance);
 

@@ -110,30 +110,35 @@ static bool tw_classic_cascades(struct twheel_classic *c)
 	return work;
 }
 
-/* Jiffy clk: cascade, then collect tv1's slot. True if it had work. */
-static bool tw_classic_process_clk(struct twheel_classic *c)
+/*
+ * Jiffy clk: cascade, then collect tv1's slot. True if it collected; *work
+ * tells whether it did anything at all.
+ */
+static bool tw_classic_process_clk(struct twheel_classic *c, bool *work)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned int idx = e->clk & (TW_TVR_SIZE - 1);
-	bool work = false;
 
 	if (!idx && e->clock_ns) {
 		u64 t0 = e->clock_ns();
 
-		work = tw_classic_cascades(c);
+		*work = tw_classic_cascades(c);
 		e->cascade_ns += e->clock_ns() - t0;
-	} else if (!idx) {
-		work = tw_classic_cascades(c);
+	} else {
+		*work = !idx && tw_classic_cascades(c);
 	}
 	if (!test_bit(idx, c->pending_map))
-		return work;
+		return false;
 	tw_classic_collect_slot(c, idx);
+	*work = true;
 	return true;
 }
 
-static void tw_classic_process(struct twheel_engine *e)
+static bool tw_classic_process(struct twheel_engine *e)
 {
-	tw_classic_process_clk(to_classic(e));
+	bool work;
+
+	return tw_classic_process_clk(to_classic(e), &work);
 }
 
 /**
@@ -144,15 +149,15 @@ static void tw_classic_process(struct twheel_engine *e)
  * @c->e.clk (cascades, then collects its tv1 slot) and counts st.events if
  * it had work. Leaves the clock alone.
  *
- * Return: how many timers were collected.
+ * Return: true if it collected any timer.
  */
-unsigned long twheel_classic_tick(struct twheel_classic *c)
+bool twheel_classic_tick(struct twheel_classic *c)
 {
-	u64 before = c->e.st.collected;
+	bool work, collected = tw_classic_process_clk(c, &work);
 
-	if (tw_classic_process_clk(c))
+	if (work)
 		c->e.st.events++;
-	return c->e.st.collected - before;
+	return collected;
 }
 EXPORT_SYMBOL_GPL(twheel_classic_tick);
 

@@ -32,7 +32,7 @@ struct twheel_classic {
 };
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
-unsigned long twheel_classic_tick(struct twheel_classic *c);
+bool twheel_classic_tick(struct twheel_classic *c);
 
 static inline struct twheel_classic *twheel_to_classic(struct twheel_engine *e)
 {
@@ -101,22 +101,12 @@ static __always_inline bool tw_classic_in_slot(const struct twheel_classic *c,
 	return t->bucket == idx && list_empty(&c->collected);
 }
 
-/*
- * Hands tv1 slot idx, not empty, to the collected list as it is: spliced,
- * with one pass to count it.
- */
-static __always_inline unsigned long
-tw_classic_collect_slot(struct twheel_classic *c, unsigned int idx)
+/* Hands tv1 slot idx, not empty, to the collected list as it is: spliced. */
+static __always_inline void tw_classic_collect_slot(struct twheel_classic *c,
+						    unsigned int idx)
 {
-	struct list_head *head = c->vec + idx, *p;
-	unsigned long n = 0;
-
 	__clear_bit(idx, c->pending_map);
-	for (p = head->next; p != head; p = p->next)
-		n++;
-	list_splice_tail_init(head, &c->collected);
-	c->e.st.collected += n;
-	return n;
+	list_splice_tail_init(c->vec + idx, &c->collected);
 }
 
 static __always_inline int tw_classic_add(struct twheel_classic *c,
@@ -186,19 +176,21 @@ static __always_inline struct twheel_timer *tw_classic_pop(struct twheel_classic
  * wrap) nor has timers in its tv1 slot costs a bit test, one that only
  * collects a slot a splice; a tv1 wrap calls twheel_classic_tick().
  */
-static __always_inline unsigned long tw_classic_step(struct twheel_classic *c)
+static __always_inline bool tw_classic_step(struct twheel_classic *c)
 {
-	unsigned long clk = c->e.clk, n = 0;
+	unsigned long clk = c->e.clk;
 	unsigned int idx = clk & (TW_TVR_SIZE - 1);
+	bool collected = false;
 
 	if (unlikely(!idx)) {
-		n = twheel_classic_tick(c);
+		collected = twheel_classic_tick(c);
 	} else if (test_bit(idx, c->pending_map)) {
-		n = tw_classic_collect_slot(c, idx);
+		tw_classic_collect_slot(c, idx);
 		c->e.st.events++;
+		collected = true;
 	}
 	c->e.clk = clk + 1;
-	return n;
+	return collected;
 }
 
 #endif /* TWHEEL_ENGINES_CLASSIC_H */

@@ -130,9 +130,9 @@ static bool tw_modern_process_clk(struct twheel_modern *m)
 	return work;
 }
 
-static void tw_modern_process(struct twheel_engine *e)
+static bool tw_modern_process(struct twheel_engine *e)
 {
-	tw_modern_process_clk(to_modern(e));
+	return tw_modern_process_clk(to_modern(e));
 }
 
 /**
@@ -143,15 +143,15 @@ static void tw_modern_process(struct twheel_engine *e)
  * buckets due at @m->e.clk and counts st.events if there were any timers.
  * Leaves the clock alone.
  *
- * Return: how many timers were collected.
+ * Return: true if it collected any timer.
  */
-unsigned long twheel_modern_tick(struct twheel_modern *m)
+bool twheel_modern_tick(struct twheel_modern *m)
 {
-	u64 before = m->e.st.collected;
+	bool collected = tw_modern_process_clk(m);
 
-	if (tw_modern_process_clk(m))
+	if (collected)
 		m->e.st.events++;
-	return m->e.st.collected - before;
+	return collected;
 }
 EXPORT_SYMBOL_GPL(twheel_modern_tick);
 

@@ -39,7 +39,7 @@ struct twheel_modern {
 
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
 		       unsigned int depth);
-unsigned long twheel_modern_tick(struct twheel_modern *m);
+bool twheel_modern_tick(struct twheel_modern *m);
 unsigned int twheel_modern_index(const struct twheel_modern *m,
 				 unsigned long expires,
 				 unsigned long *bucket_expiry);
@@ -151,26 +151,22 @@ static __always_inline bool tw_modern_in_bucket(const struct twheel_modern *m,
 
 /*
  * Appends bucket idx, not empty, to the collected list as it is: one pass
- * finds its last node (and counts it), then the chain is linked in whole.
+ * finds its last node (an hlist has no tail pointer), then the chain is
+ * linked in whole.
  */
-static __always_inline unsigned long
-tw_modern_collect_bucket(struct twheel_modern *m, unsigned int idx)
+static __always_inline void tw_modern_collect_bucket(struct twheel_modern *m,
+						     unsigned int idx)
 {
 	struct hlist_head *head = m->vec + idx;
 	struct hlist_node *first = head->first, *last = first;
-	unsigned long n = 1;
 
 	__clear_bit(idx, m->pending_map);
-	while (last->next) {
+	while (last->next)
 		last = last->next;
-		n++;
-	}
 	head->first = NULL;
 	first->pprev = m->collected_tail;
 	*m->collected_tail = first;
 	m->collected_tail = &last->next;
-	m->e.st.collected += n;
-	return n;
 }
 
 static __always_inline int tw_modern_add(struct twheel_modern *m,
@@ -246,19 +242,21 @@ static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *
  * level-0 bucket is empty and an append when not; the others call
  * twheel_modern_tick().
  */
-static __always_inline unsigned long tw_modern_step(struct twheel_modern *m)
+static __always_inline bool tw_modern_step(struct twheel_modern *m)
 {
-	unsigned long clk = m->e.clk, n = 0;
+	unsigned long clk = m->e.clk;
 	unsigned int idx = clk & (TW_LVL_SIZE - 1);
+	bool collected = false;
 
 	if (unlikely(!(clk & (BIT(TW_LVL_CLK_SHIFT) - 1)))) {
-		n = twheel_modern_tick(m);
+		collected = twheel_modern_tick(m);
 	} else if (test_bit(idx, m->pending_map)) {
-		n = tw_modern_collect_bucket(m, idx);
+		tw_modern_collect_bucket(m, idx);
 		m->e.st.events++;
+		collected = true;
 	}
 	m->e.clk = clk + 1;
-	return n;
+	return collected;
 }
 
 #endif /* TWHEEL_ENGINES_MODERN_H */

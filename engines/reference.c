@@ -64,11 +64,12 @@ static void tw_ref_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 	RB_CLEAR_NODE(&t->node);
 }
 
-static void tw_ref_process(struct twheel_engine *e)
+static bool tw_ref_process(struct twheel_engine *e)
 {
 	struct twheel_reference *r = to_ref(e);
-	struct rb_node *n;
+	bool collected = false;
 	struct twheel_timer *t;
+	struct rb_node *n;
 
 	while ((n = rb_first_cached(&r->armed))) {
 		t = rb_entry(n, struct twheel_timer, node);
@@ -78,8 +79,9 @@ static void tw_ref_process(struct twheel_engine *e)
 		rb_erase_cached(n, &r->armed);
 		/* Always the greatest so far: keeps firing order in "due". */
 		rb_add_cached(n, &r->due, tw_ref_less);
-		e->st.collected++;
+		collected = true;
 	}
+	return collected;
 }
 
 static unsigned long tw_ref_next_event(const struct twheel_engine *e,

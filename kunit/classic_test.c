@@ -342,7 +342,7 @@ static void classic_catch_up_one_advance(struct kunit *test)
 {
 	struct tw_engines *te = tw_engines_new(test, 12345);
 	struct twheel_engine *e = &te->classic.e;
-	unsigned long due = 0, prev = 0, n = 4000, i, got;
+	unsigned long due = 0, prev = 0, n = 4000, i;
 	struct twheel_timer *t;
 	struct rnd_state rs;
 	struct tw_ctx ctx;
@@ -357,8 +357,7 @@ static void classic_catch_up_one_advance(struct kunit *test)
 		twheel_add(e, &r[i].t, 12345 + d);
 		due += d <= 50000;
 	}
-	got = twheel_advance(e, 12345 + 50000);
-	KUNIT_EXPECT_EQ(test, got, due);
+	KUNIT_EXPECT_EQ(test, twheel_advance(e, 12345 + 50000), due > 0);
 	for (i = 0; (t = twheel_pop(e)); i++) {
 		KUNIT_EXPECT_LE(test, t->expires, 12345UL + 50000);
 		KUNIT_EXPECT_GE(test, t->expires, prev);

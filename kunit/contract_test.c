@@ -245,7 +245,7 @@ static void contract_del_collected_before_pop(struct kunit *test)
 	tw_arm(test, 0, TW_CLK + 5);
 	tw_arm(test, 1, TW_CLK + 5);
 	tw_arm(test, 2, TW_CLK + 5000);
-	KUNIT_EXPECT_EQ(test, twheel_advance(e, r[0].expect), 2UL);
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[0].expect));
 	KUNIT_EXPECT_EQ(test, e->clk, r[0].expect + 1);
 	KUNIT_EXPECT_EQ(test, tw_in_buckets(e), 1UL);
 	KUNIT_EXPECT_TRUE(test, twheel_pending(e, &r[0].t));

@@ -18,8 +18,8 @@
  * runs ticks until about ops touches were made (default 10 * pending,
  * at least 20000). Natively it prints
  *   "ns <engine> <mix> <pending> <add> <del> <mod> <empty> <busy> <fired>"
- * with ns per add, del, mod, per empty tick (nothing fired, nothing
- * cascaded), per busy tick, and fired timers per busy tick. Under callgrind
+ * with ns per add, del, mod, per empty tick (nothing fired: a cascade or
+ * promotion may have run), per busy tick, and fired timers per busy tick. Under callgrind
  * (--instr-atstart=no --collect-atstart=no) it replays the same stream
  * once per kind, collecting only that kind, and prints "ops <kind> <count>"
  * after each dump "ops <kind> <ops> <batches>": kinds add, del, mod, empty
@@ -50,7 +50,7 @@ static struct {
 	struct twheel_timer *t;
 	struct twheel_timer **batch;	/* one kind's timers of one tick */
 	unsigned long *exp;		/* and their expiries */
-	unsigned char *busy;		/* per tick: 1 if it fired or cascaded */
+	unsigned char *busy;		/* per tick: 1 if it fired a timer */
 	unsigned long nr_ticks, clk0;
 	int collect;			/* callgrind: the kind collected */
 	double ns[NR_KINDS];
@@ -106,13 +106,19 @@ static void kind_stop(int k, unsigned long count, double t0)
 	b.calls[k]++;
 }
 
-/* One tick of the stream: its touches, then its advance. */
-static void run_tick(struct ss_stream *s, unsigned long tick, int record)
+/*
+ * One tick of the stream: its touches, then its advance. The engine's
+ * kind is a constant in each copy (run_tick_classic() and the others), so
+ * the operations are the engine's own code with no dispatch, as a caller
+ * that knows its engine gets them (twheel_add_as() and the others).
+ */
+static __always_inline void run_tick_as(struct ss_stream *s,
+					unsigned long tick, int record,
+					enum twheel_kind kind)
 {
 	struct twheel_engine *e = b.e;
 	unsigned long i, n_del = 0, n_mod = 0, fired;
 	struct twheel_timer **mods = b.batch + s->n;
-	u64 casc = e->st.cascaded;
 	struct twheel_timer *t;
 	unsigned int id;
 	double t0 = 0;
@@ -127,7 +133,7 @@ static void run_tick(struct ss_stream *s, unsigned long tick, int record)
 	}
 	kind_start(K_DEL, n_del, &t0);
 	for (i = 0; i < n_del; i++)
-		twheel_del(e, b.batch[i]);
+		twheel_del_as(e, kind, b.batch[i]);
 	kind_stop(K_DEL, n_del, t0);
 	for (i = 0; i < n_del; i++) {
 		ss_arm(s, b.batch[i] - b.t, tick);
@@ -135,7 +141,7 @@ static void run_tick(struct ss_stream *s, unsigned long tick, int record)
 	}
 	kind_start(K_ADD, n_del, &t0);
 	for (i = 0; i < n_del; i++)
-		twheel_add(e, b.batch[i], b.exp[i]);
+		twheel_add_as(e, kind, b.batch[i], b.exp[i]);
 	kind_stop(K_ADD, n_del, t0);
 	for (i = 0; i < n_mod; i++) {
 		ss_arm(s, mods[i] - b.t, tick);
@@ -143,19 +149,19 @@ static void run_tick(struct ss_stream *s, unsigned long tick, int record)
 	}
 	kind_start(K_MOD, n_mod, &t0);
 	for (i = 0; i < n_mod; i++)
-		twheel_mod(e, mods[i], b.exp[i]);
+		twheel_mod_as(e, kind, mods[i], b.exp[i]);
 	kind_stop(K_MOD, n_mod, t0);
 
 	/* the tick; its kind is known from a first, uncollected pass */
 	k = record || !b.busy[tick - b.clk0] ? K_EMPTY : K_BUSY;
 	fired = 0;
 	kind_start(k, 1, &t0);
-	twheel_advance(e, tick);
-	while ((t = twheel_pop(e)))
+	twheel_advance_as(e, kind, tick);
+	while ((t = twheel_pop_as(e, kind)))
 		b.batch[fired++] = t;
 	kind_stop(k, 1, t0);
 	if (record)
-		b.busy[tick - b.clk0] = fired || e->st.cascaded != casc;
+		b.busy[tick - b.clk0] = fired != 0;
 	b.fired += fired;
 	/* each callback arms its timer again, at this tick */
 	for (i = 0; i < fired; i++) {
@@ -164,14 +170,31 @@ static void run_tick(struct ss_stream *s, unsigned long tick, int record)
 	}
 	kind_start(K_ADD, fired, &t0);
 	for (i = 0; i < fired; i++)
-		twheel_add(e, b.batch[i], b.exp[i]);
+		twheel_add_as(e, kind, b.batch[i], b.exp[i]);
 	kind_stop(K_ADD, fired, t0);
+}
+
+static void run_tick_classic(struct ss_stream *s, unsigned long tick, int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_CLASSIC);
+}
+
+static void run_tick_modern(struct ss_stream *s, unsigned long tick, int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_MODERN);
+}
+
+static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
 }
 
 /* The whole stream, from a fresh engine and a fresh seed. */
 static void run_stream(const char *engine, int mix, unsigned long n,
 		       unsigned long nr_ticks, int record)
 {
+	void (*run_tick)(struct ss_stream *s, unsigned long tick, int record) =
+		run_tick_other;
 	struct ss_stream s;
 	unsigned long clk = b.clk0, i;
 
@@ -188,6 +211,10 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	memset(b.ops, 0, sizeof(b.ops));
 	memset(b.calls, 0, sizeof(b.calls));
 	b.fired = 0;
+	if (b.e->kind == TWHEEL_CLASSIC)
+		run_tick = run_tick_classic;
+	else if (b.e->kind == TWHEEL_MODERN)
+		run_tick = run_tick_modern;
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
