@@ -257,17 +257,23 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {
 	struct twheel_engine *e = tw_er(r)->e;
-	unsigned long clk, per[TWHEEL_MAX_LEVELS];
+	unsigned long clk, per[TWHEEL_MAX_LEVELS], held, pending;
 	unsigned int levels, lvl;
 
-	/* a walk over every timer held, under the lock: a read-out's cost */
+	/*
+	 * A walk over every timer held, under the lock: a read-out's cost.
+	 * What the engine holds must be what its counters say is pending.
+	 */
 	spin_lock_bh(&r->lock);
 	clk = e->clk;
 	levels = e->nr_levels;
-	twheel_count(e, per);
+	held = twheel_count(e, per);
+	pending = e->st.pending;
 	spin_unlock_bh(&r->lock);
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "clk: %lu\n", clk);
+	seq_printf(m, "held: %lu (%s)\n", held,
+		   held == pending ? "= pending" : "BROKEN: not pending");
 	seq_puts(m, "level_pending:");
 	for (lvl = 0; lvl < levels; lvl++)
 		seq_printf(m, " %lu", per[lvl]);

@@ -20,6 +20,15 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	load_fit $wl "$@" || { bad "load $wl $*"; return; }
 	ctl start || { bad "start $wl"; return; }
 	sleep "$secs"
+	# while it runs: what each engine holds, counted timer by timer, is
+	# what its counters say is pending (one read of stats)
+	cat $d/stats > /tmp/running.stats
+	for e in classic modern reference; do
+		awk -v e="[$e]" '$0 == e { on = 1; next } /^\[/ { on = 0 }
+			on && $1 == "held:" { h = $3; n++ }
+			END { exit !(n == 1 && h == "(=") }' /tmp/running.stats ||
+			bad "$wl/$e: held is not pending while running"
+	done
 	ctl stop || bad "stop $wl"
 	for e in $runners; do
 		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: added != expired + deleted + pending"

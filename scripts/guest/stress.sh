@@ -277,6 +277,7 @@ while [ ! -e /tmp/stop ]; do
 		/^pending: / { pending[e] = $2 }
 		/^invariant: / && $2 != "ok" { print "FAILED: " e " invariant " $2 }
 		/^level_pending:/ { s = 0; for (i = 2; i <= NF; i++) s += $i; lp[e] = s }
+		/^held: / && $3 != "(=" { print "FAILED: " e " " $0 }
 		END {
 			if (st !~ /^(empty|loaded|running)$/) print "FAILED: state " st
 			if (blocks != nb) print "FAILED: " blocks " engine blocks"
