@@ -144,7 +144,7 @@ static void tw_engine_del_one(struct tw_engine_runner *er,
 			      struct twheel_timer *t)
 {
 	if (twheel_del(er->e, t))
-		trace_twheel_cancel(er->e, t, er->clock_offset);
+		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
 }
 
 static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,

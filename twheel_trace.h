@@ -103,30 +103,50 @@ TRACE_EVENT(twheel_start,
 		      __entry->level, __entry->mod)
 );
 
-/**
- * twheel_cancel - a pending timer was deleted (twheel_del())
- * @e: the engine
- * @t: the timer
- * @offset: engine time = jiffies + @offset
+/*
+ * A timer left the engine without running, or its callback returned:
+ * engine, timer, the jiffy it had been asked for, and now (engine time =
+ * jiffies + offset).
  */
-TRACE_EVENT(twheel_cancel,
-	    TP_PROTO(const struct twheel_engine *e, const struct twheel_timer *t,
-		     unsigned long offset),
-	    TP_ARGS(e, t, offset),
-	    TP_STRUCT__entry(__array(char, engine, TW_TRACE_NAME_LEN)
-			     __field(const void *, timer)
-			     __field(unsigned long, expires)
-			     __field(unsigned long, now)
-	    ),
-	    TP_fast_assign(strscpy(__entry->engine, e->ops->name, TW_TRACE_NAME_LEN);
-			   __entry->timer = t;
-			   __entry->expires = t->expires;
-			   __entry->now = jiffies + offset;
-	    ),
-	    TP_printk("engine=%s timer=%p expires=%lu now=%lu",
-		      __entry->engine, __entry->timer, __entry->expires,
-		      __entry->now)
+DECLARE_EVENT_CLASS(twheel_timer_done,
+		    TP_PROTO(const struct twheel_engine *e,
+			     const struct twheel_timer *t, unsigned long offset,
+			     unsigned long expires),
+		    TP_ARGS(e, t, offset, expires),
+		    TP_STRUCT__entry(__array(char, engine, TW_TRACE_NAME_LEN)
+				     __field(const void *, timer)
+				     __field(unsigned long, expires)
+				     __field(unsigned long, now)
+		    ),
+		    TP_fast_assign(strscpy(__entry->engine, e->ops->name, TW_TRACE_NAME_LEN);
+				   __entry->timer = t;
+				   __entry->expires = expires;
+				   __entry->now = jiffies + offset;
+		    ),
+		    TP_printk("engine=%s timer=%p expires=%lu now=%lu",
+			      __entry->engine, __entry->timer,
+			      __entry->expires, __entry->now)
 );
+
+#define TW_TIMER_DONE_EVENT(name)					\
+	DEFINE_EVENT(twheel_timer_done, name,				\
+		     TP_PROTO(const struct twheel_engine *e,		\
+			      const struct twheel_timer *t,		\
+			      unsigned long offset, unsigned long expires), \
+		     TP_ARGS(e, t, offset, expires))
+
+/*
+ * twheel_cancel: a pending timer was deleted (twheel_del()); expires is
+ * the expiry it had.
+ */
+TW_TIMER_DONE_EVENT(twheel_cancel);
+
+/*
+ * twheel_expire_exit: a timer's callback returned (it may have armed the
+ * timer again); expires is the jiffy it had been asked for, as in its
+ * twheel_expire_entry.
+ */
+TW_TIMER_DONE_EVENT(twheel_expire_exit);
 
 /**
  * twheel_expire_entry - a timer's callback is about to run
@@ -146,10 +166,10 @@ TRACE_EVENT(twheel_expire_entry,
 	    TP_ARGS(e, t, offset, expires, baseclk),
 	    TP_STRUCT__entry(__array(char, engine, TW_TRACE_NAME_LEN)
 			     __field(const void *, timer)
-			     __field(void *, function)
-			     __field(unsigned long, expires)
 			     __field(unsigned long, now)
+			     __field(void *, function)
 			     __field(unsigned long, baseclk)
+			     __field(unsigned long, expires)
 	    ),
 	    TP_fast_assign(strscpy(__entry->engine, e->ops->name, TW_TRACE_NAME_LEN);
 			   __entry->timer = t;
@@ -161,32 +181,6 @@ TRACE_EVENT(twheel_expire_entry,
 	    TP_printk("engine=%s timer=%p function=%ps expires=%lu now=%lu baseclk=%lu",
 		      __entry->engine, __entry->timer, __entry->function,
 		      __entry->expires, __entry->now, __entry->baseclk)
-);
-
-/**
- * twheel_expire_exit - a timer's callback returned
- * @e: the engine
- * @t: the timer (the callback may have armed it again)
- * @offset: engine time = jiffies + @offset
- * @expires: the jiffy it had been asked for, as in its twheel_expire_entry
- */
-TRACE_EVENT(twheel_expire_exit,
-	    TP_PROTO(const struct twheel_engine *e, const struct twheel_timer *t,
-		     unsigned long offset, unsigned long expires),
-	    TP_ARGS(e, t, offset, expires),
-	    TP_STRUCT__entry(__array(char, engine, TW_TRACE_NAME_LEN)
-			     __field(const void *, timer)
-			     __field(unsigned long, expires)
-			     __field(unsigned long, now)
-	    ),
-	    TP_fast_assign(strscpy(__entry->engine, e->ops->name, TW_TRACE_NAME_LEN);
-			   __entry->timer = t;
-			   __entry->expires = expires;
-			   __entry->now = jiffies + offset;
-	    ),
-	    TP_printk("engine=%s timer=%p expires=%lu now=%lu",
-		      __entry->engine, __entry->timer, __entry->expires,
-		      __entry->now)
 );
 
 /**
