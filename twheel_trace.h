@@ -178,9 +178,9 @@ TRACE_EVENT(twheel_expire_entry,
 			   __entry->now = jiffies + offset;
 			   __entry->baseclk = baseclk;
 	    ),
-	    TP_printk("engine=%s timer=%p function=%ps expires=%lu now=%lu baseclk=%lu",
+	    TP_printk("engine=%s timer=%p function=%ps now=%lu baseclk=%lu expires=%lu",
 		      __entry->engine, __entry->timer, __entry->function,
-		      __entry->expires, __entry->now, __entry->baseclk)
+		      __entry->now, __entry->baseclk, __entry->expires)
 );
 
 /**
