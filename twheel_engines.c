@@ -123,21 +123,25 @@ static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
 		trace_twheel_start(er->e, t, er->clock_offset, false);
 }
 
+static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
+					  struct twheel_timer *t,
+					  unsigned long expires)
+{
+	struct twheel_engine *e = er->e;
+	u64 noops = e->st.mod_noop;
+	bool was_pending = twheel_mod(e, t, expires);
+
+	if (e->st.mod_noop == noops)
+		trace_twheel_start(e, t, er->clock_offset, was_pending);
+}
+
 static void tw_engine_mod(struct tw_engine_runner *er, struct twheel_timer *t,
 			  unsigned long expires)
 {
-	struct twheel_engine *e = er->e;
-	u64 noops;
-	bool was_pending;
-
-	if (!trace_twheel_start_enabled()) {
-		twheel_mod(e, t, expires);
-		return;
-	}
-	noops = e->st.mod_noop;
-	was_pending = twheel_mod(e, t, expires);
-	if (e->st.mod_noop == noops)
-		trace_twheel_start(e, t, er->clock_offset, was_pending);
+	if (trace_twheel_start_enabled())
+		tw_engine_mod_traced(er, t, expires);
+	else
+		twheel_mod(er->e, t, expires);
 }
 
 static void tw_engine_del_one(struct tw_engine_runner *er,
