@@ -169,6 +169,16 @@ static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
 	return twheel_pending(tw_er(r)->e, &tw_et(w)->t);
 }
 
+/* A timer's callback between its two tracepoints; no lock held. */
+static void tw_engine_callback(struct tw_engine_runner *er,
+			       struct twheel_timer *t, unsigned long expires,
+			       unsigned long jiffy)
+{
+	trace_twheel_expire_entry(er->e, t, er->clock_offset, expires, jiffy);
+	t->function(t);
+	trace_twheel_expire_exit(er->e, t, er->clock_offset, expires);
+}
+
 /*
  * twheel_run_until()'s step for the driver: account the run (lock held),
  * run the callback with the lock dropped.
@@ -178,15 +188,12 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 {
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = arg;
-	struct tw_engine_runner *er = tw_er(r);
 	unsigned long expires = t->expires;
 
 	tw_runner_ran(r, (long)(jiffy - expires),
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
 	spin_unlock(&r->lock);
-	trace_twheel_expire_entry(er->e, t, er->clock_offset, expires, jiffy);
-	t->function(t);
-	trace_twheel_expire_exit(er->e, t, er->clock_offset, expires);
+	tw_engine_callback(tw_er(r), t, expires, jiffy);
 	spin_lock(&r->lock);
 }
 
