@@ -2,7 +2,9 @@
 /*
  * twheel: our engines as runners. The engine is a pure data structure
  * (twheel_core.c); here it gets its lock (the runner's), its clock (jiffies
- * plus an offset that wrap_secs sets), the driver's tick and the read-outs.
+ * plus an offset that wrap_secs sets), the driver's tick, the read-outs and
+ * the tracepoints (twheel_trace.h), emitted around every call into the
+ * engine: arm, modify, delete, each callback, each cascade, each tick.
  */
 #include <linux/kernel.h>
 #include <linux/bottom_half.h>
@@ -14,6 +16,9 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "twheel_runner.h"
+
+#define CREATE_TRACE_POINTS
+#include "twheel_trace.h"
 
 /* An engine with what the runner keeps next to it. */
 struct tw_engine_runner {
@@ -106,22 +111,72 @@ static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
 	twheel_timer_setup(tw_er(r)->e, &tw_et(w)->t, tw_engine_timer_fn);
 }
 
+/*
+ * The engine ops the runner uses, each with its tracepoint; lock held,
+ * expires in engine time. twheel_mod() is traced unless it found the
+ * expiry the timer already had (it counts those in st.mod_noop).
+ */
+static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
+			  unsigned long expires)
+{
+	if (!twheel_add(er->e, t, expires))
+		trace_twheel_start(er->e, t, er->clock_offset, false);
+}
+
+static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
+					  struct twheel_timer *t,
+					  unsigned long expires)
+{
+	struct twheel_engine *e = er->e;
+	u64 noops = e->st.mod_noop;
+	bool was_pending = twheel_mod(e, t, expires);
+
+	if (e->st.mod_noop == noops)
+		trace_twheel_start(e, t, er->clock_offset, was_pending);
+}
+
+static void tw_engine_mod(struct tw_engine_runner *er, struct twheel_timer *t,
+			  unsigned long expires)
+{
+	if (trace_twheel_start_enabled())
+		tw_engine_mod_traced(er, t, expires);
+	else
+		twheel_mod(er->e, t, expires);
+}
+
+static void tw_engine_del_one(struct tw_engine_runner *er,
+			      struct twheel_timer *t)
+{
+	if (twheel_del(er->e, t))
+		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
+}
+
 static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 			  unsigned long expires)
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	twheel_mod(er->e, &tw_et(w)->t, expires + er->clock_offset);
+	tw_engine_mod(er, &tw_et(w)->t, expires + er->clock_offset);
 }
 
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 {
-	twheel_del(tw_er(r)->e, &tw_et(w)->t);
+	tw_engine_del_one(tw_er(r), &tw_et(w)->t);
 }
 
 static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
 {
 	return twheel_pending(tw_er(r)->e, &tw_et(w)->t);
+}
+
+/* A timer's callback between its two tracepoints; no lock held. */
+static void tw_engine_callback(struct tw_engine_runner *er,
+			       struct twheel_timer *t, unsigned long expires,
+			       unsigned long jiffy)
+{
+	trace_twheel_expire_entry(er->e, t, er->clock_offset, expires, jiffy);
+	t->function(t);
+	trace_twheel_expire_exit(er->e, t, er->clock_offset, expires);
 }
 
 /*
@@ -133,12 +188,21 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 {
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = arg;
+	unsigned long expires = t->expires;
 
-	tw_runner_ran(r, (long)(jiffy - t->expires),
+	tw_runner_ran(r, (long)(jiffy - expires),
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
 	spin_unlock(&r->lock);
-	t->function(t);
+	tw_engine_callback(tw_er(r), t, expires, jiffy);
 	spin_lock(&r->lock);
+}
+
+/* The engine's on_cascade hook while twheel_cascade is enabled. */
+static void tw_engine_cascade_traced(struct twheel_engine *e, unsigned int lvl,
+				     unsigned int slot, unsigned int moved,
+				     u64 ns)
+{
+	trace_twheel_cascade(e, lvl, slot, moved, ns);
 }
 
 /* The driver's tick (softirq): every jiffy up to now, callbacks included. */
@@ -147,7 +211,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_engine *e = er->e;
 	struct tw_run_stats *rs = &r->rs;
-	u64 t0 = ktime_get_ns(), cascaded;
+	u64 t0 = ktime_get_ns(), cascaded, collected;
 	unsigned long span, runs;
 
 	now += er->clock_offset;
@@ -162,7 +226,11 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 		rs->missed += span + 1 - er->tick_jiffies;
 	}
 	cascaded = e->st.cascaded;
+	collected = e->st.collected;
 	e->cascade_ns = 0;
+	/* Set here, under the lock: the engine reads it only while we hold it. */
+	e->on_cascade = trace_twheel_cascade_enabled() ?
+			tw_engine_cascade_traced : NULL;
 	runs = twheel_run_until(e, now, tw_engine_run_one, r);
 	rs->ticks++;
 	rs->expired_max = max_t(u64, rs->expired_max, runs);
@@ -175,27 +243,29 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	twheel_hist_add(&rs->tick_ns, t0);
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
+	trace_twheel_tick(e, now, span + 1, e->st.collected - collected, runs,
+			  cascaded, t0);
 	spin_unlock(&r->lock);
 }
 
 /*
  * The bench: the engine stands still (no tick), so deltas are from its
  * clock. The op includes an uncontended spinlock, as mod_timer() includes
- * its base lock.
+ * its base lock, and its tracepoint (a no-op unless enabled).
  */
 static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 			       enum tw_bench_op op, unsigned long delta)
 {
-	struct twheel_engine *e = tw_er(r)->e;
+	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_timer *t = &tw_et(w)->t;
 
 	spin_lock(&r->lock);
 	if (op == TW_OP_ADD)
-		twheel_add(e, t, e->clk + delta);
+		tw_engine_add(er, t, er->e->clk + delta);
 	else if (op == TW_OP_MOD)
-		twheel_mod(e, t, e->clk + delta);
+		tw_engine_mod(er, t, er->e->clk + delta);
 	else
-		twheel_del(e, t);
+		tw_engine_del_one(er, t);
 	spin_unlock(&r->lock);
 }
 

@@ -274,6 +274,98 @@ static void classic_cascade_moves_one_slot(struct kunit *test)
 	tw_check_invariant(test, e);
 }
 
+/* What the on_cascade hook was called with, call by call. */
+struct tw_cascade_call {
+	unsigned int lvl, slot, moved;
+	u64 ns;
+};
+
+struct tw_cascade_log {
+	struct twheel_classic c;
+	struct tw_cascade_call call[16];
+	unsigned int n;
+	u64 moved;
+};
+
+static void tw_log_cascade(struct twheel_engine *e, unsigned int lvl,
+			   unsigned int slot, unsigned int moved, u64 ns)
+{
+	struct tw_cascade_log *log = container_of(e, struct tw_cascade_log, c.e);
+
+	if (log->n < ARRAY_SIZE(log->call))
+		log->call[log->n] = (struct tw_cascade_call){ lvl, slot, moved, ns };
+	log->n++;
+	log->moved += moved;
+}
+
+/* A clock that moves TW_FAKE_STEP ns every time it is read. */
+#define TW_FAKE_STEP	1000
+static u64 tw_fake_ns;
+
+static u64 tw_fake_clock(void)
+{
+	tw_fake_ns += TW_FAKE_STEP;
+	return tw_fake_ns;
+}
+
+/*
+ * The on_cascade hook sees every cascade that moved timers, with its level,
+ * slot and count, in order, and the ns between the two clock reads around
+ * it (0 without a clock); empty slots are not reported.
+ */
+static void tw_classic_cascade_hook(struct kunit *test, bool clock)
+{
+	static const struct tw_cascade_call want[] = {
+		{ 1, 1, 5 },	/* clk 256: tv2 slot 1, [256, 512) */
+		{ 1, 2, 3 },	/* clk 512: tv2 slot 2 */
+		{ 2, 1, 4 },	/* clk 2^14: tv3 slot 1; tv2 slot 0 is empty */
+		/* ...into tv2 slots 73..76 (x >> 8), cascaded one by one */
+		{ 1, 73 & 63, 1 }, { 1, 74 & 63, 1 },
+		{ 1, 75 & 63, 1 }, { 1, 76 & 63, 1 },
+	};
+	struct tw_cascade_log *log = kunit_kzalloc(test, sizeof(*log), GFP_KERNEL);
+	struct twheel_engine *e;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	twheel_classic_init(&log->c, 0);
+	e = &log->c.e;
+	KUNIT_EXPECT_PTR_EQ(test, e->on_cascade, NULL);
+	e->on_cascade = tw_log_cascade;
+	e->clock_ns = clock ? tw_fake_clock : NULL;
+	tw_fake_ns = 0;
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 12);
+	for (i = 0; i < 5; i++)
+		twheel_add(e, &r[i].t, 256 + i * 50);
+	for (i = 5; i < 8; i++)
+		twheel_add(e, &r[i].t, 512 + i);
+	for (i = 8; i < 12; i++)	/* 18784, 19084, 19384, 19684 */
+		twheel_add(e, &r[i].t, TV2_END + 300 * i);
+	tw_run_until(&ctx, 2 * TV2_END);
+
+	KUNIT_ASSERT_EQ(test, log->n, (unsigned int)ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, log->call[i].lvl, want[i].lvl, "call %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, log->call[i].slot, want[i].slot, "call %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, log->call[i].moved, want[i].moved, "call %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, log->call[i].ns, clock ? TW_FAKE_STEP : 0ULL,
+				    "call %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, e->st.cascades, (u64)log->n);
+	KUNIT_EXPECT_EQ(test, e->st.cascaded, log->moved);
+	for (i = 0; i < 12; i++)
+		KUNIT_EXPECT_EQ(test, r[i].fired_at, r[i].t.expires);
+}
+
+static void classic_cascade_hook(struct kunit *test)
+{
+	tw_classic_cascade_hook(test, false);
+	tw_classic_cascade_hook(test, true);
+}
+
 static void classic_fifo_within_jiffy(struct kunit *test)
 {
 	struct tw_engines *te = tw_engines_new(test, 100);
@@ -467,6 +559,7 @@ static struct kunit_case tw_classic_cases[] = {
 	KUNIT_CASE(classic_past_fires_next_jiffy),
 	KUNIT_CASE(classic_clamp_above_2_32),
 	KUNIT_CASE(classic_cascade_moves_one_slot),
+	KUNIT_CASE(classic_cascade_hook),
 	KUNIT_CASE(classic_fifo_within_jiffy),
 	KUNIT_CASE(classic_mod_buckets),
 	KUNIT_CASE(classic_wrap_near_ulong_max),

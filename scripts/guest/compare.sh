@@ -1,11 +1,27 @@
 #!/bin/sh
-# In the guest (scripts/compare.sh): every workload on classic, modern,
-# reference, timer_list and hrtimer in this one boot, then the scale sweep.
-#   sh /guest/compare.sh [full|quick]
+# The comparison's measuring part: every workload on every runner of the
+# twheel loaded on this system, side by side, then the scale sweep. Plain
+# sh and busybox suffice; nothing here needs QEMU. scripts/compare.sh runs
+# it in its guest (insmod'ed with every runner) and, with --host, on the
+# machine it runs on, against the twheel already loaded there.
+#   sh compare.sh [full|quick] [--check] [--require-tsc]
+# --check: the preflight alone (root, debugfs, twheel loaded and idle).
+# --require-tsc: for the guest: stop at once ("compare: no TSC") unless
+#   the clocksource is the TSC, and fail if it changes during the run.
 # Prints, between markers, each run's stats (for the distributions) and the
-# compare tables; the host turns them into markdown, CSV and a plot.
-mode=${1:-full}
-. /guest/lib.sh
+# compare tables; scripts/compare.sh turns them into markdown, CSV and a
+# plot. Loads are sized by the module's admission (load_fit). At the end
+# the workload is unloaded; the module and its compare rows stay.
+mode=full check=0 tsc=0
+for a in "$@"; do
+	case "$a" in
+	full|quick) mode=$a ;;
+	--check) check=1 ;;
+	--require-tsc) tsc=1 ;;
+	*) echo "compare: unknown argument $a" >&2; exit 2 ;;
+	esac
+done
+. "$(dirname "$0")/lib.sh"
 
 if [ "$mode" = quick ]; then
 	sweep_secs=5 secs=3 burst_secs=6 n=2000 nmixed=1000 nburst=5000 longmax=20000 sizes="1000 10000"
@@ -14,18 +30,35 @@ else
 fi
 
 fail() { echo "compare: $*"; exit 1; }
+refuse() { echo "compare: $*" >&2; exit 2; }
 ctl() { echo "$*" >$d/control || fail "control refused: $*"; }
 # The loads below are sized for an emulated CPU; where admission finds one
 # too much for this machine it is run at the largest count that fits.
 load() { load_fit "$@" || fail "load refused: $*"; }
 
+# The preflight: what this script needs of the system it runs on.
+[ "$(id -u)" = 0 ] || refuse "needs root: twheel's debugfs files are root's only (run it with sudo)"
+awk '$2 == "/sys/kernel/debug" && $3 == "debugfs" { m = 1 } END { exit !m }' /proc/mounts ||
+	refuse "debugfs is not mounted at /sys/kernel/debug (mount -t debugfs none /sys/kernel/debug)"
+[ -d /sys/module/twheel ] ||
+	refuse "twheel is not loaded (insmod twheel.ko; after a DKMS install: modprobe twheel)"
+[ -w $d/control ] || refuse "twheel is loaded but $d/control is missing"
+[ "$(top state)" != running ] ||
+	refuse "a workload is running on twheel: stop it first (echo stop > $d/control)"
+[ $check -eq 0 ] || exit 0
+
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
-case "$cs" in
-tsc*) ;;
-*) echo "compare: no TSC clocksource (running on $cs)"; exit 0 ;;
-esac
-insmod /lib/twheel/twheel.ko engines=$all || fail "insmod failed"
-echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode"
+if [ $tsc -eq 1 ]; then
+	case "$cs" in
+	tsc*) ;;
+	*) echo "compare: no TSC clocksource (running on $cs)"; exit 0 ;;
+	esac
+fi
+# The runners this twheel runs: its stats blocks but the softirq one.
+runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq)
+[ -n "$runners" ] || fail "no runner in $d/stats"
+cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
+echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode cpu=${cpu:-$(uname -m)}"
 
 # run NAME SECS LOAD-ARGS...: load, bench the ops, run, stop, dump stats.
 run() {
@@ -68,11 +101,14 @@ run mixed $secs mixed count=$nmixed seed=1 ops=100
 echo "@@COMPARE workloads"
 cat $d/compare
 echo "@@END"
-rmmod twheel || fail "rmmod failed"
-# tsc-early becoming tsc (refined calibration) is fine; leaving the TSC is not.
-cs2=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
-case "$cs2" in
-tsc*) ;;
-*) fail "the clocksource changed from $cs to $cs2 during the run" ;;
-esac
+ctl unload
+if [ $tsc -eq 1 ]; then
+	# tsc-early becoming tsc (refined calibration) is fine; leaving the
+	# TSC is not.
+	cs2=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	case "$cs2" in
+	tsc*) ;;
+	*) fail "the clocksource changed from $cs to $cs2 during the run" ;;
+	esac
+fi
 echo "compare: done"
