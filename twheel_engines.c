@@ -211,7 +211,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_engine *e = er->e;
 	struct tw_run_stats *rs = &r->rs;
-	u64 t0 = ktime_get_ns(), cascaded, collected;
+	u64 t0 = ktime_get_ns(), cascaded;
 	unsigned long span, runs;
 
 	now += er->clock_offset;
@@ -226,7 +226,6 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 		rs->missed += span + 1 - er->tick_jiffies;
 	}
 	cascaded = e->st.cascaded;
-	collected = e->st.collected;
 	e->cascade_ns = 0;
 	/* Set here, under the lock: the engine reads it only while we hold it. */
 	e->on_cascade = trace_twheel_cascade_enabled() ?
@@ -243,8 +242,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	twheel_hist_add(&rs->tick_ns, t0);
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
-	trace_twheel_tick(e, now, span + 1, e->st.collected - collected, runs,
-			  cascaded, t0);
+	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
 	spin_unlock(&r->lock);
 }
 

@@ -219,20 +219,18 @@ TRACE_EVENT(twheel_cascade,
  * @e: the engine; its clock is now @now + 1
  * @now: the last jiffy processed
  * @span: jiffies the tick covered (more than its own: a catch-up)
- * @collected: timers the engine collected as due
  * @expired: callbacks run
  * @cascaded: timers moved by cascades
  * @ns: the tick's time on this engine, callbacks included
  */
 TRACE_EVENT(twheel_tick,
 	    TP_PROTO(const struct twheel_engine *e, unsigned long now,
-		     unsigned long span, unsigned long collected,
-		     unsigned long expired, unsigned long cascaded, u64 ns),
-	    TP_ARGS(e, now, span, collected, expired, cascaded, ns),
+		     unsigned long span, unsigned long expired,
+		     unsigned long cascaded, u64 ns),
+	    TP_ARGS(e, now, span, expired, cascaded, ns),
 	    TP_STRUCT__entry(__array(char, engine, TW_TRACE_NAME_LEN)
 			     __field(unsigned long, now)
 			     __field(unsigned long, jiffies)
-			     __field(unsigned long, collected)
 			     __field(unsigned long, expired)
 			     __field(unsigned long, cascaded)
 			     __field(u64, ns)
@@ -240,15 +238,13 @@ TRACE_EVENT(twheel_tick,
 	    TP_fast_assign(strscpy(__entry->engine, e->ops->name, TW_TRACE_NAME_LEN);
 			   __entry->now = now;
 			   __entry->jiffies = span;
-			   __entry->collected = collected;
 			   __entry->expired = expired;
 			   __entry->cascaded = cascaded;
 			   __entry->ns = ns;
 	    ),
-	    TP_printk("engine=%s now=%lu jiffies=%lu collected=%lu expired=%lu cascaded=%lu ns=%llu",
+	    TP_printk("engine=%s now=%lu jiffies=%lu expired=%lu cascaded=%lu ns=%llu",
 		      __entry->engine, __entry->now, __entry->jiffies,
-		      __entry->collected, __entry->expired, __entry->cascaded,
-		      __entry->ns)
+		      __entry->expired, __entry->cascaded, __entry->ns)
 );
 
 #endif /* _TWHEEL_TRACE_H */
