@@ -229,6 +229,24 @@ bool twheel_ops_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit);
+/**
+ * struct twheel_run - a budgeted twheel_run(): its limit and what it did
+ * @budget: units of work allowed, 0 for no limit: one per callback and one
+ *	per timer moved by a cascade
+ * @used: units used (set to 0 by the caller before the run)
+ * @leftover: of the callbacks, those of timers an earlier run left
+ *	collected: they ran a run later than they fell due
+ * @stopped: the budget ran out: timers may still wait, collected or due
+ */
+struct twheel_run {
+	unsigned long budget;
+	unsigned long used;
+	unsigned long leftover;
+	bool stopped;
+};
+
+unsigned long twheel_run(struct twheel_engine *e, unsigned long now,
+			 twheel_run_fn fn, void *arg, struct twheel_run *run);
 unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 			       twheel_run_fn fn, void *arg);
 

@@ -307,6 +307,91 @@ bool twheel_ops_advance(struct twheel_engine *e, unsigned long now)
 }
 EXPORT_SYMBOL_GPL(twheel_ops_advance);
 
+/* Pops and runs what is collected while the budget lasts; false once out. */
+static bool tw_run_collected(struct twheel_engine *e, unsigned long jiffy,
+			     twheel_run_fn fn, void *arg, struct twheel_run *run,
+			     unsigned long *n)
+{
+	struct twheel_timer *t;
+
+	while (!run || !run->budget || run->used < run->budget) {
+		t = twheel_pop(e);
+		if (!t)
+			return true;
+		fn(t, jiffy, arg);
+		(*n)++;
+		if (run)
+			run->used++;
+	}
+	run->stopped = true;
+	return false;
+}
+
+/**
+ * twheel_run() - run the timers due up to and including @now, on a budget
+ * @e: the engine
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ * @run: the budget and what the run did; NULL: no budget, as
+ *	twheel_run_until()
+ *
+ * With @run, first hands to @fn the timers an earlier run's budget left
+ * collected (their jiffy is @now: the one they really run in). Then it
+ * advances @e one jiffy
+ * with work at a time (twheel_next_event() finds the next one, so idle
+ * stretches cost one look-up) and hands every timer collected there to @fn
+ * before going further, so each callback knows the jiffy it belongs to and
+ * may re-arm itself or delete others.
+ *
+ * The budget counts units of work: a callback is one, a timer moved by a
+ * cascade one (a cascade is never split: it is charged whole, and may go
+ * past the budget); looking at a jiffy, with or without work, is free. Once
+ * @run->used reaches @run->budget (if not 0) the run stops where it is:
+ * timers left collected run first in the next run, in their order, and the
+ * clock may stay short of @now + 1 (the next run goes on from it). Nothing
+ * is lost and nothing runs early.
+ *
+ * Return: the number of timers handed to @fn.
+ */
+unsigned long twheel_run(struct twheel_engine *e, unsigned long now,
+			 twheel_run_fn fn, void *arg, struct twheel_run *run)
+{
+	unsigned long span, d, jiffy, n = 0;
+	u64 cascaded;
+	bool more;
+
+	if (run) {
+		/* what an earlier run's budget left collected goes first */
+		run->stopped = false;
+		more = tw_run_collected(e, now, fn, arg, run, &n);
+		run->leftover = n;
+		if (!more)
+			return n;
+	}
+	while (!time_after(e->clk, now)) {
+		if (e->clk == now) {	/* one jiffy left: no look-up */
+			jiffy = now;
+		} else {
+			span = now - e->clk;
+			d = twheel_next_event(e, span + 1);
+			if (d > span) {
+				twheel_advance(e, now);
+				break;
+			}
+			jiffy = e->clk + d;
+		}
+		cascaded = e->st.cascaded;
+		twheel_advance(e, jiffy);
+		if (run)
+			run->used += e->st.cascaded - cascaded;
+		if (!tw_run_collected(e, jiffy, fn, arg, run, &n))
+			break;
+	}
+	return n;
+}
+EXPORT_SYMBOL_GPL(twheel_run);
+
 /**
  * twheel_run_until() - run every timer due up to and including @now
  * @e: the engine
@@ -314,43 +399,15 @@ EXPORT_SYMBOL_GPL(twheel_ops_advance);
  * @fn: called once for each timer that falls due, in the engine's order
  * @arg: passed to @fn
  *
- * Advances @e one jiffy with work at a time (twheel_next_event() finds the
- * next one, so idle stretches cost one look-up) and hands every timer
- * collected there to @fn before going further, so each callback knows the
- * jiffy it belongs to and may re-arm itself or delete others. Leaves the
- * clock at @now + 1; does nothing if @now is before the clock.
+ * twheel_run() with no budget: leaves the clock at @now + 1; does nothing
+ * if @now is before the clock.
  *
  * Return: the number of timers handed to @fn.
  */
 unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 			       twheel_run_fn fn, void *arg)
 {
-	struct twheel_timer *t;
-	unsigned long span, d, jiffy, n = 0;
-
-	while (!time_after(e->clk, now)) {
-		if (e->clk == now) {	/* one jiffy left: no look-up */
-			twheel_advance(e, now);
-			while ((t = twheel_pop(e))) {
-				fn(t, now, arg);
-				n++;
-			}
-			break;
-		}
-		span = now - e->clk;
-		d = twheel_next_event(e, span + 1);
-		if (d > span) {
-			twheel_advance(e, now);
-			break;
-		}
-		jiffy = e->clk + d;
-		twheel_advance(e, jiffy);
-		while ((t = twheel_pop(e))) {
-			fn(t, jiffy, arg);
-			n++;
-		}
-	}
-	return n;
+	return twheel_run(e, now, fn, arg, NULL);
 }
 EXPORT_SYMBOL_GPL(twheel_run_until);
 

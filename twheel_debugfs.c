@@ -79,6 +79,9 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("runs_early", early, 0),
 	TW_RS("runs_rearmed_inflight", rearmed_inflight, TW_CAP_KERNEL),
 	TW_RS("expired_max_tick", expired_max, TW_CAP_ENGINE),
+	TW_RS("deferred", deferred, TW_CAP_ENGINE),
+	TW_RS("ticks_at_budget", ticks_at_budget, TW_CAP_ENGINE),
+	TW_RS("backlog_max", backlog_max, TW_CAP_ENGINE),
 };
 
 /* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */
@@ -180,9 +183,9 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration);
+			   p->duration, p->budget);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

@@ -230,7 +230,21 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	/* Set here, under the lock: the engine reads it only while we hold it. */
 	e->on_cascade = trace_twheel_cascade_enabled() ?
 			tw_engine_cascade_traced : NULL;
-	runs = twheel_run_until(e, now, tw_engine_run_one, r);
+	if (tw_wl.p.budget) {
+		struct twheel_run run = { .budget = tw_wl.p.budget };
+
+		runs = twheel_run(e, now, tw_engine_run_one, r, &run);
+		rs->deferred += run.leftover;
+		if (run.stopped) {
+			rs->ticks_at_budget++;
+			rs->backlog++;
+			rs->backlog_max = max(rs->backlog_max, rs->backlog);
+		} else {
+			rs->backlog = 0;
+		}
+	} else {
+		runs = twheel_run_until(e, now, tw_engine_run_one, r);
+	}
 	rs->ticks++;
 	rs->expired_max = max_t(u64, rs->expired_max, runs);
 	cascaded = e->st.cascaded - cascaded;

@@ -52,6 +52,10 @@ static unsigned int tick_jiffies = 1;
 module_param(tick_jiffies, uint, 0444);
 MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ; default 1)");
 
+static unsigned int budget;
+module_param(budget, uint, 0444);
+MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget= (callbacks and cascaded timers; 0: no limit, the default)");
+
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
 MODULE_PARM_DESC(wrap_secs, "test only: the engines' clock wraps this many seconds after load (0: engines use jiffies)");
@@ -78,12 +82,15 @@ static struct dentry *tw_root;
  * load: admission first (what the load asks of the machine), then new
  * timers for the runners p asks for; the tick stops meanwhile.
  */
-static int tw_ctl_load(const struct twheel_params *p)
+static int tw_ctl_load(const struct twheel_params *given)
 {
-	unsigned long mask = p->engines ? p->engines : tw_runner_mask;
+	unsigned long mask = given->engines ? given->engines : tw_runner_mask;
+	struct twheel_params params = *given, *p = &params;
 	struct tw_admission adm;
 	int ret;
 
+	if (!(p->set & BIT(TWHEEL_KEY_BUDGET)))
+		p->budget = budget;
 	if (mask & ~tw_runner_mask) {
 		pr_warn_ratelimited("load: engines= names an engine the module was not loaded with (engines=%s)\n",
 				    engines);
@@ -280,6 +287,11 @@ static int __init twheel_init(void)
 	if (modern_depth < 2 || modern_depth > TW_MODERN_MAX_LEVELS) {
 		pr_warn("modern_depth=%u is out of range (2..%u)\n", modern_depth,
 			TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	if (budget > TWHEEL_MAX_BUDGET) {
+		pr_warn("budget=%u is out of range (0..%u)\n", budget,
+			TWHEEL_MAX_BUDGET);
 		return -EINVAL;
 	}
 	if (!tick_jiffies || tick_jiffies > HZ) {

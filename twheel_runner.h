@@ -37,6 +37,11 @@ struct tw_runner;
  *	callback was on its way (kernel timers on SMP): no lateness sample
  * @cascaded_max: most timers cascaded in one tick
  * @expired_max: most callbacks in one tick
+ * @deferred: callbacks a tick's budget held back to a later tick
+ * @ticks_at_budget: ticks that stopped at the budget
+ * @backlog_max: most ticks in a row that stopped at the budget: how long
+ *	the longest backlog took to drain
+ * @backlog: ticks in a row that stopped at the budget, so far
  * @tick_ns: whole tick, this runner
  * @busy_ns: ticks that ran or cascaded timers
  * @cascade_ns: ticks that cascaded
@@ -53,6 +58,10 @@ struct tw_run_stats {
 	u64 rearmed_inflight;
 	u64 cascaded_max;
 	u64 expired_max;
+	u64 deferred;
+	u64 ticks_at_budget;
+	u64 backlog_max;
+	u64 backlog;
 	struct twheel_hist tick_ns;
 	struct twheel_hist busy_ns;
 	struct twheel_hist cascade_ns;

@@ -46,8 +46,8 @@ EXPORT_SYMBOL_GPL(twheel_runner_names);
  *
  * Seed 1 and 10 s of activity for all; the count, delta range, cancel
  * share and ops a tick of @type (a @type past the named ones gets mixed's).
- * @p->engines is 0 (every loaded runner), @p->set 0 (no key given) and
- * @p->force 0.
+ * @p->engines is 0 (every loaded runner), @p->set 0 (no key given),
+ * @p->force 0 and @p->budget 0 (no limit).
  */
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 {
@@ -462,6 +462,8 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	return 0;
 }
 
+#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget"
+
 static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_COUNT]	= "count",
 	[TWHEEL_KEY_SEED]	= "seed",
@@ -472,6 +474,7 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_DURATION]	= "duration",
 	[TWHEEL_KEY_ENGINES]	= "engines",
 	[TWHEEL_KEY_FORCE]	= "force",
+	[TWHEEL_KEY_BUDGET]	= "budget",
 };
 
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
@@ -501,6 +504,9 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 				    why, why_len);
 	case TWHEEL_KEY_FORCE:
 		return tw_parse_u32(key, val, 0, 1, &p->force, why, why_len);
+	case TWHEEL_KEY_BUDGET:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_BUDGET, &p->budget,
+				    why, why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
 	}
@@ -519,8 +525,7 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 	}
 	k = match_string(tw_keys, TWHEEL_KEY_NR, key);
 	if (k < 0) {
-		WHY("unknown key '%s' (count seed min max cancel ops duration engines force)",
-		    key);
+		WHY("unknown key '%s' (%s)", key, TW_KEY_LIST);
 		return -EINVAL;
 	}
 	ret = tw_parse_val(k, kv, p, why, why_len);
@@ -539,7 +544,8 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * Parses one control line into @cmd: a verb (load start stop reset unload
  * bench clear), surrounding blanks ignored. Only load takes arguments, the
  * other verbs refuse any: a workload name (twheel_wl_names), then
- * key=value pairs (count seed min max cancel ops duration engines force)
+ * key=value pairs (count seed min max cancel ops duration engines force
+ * budget)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
  * top, recorded in @cmd->p.set; min above max is refused. For the other

@@ -23,6 +23,7 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_TIMERS	BIT(20)	/* per engine */
 #define TWHEEL_MAX_DELTA	BIT(30)	/* jiffies */
 #define TWHEEL_MAX_OPS		20000		/* activity ops per tick */
+#define TWHEEL_MAX_BUDGET	1048576		/* work units per tick */
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 
@@ -37,6 +38,7 @@ enum twheel_key {
 	TWHEEL_KEY_DURATION,
 	TWHEEL_KEY_ENGINES,
 	TWHEEL_KEY_FORCE,
+	TWHEEL_KEY_BUDGET,
 	TWHEEL_KEY_NR,
 };
 
@@ -54,6 +56,8 @@ enum twheel_key {
  *	twheel_runner_names); 0: every loaded one
  * @set: BIT(enum twheel_key) of the keys given
  * @force: 1: load even above the admission limit
+ * @budget: our engines' work per tick, in twheel_run() units (a callback,
+ *	a timer moved by a cascade); 0: no limit
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -69,6 +73,7 @@ struct twheel_params {
 	u32 engines;
 	u32 set;
 	u32 force;
+	u32 budget;
 };
 
 enum twheel_verb {

@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "tw_test.h"
 
 /**
@@ -530,6 +531,114 @@ static void contract_clock_wrap(struct kunit *test)
 	tw_expect_counts(test, &want, "across the wrap");
 }
 
+#define TW_BURST	100000
+#define TW_BUDGET	1000
+
+KUNIT_DEFINE_ACTION_WRAPPER(tw_vfree, vfree, const void *);
+
+/* A big buffer, freed when the case ends. */
+static void *tw_vzalloc(struct kunit *test, size_t size)
+{
+	void *p = vzalloc(size);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tw_vfree, p), 0);
+	return p;
+}
+
+/* One engine running the burst, and what its callbacks saw. */
+struct tw_burst {
+	struct twheel_engine *e;
+	struct twheel_timer *t;
+	unsigned int *order;		/* timer ids in the order they ran */
+	u8 *ran;			/* runs per timer */
+	unsigned long now, runs, off_now, late_max, fire;
+};
+
+static void tw_burst_fn(struct twheel_timer *t, unsigned long jiffy, void *arg)
+{
+	struct tw_burst *b = arg;
+	unsigned int i = t - b->t;
+
+	b->order[b->runs++] = i;
+	b->ran[i]++;
+	/* a timer a budget held back runs in the jiffy it really runs in */
+	b->off_now += jiffy != b->now;
+	b->late_max = max(b->late_max, jiffy - b->fire);
+}
+
+static void tw_burst_setup(struct kunit *test, struct tw_burst *b, void *mem)
+{
+	struct tw_contract *c = test->priv;
+	unsigned int i;
+
+	b->e = c->p->init(mem, TW_CLK);
+	KUNIT_ASSERT_NOT_NULL(test, b->e);
+	b->t = tw_vzalloc(test, TW_BURST * sizeof(*b->t));
+	b->order = tw_vzalloc(test, TW_BURST * sizeof(*b->order));
+	b->ran = tw_vzalloc(test, TW_BURST);
+	for (i = 0; i < TW_BURST; i++) {
+		twheel_timer_setup(b->e, &b->t[i], NULL);
+		KUNIT_ASSERT_EQ(test, twheel_add(b->e, &b->t[i], TW_CLK + 200), 0);
+	}
+	b->fire = c->p->fires_at(b->e, TW_CLK + 200);
+}
+
+/*
+ * 100000 timers due at one jiffy, run with a budget of 1000 units a tick:
+ * exactly 100 ticks run them, 1000 each, every timer once, none before its
+ * jiffy, in the order the same engine runs them with no budget; the k-th
+ * of those ticks is k jiffies late, and says so.
+ */
+static void contract_budget_burst(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_burst free_run = {}, b = {};
+	struct twheel_run run;
+	unsigned long ran, ticks = 0, stopped = 0, leftover = 0, i;
+
+	tw_burst_setup(test, &free_run, tw_vzalloc(test, c->p->size));
+	free_run.now = free_run.fire;
+	twheel_run_until(free_run.e, free_run.fire, tw_burst_fn, &free_run);
+	KUNIT_ASSERT_EQ(test, free_run.runs, (unsigned long)TW_BURST);
+
+	tw_burst_setup(test, &b, tw_vzalloc(test, c->p->size));
+	for (b.now = TW_CLK; b.now < b.fire + 200; b.now++) {
+		memset(&run, 0, sizeof(run));
+		run.budget = TW_BUDGET;
+		ran = twheel_run(b.e, b.now, tw_burst_fn, &b, &run);
+		KUNIT_EXPECT_LE(test, ran, (unsigned long)TW_BUDGET);
+		KUNIT_EXPECT_EQ(test, run.used, ran);	/* no cascade here */
+		ticks += ran > 0;
+		stopped += run.stopped;
+		leftover += run.leftover;
+		if (ran)
+			KUNIT_EXPECT_EQ(test, ran, (unsigned long)TW_BUDGET);
+	}
+	KUNIT_EXPECT_EQ(test, ticks, (unsigned long)TW_BURST / TW_BUDGET);
+	KUNIT_EXPECT_EQ(test, stopped, (unsigned long)TW_BURST / TW_BUDGET);
+	KUNIT_EXPECT_EQ(test, leftover, (unsigned long)TW_BURST - TW_BUDGET);
+	KUNIT_EXPECT_EQ(test, b.runs, (unsigned long)TW_BURST);
+	KUNIT_EXPECT_EQ(test, b.off_now, 0UL);
+	KUNIT_EXPECT_EQ(test, b.late_max, (unsigned long)TW_BURST / TW_BUDGET - 1);
+	KUNIT_EXPECT_EQ(test, b.e->st.pending, 0UL);
+	KUNIT_EXPECT_EQ(test, b.e->clk, b.fire + 200);
+	for (i = 0; i < TW_BURST; i++) {
+		if (b.ran[i] != 1) {
+			KUNIT_FAIL(test, "timer %lu ran %u times", i, b.ran[i]);
+			break;
+		}
+	}
+	for (i = 0; i < TW_BURST; i++) {
+		if (b.order[i] != free_run.order[i]) {
+			KUNIT_FAIL(test, "run %lu: timer %u, without a budget timer %u",
+				   i, b.order[i], free_run.order[i]);
+			break;
+		}
+	}
+	tw_check_invariant(test, b.e);
+}
+
 static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_del_return_values, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_del_collected_before_pop, tw_engine_gen_params),
@@ -540,6 +649,8 @@ static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_callback_deletes_pending, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_callback_deletes_collected, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_clock_wrap, tw_engine_gen_params),
+	KUNIT_CASE_PARAM_ATTR(contract_budget_burst, tw_engine_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 

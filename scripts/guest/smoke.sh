@@ -74,6 +74,24 @@ tsc*)
 	;;
 esac
 ok "burst: classic cascade of $burst took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
+# budget=: the burst again, at most a twentieth of it run a tick on our
+# engines: 20 ticks in a row drain it, every timer once, none early; all
+# but the first tick's share run late (deferred), and counted so.
+ctl load burst count=$burst budget=$((burst / 20)) engines=classic,modern,reference ||
+	bad "load burst budget="
+ctl start || bad "start burst budget="
+sleep 6
+ctl stop || bad "stop burst budget="
+b=$((burst / 20))
+for e in classic modern reference; do
+	[ "$(get $e runs)" = $burst ] && [ "$(get $e runs_early)" = 0 ] ||
+		bad "budget: $e ran $(get $e runs) of $burst, $(get $e runs_early) early"
+	[ "$(get $e expired_max_tick)" -le $b ] ||
+		bad "budget: $e ran $(get $e expired_max_tick) in a tick, budget $b"
+	[ "$(get $e deferred)" = $((burst - b)) ] && [ "$(get $e backlog_max)" = 20 ] ||
+		bad "budget: $e deferred $(get $e deferred) (want $((burst - b))), backlog $(get $e backlog_max) ticks (want 20)"
+done
+ok "budget: burst of $burst at $b a tick: 20 ticks, $((burst - b)) deferred, late <= $(get classic late_jiffies_max) jiffies (classic)"
 run mixed 3 count=$(n 5000) ops=$(n 200) duration=3
 
 # bench: op cost on every runner; the counters are consistent afterwards,
