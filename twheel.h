@@ -165,6 +165,9 @@ struct twheel_engine;
  * @next_event: jiffies from clk to the next jiffy with work, at most limit
  * @pop: takes the first collected timer off the collected list and marks it
  *	not pending; NULL if there is none
+ * @count: walks the engine, adds the timers filed in each level to
+ *	per_level[] (zeroed by the caller) and returns how many are collected
+ *	and not popped (twheel_count())
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -185,6 +188,8 @@ struct twheel_ops {
 	unsigned long (*next_event)(const struct twheel_engine *e,
 				    unsigned long limit);
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
+	unsigned long (*count)(const struct twheel_engine *e,
+			       unsigned long *per_level);
 };
 
 /**

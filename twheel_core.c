@@ -55,39 +55,10 @@ EXPORT_SYMBOL_GPL(twheel_bucket_level);
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level)
 {
-	const struct twheel_reference *r;
-	const struct twheel_classic *c;
-	const struct twheel_modern *m;
-	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n = 0;
-	const struct twheel_timer *t;
-	const struct rb_node *rb;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
 	unsigned int i;
 
-	switch (e->kind) {
-	case TWHEEL_CLASSIC:
-		c = container_of(e, struct twheel_classic, e);
-		for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
-			list_for_each_entry(t, &c->vec[i], list)
-				lvl[twheel_bucket_level(e, i)]++;
-		list_for_each_entry(t, &c->collected, list)
-			n++;
-		break;
-	case TWHEEL_MODERN:
-		m = container_of(e, struct twheel_modern, e);
-		for (i = 0; i < TW_MODERN_BUCKETS; i++)
-			hlist_for_each_entry(t, &m->vec[i], entry)
-				lvl[i / TW_LVL_SIZE]++;
-		hlist_for_each_entry(t, &m->collected, entry)
-			n++;
-		break;
-	default:
-		r = container_of(e, struct twheel_reference, e);
-		for (rb = rb_first_cached(&r->armed); rb; rb = rb_next(rb))
-			lvl[0]++;
-		for (rb = rb_first_cached(&r->due); rb; rb = rb_next(rb))
-			n++;
-		break;
-	}
+	n = e->ops->count(e, lvl);
 	for (i = 0; i < TWHEEL_MAX_LEVELS; i++) {
 		n += lvl[i];
 		if (per_level)

@@ -200,6 +200,22 @@ static struct twheel_timer *tw_classic_ops_pop(struct twheel_engine *e)
 	return t;
 }
 
+static unsigned long tw_classic_count(const struct twheel_engine *e,
+				      unsigned long *per_level)
+{
+	const struct twheel_classic *c = to_classic(e);
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
+		list_for_each_entry(t, &c->vec[i], list)
+			per_level[twheel_bucket_level(e, i)]++;
+	list_for_each_entry(t, &c->collected, list)
+		n++;
+	return n;
+}
+
 /* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
@@ -213,6 +229,7 @@ const struct twheel_ops twheel_classic_ops = {
 	.process	= tw_classic_process,
 	.next_event	= tw_classic_next_event,
 	.pop		= tw_classic_ops_pop,
+	.count		= tw_classic_count,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_ops);
 

@@ -185,6 +185,22 @@ static struct twheel_timer *tw_modern_ops_pop(struct twheel_engine *e)
 	return t;
 }
 
+static unsigned long tw_modern_count(const struct twheel_engine *e,
+				     unsigned long *per_level)
+{
+	const struct twheel_modern *m = to_modern(e);
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < TW_MODERN_BUCKETS; i++)
+		hlist_for_each_entry(t, &m->vec[i], entry)
+			per_level[i / TW_LVL_SIZE]++;
+	hlist_for_each_entry(t, &m->collected, entry)
+		n++;
+	return n;
+}
+
 /* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
 const struct twheel_ops twheel_modern_ops = {
 	.name		= "modern",
@@ -198,6 +214,7 @@ const struct twheel_ops twheel_modern_ops = {
 	.process	= tw_modern_process,
 	.next_event	= tw_modern_next_event,
 	.pop		= tw_modern_ops_pop,
+	.count		= tw_modern_count,
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 

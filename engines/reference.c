@@ -110,6 +110,20 @@ static struct twheel_timer *tw_ref_pop(struct twheel_engine *e)
 	return rb_entry(n, struct twheel_timer, node);
 }
 
+static unsigned long tw_ref_count(const struct twheel_engine *e,
+				  unsigned long *per_level)
+{
+	const struct twheel_reference *r = to_ref(e);
+	const struct rb_node *rb;
+	unsigned long n = 0;
+
+	for (rb = rb_first_cached(&r->armed); rb; rb = rb_next(rb))
+		per_level[0]++;
+	for (rb = rb_first_cached(&r->due); rb; rb = rb_next(rb))
+		n++;
+	return n;
+}
+
 /* The reference's ops: struct twheel_reference, twheel_reference_init(). */
 const struct twheel_ops twheel_reference_ops = {
 	.name		= "reference",
@@ -123,6 +137,7 @@ const struct twheel_ops twheel_reference_ops = {
 	.process	= tw_ref_process,
 	.next_event	= tw_ref_next_event,
 	.pop		= tw_ref_pop,
+	.count		= tw_ref_count,
 };
 EXPORT_SYMBOL_GPL(twheel_reference_ops);
 
