@@ -194,6 +194,7 @@ static int stats_show(struct seq_file *m, void *unused)
 	}
 	if (tw_wl.state == TW_RUNNING)
 		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_wl.start);
+	tw_tick_show(m);
 	tw_tick_show_guard(m);
 	seq_putc(m, '\n');
 	tw_for_each_runner(r)

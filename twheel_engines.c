@@ -16,6 +16,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "twheel_runner.h"
+#include "twheel_tick.h"
 
 #define CREATE_TRACE_POINTS
 #include "twheel_trace.h"
@@ -30,6 +31,7 @@ struct tw_engine_runner {
 	struct twheel_engine *e;
 	unsigned long clock_offset;	/* engine time = jiffies + this */
 	unsigned int tick_jiffies;	/* a tick's own span */
+	bool backlog;			/* the last tick stopped at the budget */
 };
 
 struct tw_engine_timer {
@@ -221,9 +223,10 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 		return;
 	}
 	span = now - e->clk;
-	if (span >= er->tick_jiffies) {
+	/* a jiffy the tick meant to sleep through (tick=nohz) is no miss */
+	if (span >= max(er->tick_jiffies, tw_tick_planned())) {
 		rs->catchups++;
-		rs->missed += span + 1 - er->tick_jiffies;
+		rs->missed += span + 1 - max(er->tick_jiffies, tw_tick_planned());
 	}
 	cascaded = e->st.cascaded;
 	e->cascade_ns = 0;
@@ -234,6 +237,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 		struct twheel_run run = { .budget = tw_wl.p.budget };
 
 		runs = twheel_run(e, now, tw_engine_run_one, r, &run);
+		er->backlog = run.stopped;
 		rs->deferred += run.leftover;
 		if (run.stopped) {
 			rs->ticks_at_budget++;
@@ -258,6 +262,24 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 		twheel_hist_add(&rs->busy_ns, t0);
 	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
 	spin_unlock(&r->lock);
+}
+
+/*
+ * tick=nohz: how long the tick may sleep for this engine. A tick the budget
+ * stopped, or a clock behind, wants the next jiffy.
+ */
+static unsigned long tw_engine_next_event(struct tw_runner *r,
+					  unsigned long now, unsigned long limit)
+{
+	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_engine *e = er->e;
+	unsigned long next = now + er->clock_offset + 1, d = 0;
+
+	spin_lock_bh(&r->lock);
+	if (!er->backlog && e->clk == next)
+		d = twheel_next_event(e, limit);
+	spin_unlock_bh(&r->lock);
+	return d;
 }
 
 /*
@@ -423,6 +445,7 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.del		= tw_engine_del,
 	.pending	= tw_engine_pending,
 	.tick		= tw_engine_tick,
+	.next_event	= tw_engine_next_event,
 	.bench_op	= tw_engine_bench_op,
 	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,

@@ -52,6 +52,10 @@ static unsigned int tick_jiffies = 1;
 module_param(tick_jiffies, uint, 0444);
 MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ; default 1)");
 
+static char *tick = "periodic";
+module_param(tick, charp, 0444);
+MODULE_PARM_DESC(tick, "periodic: the driver ticks every tick_jiffies; nohz: it sleeps until an engine's next event (default periodic)");
+
 static unsigned int budget;
 module_param(budget, uint, 0444);
 MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget= (callbacks and cascaded timers; 0: no limit, the default)");
@@ -282,11 +286,18 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 static int __init twheel_init(void)
 {
 	unsigned long mask;
+	bool nohz = false;
 	int ret;
 
 	if (modern_depth < 2 || modern_depth > TW_MODERN_MAX_LEVELS) {
 		pr_warn("modern_depth=%u is out of range (2..%u)\n", modern_depth,
 			TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	if (!strcmp(tick, "nohz")) {
+		nohz = true;
+	} else if (strcmp(tick, "periodic")) {
+		pr_warn("tick=%s: periodic or nohz\n", tick);
 		return -EINVAL;
 	}
 	if (budget > TWHEEL_MAX_BUDGET) {
@@ -313,7 +324,7 @@ static int __init twheel_init(void)
 	ret = tw_runners_init(mask, &tw_cfg);
 	if (ret)
 		return ret;
-	tw_tick_init(tick_jiffies);
+	tw_tick_init(tick_jiffies, nohz);
 	tw_softirq_init();
 	tw_root = debugfs_create_dir("twheel", NULL);
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);

@@ -151,6 +151,8 @@ struct tw_config {
  *	context, may sleep; the runner's own timers are untouched)
  * @busy_cost: fill @h with this runner's busy-tick cost for the comparison
  *	rows; NULL: its ticks are its own (struct tw_run_stats.busy_ns)
+ * @next_event: (with @tick) jiffies from now + 1 to the next jiffy its
+ *	tick has work at, at most limit; 0: the next jiffy (tick=nohz)
  * @show: extra stats lines, after the common keys (may be NULL)
  * @occupancy: bucket occupancy read-out (may be NULL: no buckets)
  */
@@ -166,6 +168,8 @@ struct tw_runner_ops {
 	bool (*pending)(struct tw_runner *r, struct tw_wtimer *w);
 	bool (*cancel_sync)(struct tw_runner *r, struct tw_wtimer *w);
 	void (*tick)(struct tw_runner *r, unsigned long now);
+	unsigned long (*next_event)(struct tw_runner *r, unsigned long now,
+				    unsigned long limit);
 	void (*bench_op)(struct tw_runner *r, struct tw_wtimer *w,
 			 enum tw_bench_op op, unsigned long delta);
 	int (*calibrate)(struct tw_runner *r, struct tw_cost *c);

@@ -6,6 +6,16 @@
  * every runner, and ends the activity when the workload's duration is up.
  * A tick that ran late covers every missed jiffy in one call (the runners
  * count these catch-ups).
+ *
+ * tick=nohz: the tick sleeps until the next jiffy one of our engines has
+ * work at (each runner's next_event), as the kernel's NOHZ idle does: with
+ * no activity as long as that takes (no work at all: it stops until the
+ * next control command restarts it), during an activity without ops at
+ * most TW_GUARD_WINDOW jiffies (the overload guard checks once a window).
+ * An activity with ops needs every tick: then it is periodic. Timers are
+ * armed outside the tick only by control commands, which restart it, so
+ * no arm can make an earlier event due while it sleeps. wakeups counts the
+ * tick's runs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +34,10 @@
 static struct hrtimer tw_tick;
 static ktime_t tw_period;
 static unsigned int tw_tick_jiffies;
+static bool tw_nohz;
+static u64 tw_wakeups;
+/* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
+static unsigned long tw_planned = 1;
 
 /*
  * The overload guard. Over windows of TW_GUARD_WINDOW jiffies it adds up
@@ -50,6 +64,7 @@ struct tw_guard {
 	u64 softirq_ns;			/* the kernel's timer softirqs at win_start */
 	u64 tick_ns;			/* our ticks' time in the window */
 	unsigned long last_tick;	/* jiffies at the previous tick */
+	unsigned long wake;		/* jiffy the next tick is planned at */
 	unsigned long missed;		/* jiffies the tick missed in the window */
 	u64 stops;
 	char reason[128];
@@ -81,6 +96,7 @@ static void tw_guard_reset(unsigned long now)
 	g->softirq_ns = tw_softirq_total_ns();
 	g->tick_ns = 0;
 	WRITE_ONCE(g->last_tick, now);
+	WRITE_ONCE(g->wake, now + tw_tick_jiffies);
 	g->missed = 0;
 }
 
@@ -113,16 +129,26 @@ static bool tw_guard_check(unsigned long now, u64 now_ns)
 	return false;
 }
 
+/*
+ * At a tick's start: the jiffies it missed beyond the ones it meant to
+ * sleep through, and its own jiffy for the starvation check.
+ */
+static void tw_guard_begin(unsigned long now)
+{
+	struct tw_guard *g = &tw_guard;
+
+	if (time_after(now, g->wake))
+		g->missed += now - g->wake;
+	WRITE_ONCE(g->last_tick, now);
+	WRITE_ONCE(g->wake, now + tw_tick_jiffies);
+}
+
 /* Once a tick: account, and end the activity when overloaded. */
 static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
 {
 	struct tw_guard *g = &tw_guard;
-	unsigned long gap = now - g->last_tick;
 	bool over;
 
-	if (gap > tw_tick_jiffies)
-		g->missed += gap - tw_tick_jiffies;
-	WRITE_ONCE(g->last_tick, now);
 	g->tick_ns += now_ns - t0;
 	if (time_before(now, g->win_start + TW_GUARD_WINDOW))
 		return;
@@ -153,7 +179,8 @@ bool tw_guard_starved(void)
 	struct tw_guard *g = &tw_guard;
 	unsigned long last = READ_ONCE(g->last_tick), flags;
 
-	if (time_before(jiffies, last + TW_GUARD_STARVED))
+	/* late against the jiffy the tick planned to run at (tick=nohz) */
+	if (time_before(jiffies, READ_ONCE(g->wake) + TW_GUARD_STARVED))
 		return false;
 	spin_lock_irqsave(&g->lock, flags);
 	if (READ_ONCE(tw_wl.activity)) {
@@ -179,13 +206,37 @@ void tw_tick_show_guard(struct seq_file *m)
 	spin_unlock_irq(&g->lock);
 }
 
+/*
+ * tick=nohz: jiffies to sleep after this tick, up to the next jiffy one of
+ * our engines has work at (at least the tick's own period, at most limit);
+ * 0: nothing to do, ever.
+ */
+static unsigned long tw_tick_sleep(unsigned long now, unsigned long limit)
+{
+	unsigned long d = limit;
+	bool any = false;
+	struct tw_runner *r;
+
+	tw_for_each_runner(r) {
+		if (!r->ops->next_event || !tw_runner_loaded(r))
+			continue;
+		d = min(d, r->ops->next_event(r, now, d));
+		any = true;
+	}
+	if (!any || d == limit)
+		return limit == ULONG_MAX ? 0 : limit;
+	return max_t(unsigned long, d + 1, tw_tick_jiffies);
+}
+
 static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
-	unsigned long now = jiffies;
+	unsigned long now = jiffies, sleep = tw_tick_jiffies;
 	u64 t0 = ktime_get_ns(), t1;
 	bool act = READ_ONCE(tw_wl.activity);
 	struct tw_runner *r;
 
+	WRITE_ONCE(tw_wakeups, tw_wakeups + 1);
+	tw_guard_begin(now);
 	tw_for_each_runner(r)
 		if (r->ops->tick)
 			r->ops->tick(r, now);
@@ -202,13 +253,47 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	t1 = ktime_get_ns();
 	tw_softirq_own_ns(t1 - t0);
 	tw_guard_tick(now, t0, t1);
-	hrtimer_forward_now(h, tw_period);
+	if (tw_nohz && !(act && tw_wl.p.ops)) {
+		sleep = tw_tick_sleep(now, act ? TW_GUARD_WINDOW : ULONG_MAX);
+		if (!sleep) {
+			WRITE_ONCE(tw_planned, ULONG_MAX / 2);
+			WRITE_ONCE(tw_guard.wake, now + ULONG_MAX / 2);
+			return HRTIMER_NORESTART;
+		}
+	}
+	WRITE_ONCE(tw_planned, sleep);
+	WRITE_ONCE(tw_guard.wake, now + sleep);
+	hrtimer_forward_now(h, ns_to_ktime((u64)sleep * TICK_NSEC));
 	return HRTIMER_RESTART;
 }
 
-void tw_tick_init(unsigned int tick_jiffies)
+/**
+ * tw_tick_planned() - how many jiffies the tick meant to sleep after its
+ * last run
+ *
+ * Return: tick_jiffies, or (tick=nohz) more: a runner's tick finding more
+ * jiffies than that to cover has missed some.
+ */
+unsigned long tw_tick_planned(void)
+{
+	return READ_ONCE(tw_planned);
+}
+
+/**
+ * tw_tick_show() - the tick's read-out: its mode and its runs
+ * @m: the stats file
+ */
+void tw_tick_show(struct seq_file *m)
+{
+	seq_printf(m, "tick: %s\n", tw_nohz ? "nohz" : "periodic");
+	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
+}
+
+void tw_tick_init(unsigned int tick_jiffies, bool nohz)
 {
 	tw_tick_jiffies = tick_jiffies;
+	tw_nohz = nohz;
+	tw_planned = tick_jiffies;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 }
@@ -216,6 +301,10 @@ void tw_tick_init(unsigned int tick_jiffies)
 /* Starts the tick; the guard's window starts afresh with it. */
 void tw_tick_start(void)
 {
+	/*
+	 * tw_planned stays what the last run planned: after a stopped nohz
+	 * tick every jiffy since was meant to be slept through.
+	 */
 	tw_guard_reset(jiffies);
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }

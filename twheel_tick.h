@@ -8,7 +8,9 @@
 
 struct seq_file;
 
-void tw_tick_init(unsigned int tick_jiffies);
+void tw_tick_init(unsigned int tick_jiffies, bool nohz);
+unsigned long tw_tick_planned(void);
+void tw_tick_show(struct seq_file *m);
 void tw_tick_show_guard(struct seq_file *m);
 bool tw_guard_starved(void);
 void tw_tick_start(void);

@@ -141,6 +141,16 @@ grep -q '^trace: 0 failures' "$work/trace.log" || trc=1
 [ $trc -eq 0 ] || tail -n 20 "$work/trace.log"
 res "trace events twheel:* = stats counters (test kernel)" $trc
 
+# tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
+# workload without activity ops, every guarantee kept.
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --no-load --timeout 300 -- \
+	sh /guest/nohz.sh 5 >"$work/nohz.log" 2>&1
+nrc=$?
+grep -E '^(ok|FAILED|nohz):' "$work/nohz.log"
+grep -q '^nohz: 0 failures' "$work/nohz.log" || nrc=1
+[ $nrc -eq 0 ] || tail -n 20 "$work/nohz.log"
+res "tick=nohz: no idle wakeups, fewer on long, guarantees kept (test kernel)" $nrc
+
 # 5. The debug kernel (KASAN, lockdep, UBSAN, ODEBUG, kmemleak; 2 CPUs):
 # every KUnit case again, the smoke test and a short stress run (make stress
 # is the long one), kmemleak scanned after each rmmod. qemu.sh fails a run

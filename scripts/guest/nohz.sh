@@ -1,0 +1,97 @@
+#!/bin/sh
+# In the guest: tick=nohz against tick=periodic (issue 15, item 4).
+#   sh nohz.sh [SECONDS]
+# Nothing loaded: the periodic tick wakes HZ times a second, the nohz one
+# not at all. The long workload (activity without ops: timers re-armed as
+# they run): nohz wakes only for the jiffies with work, at least once a
+# second, and keeps every guarantee (classic and reference exact, nothing
+# early, no catch-up, the counters and what the engines hold agree). The
+# timeouts workload (activity ops every tick) keeps a periodic tick.
+secs=${1:-10}
+. "$(dirname "$0")/lib.sh"
+ours="classic modern reference"
+hz=$(hdr HZ 2>/dev/null)
+
+wakeups() { top wakeups; }
+
+# load MODE: the module with tick=MODE and our three engines, nothing loaded
+load() {
+	rmmod twheel 2>/dev/null
+	insmod /lib/twheel/twheel.ko engines=classic,modern,reference tick=$1 ||
+		{ bad "insmod tick=$1"; exit 1; }
+	[ "$(top tick)" = "$1" ] || bad "stats says tick: $(top tick), not $1"
+	hz=$(hdr HZ)
+}
+
+# idle MODE: wakeups over $secs s with nothing loaded
+idle() {
+	load $1
+	sleep 1
+	w0=$(wakeups)
+	sleep "$secs"
+	echo $(($(wakeups) - w0))
+}
+
+# run MODE WORKLOAD ARGS...: a run of $secs s, checked; rate: wakeups a
+# second, busy: ms a second the tick took on classic
+run() {
+	mode=$1 wl=$2
+	shift 2
+	load $mode
+	ctl load $wl "$@" duration=0 || { bad "load $wl $*"; return; }
+	ctl start || { bad "start $wl"; return; }
+	sleep 1
+	w0=$(wakeups) t0=$(now)
+	sleep "$secs"
+	w1=$(wakeups) t1=$(now)
+	cat $d/stats > /tmp/nohz.stats
+	ctl stop || bad "stop $wl"
+	for e in $ours; do
+		awk -v e="[$e]" '$0 == e { on = 1; next } /^\[/ { on = 0 }
+			on && $1 == "held:" { h = $3; n++ }
+			END { exit !(n == 1 && h == "(=") }' /tmp/nohz.stats ||
+			bad "$mode/$wl/$e: held is not pending while running"
+		[ "$(get $e invariant)" = ok ] || bad "$mode/$wl/$e: invariant"
+		[ "$(get $e runs_early)" = 0 ] || bad "$mode/$wl/$e: ran early"
+		runs=$(get $e runs)
+		[ "$runs" -gt 0 ] || [ $wl = timeouts ] || bad "$mode/$wl/$e: nothing ran"
+		if [ $e != modern ]; then
+			[ "$(get $e runs_exact)" = "$runs" ] ||
+				bad "$mode/$wl/$e: $(get $e runs_exact) of $runs exact"
+		fi
+	done
+	# a jiffy the tick slept through on purpose is no catch-up
+	[ "$mode" = periodic ] || [ "$(get classic missed_jiffies)" -le $((hz / 10)) ] ||
+		bad "$mode/$wl: classic missed $(get classic missed_jiffies) jiffies"
+	rate=$(awk -v w=$((w1 - w0)) -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f\n", w / (t1 - t0) }')
+	busy=$(awk -v n="$(get classic tick_ns_n)" -v a="$(get classic tick_ns_avg)" \
+		-v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f\n", n * a / 1e6 / (t1 - t0 + 1) }')
+}
+
+p_idle=$(idle periodic)
+n_idle=$(idle nohz)
+[ "$p_idle" -ge $((secs * hz * 8 / 10)) ] ||
+	bad "periodic: $p_idle wakeups in $secs s, want about $((secs * hz))"
+[ "$n_idle" = 0 ] || bad "nohz: $n_idle wakeups in $secs s with nothing loaded"
+ok "nothing loaded, $secs s: $p_idle wakeups periodic, $n_idle nohz"
+
+run periodic long count=2000 min=256 max=20000
+p_long=$rate p_busy=$busy
+run nohz long count=2000 min=256 max=20000
+n_long=$rate n_busy=$busy
+[ "$n_long" -lt "$p_long" ] ||
+	bad "long: nohz woke $n_long times a second, periodic $p_long"
+[ "$n_long" -ge 1 ] || bad "long: nohz woke $n_long times a second (at least once a second)"
+ok "long count=2000: wakeups/s periodic $p_long, nohz $n_long; classic's ticks took $p_busy ms/s periodic, $n_busy ms/s nohz"
+
+run periodic timeouts count=2000 ops=200
+p_to=$rate
+run nohz timeouts count=2000 ops=200
+n_to=$rate
+[ "$n_to" -ge $((hz * 8 / 10)) ] ||
+	bad "timeouts: nohz woke $n_to times a second; its ops need every tick"
+ok "timeouts (ops every tick): wakeups/s periodic $p_to, nohz $n_to"
+
+rmmod twheel || bad "rmmod"
+echo "nohz: $fails failures"
+[ $fails -eq 0 ]
