@@ -232,6 +232,11 @@ bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 		    unsigned long expires);
 bool twheel_ops_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
+unsigned long twheel_range_pick(unsigned long lo, unsigned long hi);
+int twheel_add_range(struct twheel_engine *e, struct twheel_timer *t,
+		     unsigned long lo, unsigned long hi);
+bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,
+		      unsigned long lo, unsigned long hi);
 unsigned long twheel_next_event(const struct twheel_engine *e,
 				unsigned long limit);
 /**

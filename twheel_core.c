@@ -383,6 +383,83 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 EXPORT_SYMBOL_GPL(twheel_run_until);
 
 /**
+ * twheel_range_pick() - the expiry a range-armed timer gets
+ * @lo: the earliest jiffy allowed
+ * @hi: the latest, at or after @lo (taken wrap-safely)
+ *
+ * The roundest jiffy in [@lo, @hi], the one with the most low zero bits:
+ * @hi with the bits below the highest one where @lo and @hi differ cleared
+ * (the kernel's old apply_slack() rule and Ratas' schedule_in_range()),
+ * or @lo itself when it is rounder still. On the wheels that is the start
+ * of the coarsest slot or bucket the range reaches: a modern timer runs at
+ * its bucket's edge with no rounding up, and a classic one is filed as
+ * high and cascaded as late as the range allows. The rule is the same for
+ * every engine; the reference's cost does not depend on it.
+ *
+ * Return: the jiffy picked.
+ */
+unsigned long twheel_range_pick(unsigned long lo, unsigned long hi)
+{
+	unsigned long mask;
+
+	if (hi < lo)		/* across the wrap: 0 is in the range */
+		return 0;
+	if (hi == lo)
+		return hi;
+	/*
+	 * Under their common prefix lo has a 0 and hi a 1 at bit b: lo is
+	 * the roundest if all its bits below b are 0, else hi with them
+	 * cleared (then nothing in the range has more low zero bits).
+	 */
+	mask = (1UL << __fls(lo ^ hi)) - 1;
+	return lo & mask ? hi & ~mask : lo;
+}
+
+/**
+ * twheel_add_range() - arm a timer that is not pending, anywhere in a range
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @lo: the earliest jiffy it may run at (as twheel_add()'s @expires)
+ * @hi: the latest; at or after @lo, less than LONG_MAX after it
+ *
+ * twheel_add() at twheel_range_pick(@lo, @hi).
+ *
+ * Return: as twheel_add().
+ */
+int twheel_add_range(struct twheel_engine *e, struct twheel_timer *t,
+		     unsigned long lo, unsigned long hi)
+{
+	return twheel_add(e, t, twheel_range_pick(lo, hi));
+}
+EXPORT_SYMBOL_GPL(twheel_add_range);
+
+/**
+ * twheel_mod_range() - give a timer an expiry in a range, arming it if need be
+ * @e: the engine
+ * @t: the timer, set up for @e
+ * @lo: the earliest jiffy it may run at
+ * @hi: the latest; at or after @lo, less than LONG_MAX after it
+ *
+ * A pending timer whose expiry is already in [@lo, @hi] stays as it is: no
+ * relink (counted as a mod to the same expiry: st.modified, st.mod_noop).
+ * Otherwise twheel_mod() at twheel_range_pick(@lo, @hi).
+ *
+ * Return: as twheel_mod().
+ */
+bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,
+		      unsigned long lo, unsigned long hi)
+{
+	if (twheel_pending(e, t) && t->expires - lo <= hi - lo) {
+		e->st.modified++;
+		e->st.mod_noop++;
+		return true;
+	}
+	return twheel_mod(e, t, twheel_range_pick(lo, hi));
+}
+EXPORT_SYMBOL_GPL(twheel_mod_range);
+EXPORT_SYMBOL_GPL(twheel_range_pick);
+
+/**
  * twheel_ops_pop() - hand out the next collected timer
  * @e: the engine
  *

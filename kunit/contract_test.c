@@ -531,6 +531,75 @@ static void contract_clock_wrap(struct kunit *test)
 	tw_expect_counts(test, &want, "across the wrap");
 }
 
+/* The roundest jiffy of a range: examples, then every range's property. */
+static void contract_range_pick(struct kunit *test)
+{
+	struct rnd_state rs;
+	unsigned long lo, hi, p, next, bad = 0;
+	unsigned int i, z;
+
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(1000, 1000), 1000UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(1000, 1100), 1024UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(8, 15), 8UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(9, 15), 12UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(1030, 1200), 1152UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(1100, 1150), 1120UL);
+	KUNIT_EXPECT_EQ(test, twheel_range_pick(ULONG_MAX - 5, 10), 0UL);
+	prandom_seed_state(&rs, 11);
+	for (i = 0; i < 10000; i++) {
+		lo = prandom_u32_state(&rs) | (u64)prandom_u32_state(&rs) << 32;
+		hi = lo + (prandom_u32_state(&rs) >> (prandom_u32_state(&rs) % 32));
+		p = twheel_range_pick(lo, hi);
+		if (p - lo > hi - lo) {
+			bad++;
+			continue;
+		}
+		if (!p)
+			continue;
+		/* no jiffy of the range has more low zero bits than p */
+		z = __ffs(p) + 1;
+		if (z >= BITS_PER_LONG)
+			continue;
+		next = (lo + (1UL << z) - 1) & ~((1UL << z) - 1);
+		if (next >= lo && next <= hi)
+			bad++;
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+/*
+ * Range arming on every engine: a pending timer already in the range is
+ * left alone (no relink, a mod_noop); out of it, the roundest jiffy of the
+ * new range, which the engine then keeps to as to any expiry.
+ */
+static void contract_range_mod(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e;
+	struct tw_rec *r = c->r;
+	unsigned long x = TW_CLK + 700, p;
+
+	r[0].expect = c->p->fires_at(e, twheel_range_pick(x, x + 40));
+	KUNIT_ASSERT_EQ(test, twheel_add_range(e, &r[0].t, x, x + 40), 0);
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_pick(x, x + 40));
+	p = r[0].t.expires;
+	KUNIT_EXPECT_TRUE(test, twheel_mod_range(e, &r[0].t, p - 30, p + 30));
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, p);
+	KUNIT_EXPECT_EQ(test, e->st.mod_noop, 1ULL);
+	r[0].expect = c->p->fires_at(e, twheel_range_pick(x + 500, x + 600));
+	KUNIT_EXPECT_TRUE(test, twheel_mod_range(e, &r[0].t, x + 500, x + 600));
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_pick(x + 500, x + 600));
+	KUNIT_EXPECT_EQ(test, e->st.mod_noop, 1ULL);
+	/* not pending: armed at the pick */
+	r[1].expect = c->p->fires_at(e, twheel_range_pick(x, x + 3));
+	KUNIT_EXPECT_FALSE(test, twheel_mod_range(e, &r[1].t, x, x + 3));
+	tw_run(test, x + 2000);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
+	KUNIT_EXPECT_EQ(test, c->ctx.bad, 0UL);
+	tw_check_invariant(test, e);
+}
+
 #define TW_BURST	100000
 #define TW_BUDGET	1000
 
@@ -649,6 +718,8 @@ static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_callback_deletes_pending, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_callback_deletes_collected, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_clock_wrap, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_range_mod, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_range_pick, tw_engine_gen_params),
 	KUNIT_CASE_PARAM_ATTR(contract_budget_burst, tw_engine_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}

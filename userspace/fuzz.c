@@ -306,6 +306,34 @@ static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
 	return ret;
 }
 
+/*
+ * twheel_mod_range(): a pending timer already in [lo, hi] stays as it is
+ * (as a mod to its own expiry), anything else is a mod to the range's pick.
+ */
+static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
+			 unsigned long hi)
+{
+	struct fz_slot *s = &fe->s[i];
+	bool was = s->state != FZ_IDLE;
+	unsigned long keep = fe->t[i].expires;
+	bool in = was && keep - lo <= hi - lo;
+	bool ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
+
+	FZ_CHECK(fe, ret == was, "mod_range of timer %u in state %d returned %d",
+		 i, s->state, ret);
+	if (in) {
+		FZ_CHECK(fe, fe->t[i].expires == keep,
+			 "mod_range [%lu, %lu] moved timer %u from %lu", lo, hi,
+			 i, keep);
+		return ret;
+	}
+	FZ_CHECK(fe, fe->t[i].expires == twheel_range_pick(lo, hi),
+		 "mod_range [%lu, %lu] gave %lu", lo, hi, fe->t[i].expires);
+	if (!was || s->expires != fe->t[i].expires)
+		fz_arm(fe, i, fe->t[i].expires);
+	return ret;
+}
+
 /* Pops every collected timer: exactly the ones the model has collected. */
 static void fz_drain(struct fz_engine *fe)
 {
@@ -768,7 +796,7 @@ static void fz_op(void)
 {
 	u8 k = fz_byte();
 	unsigned int i = k >> 3;
-	unsigned long x;
+	unsigned long x, w;
 	bool r1, r2;
 
 	switch (k & 7) {
@@ -780,6 +808,17 @@ static void fz_op(void)
 		break;
 	case 1:
 		x = fz_expires(fz_ref.t[i].expires);
+		w = fz_byte();
+		if (w & 1) {	/* a range of up to 2^(w >> 4) - 1 jiffies */
+			w = (1UL << (w >> 4)) - 1 & fz_bytes(2);
+			FZ_TRACE("%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
+				 i, x, w, (long)(x - fz.clk));
+			r1 = fz_mod_range(&fz_ref, i, x, x + w);
+			r2 = fz_mod_range(&fz_wheel, i, x, x + w);
+			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
+			break;
+		}
 		FZ_TRACE("%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
