@@ -414,6 +414,7 @@ unsigned long twheel_range_pick(unsigned long lo, unsigned long hi)
 	mask = (1UL << __fls(lo ^ hi)) - 1;
 	return lo & mask ? hi & ~mask : lo;
 }
+EXPORT_SYMBOL_GPL(twheel_range_pick);
 
 /**
  * twheel_add_range() - arm a timer that is not pending, anywhere in a range
@@ -457,7 +458,6 @@ bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,
 	return twheel_mod(e, t, twheel_range_pick(lo, hi));
 }
 EXPORT_SYMBOL_GPL(twheel_mod_range);
-EXPORT_SYMBOL_GPL(twheel_range_pick);
 
 /**
  * twheel_ops_pop() - hand out the next collected timer
