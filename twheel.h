@@ -47,12 +47,19 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @bucket: the wheels only: the index of the bucket the timer is filed
  *	in; TWHEEL_COLLECTED while it is collected or not pending
  * @node: the reference engine's link into its armed or its due tree
+ * @due: the heap engine's link into its collected list
+ * @heap_idx: the heap engine: the timer's index in the heap's array,
+ *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
+ * @hash_link: the hash engine's link into a slot or its collected list
+ * @rounds: the hash engine: turns of the wheel still to wait in its slot,
+ *	TW_HASH_COLLECTED while collected
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
- * with @bucket; the reference engine uses @node. A timer belongs to one
+ * with @bucket; the reference engine uses @node, the heap @due and
+ * @heap_idx, the hash engine @hash_link and @rounds. A timer belongs to one
  * engine at a time, so they share storage and the timer stays as small as
  * the kernel's timer_list (40 bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -67,6 +74,14 @@ struct twheel_timer {
 			unsigned int bucket;
 		};
 		struct rb_node node;
+		struct {
+			struct list_head due;
+			unsigned int heap_idx;
+		};
+		struct {
+			struct list_head hash_link;
+			unsigned long rounds;
+		};
 	};
 	unsigned long expires;
 	twheel_fn_t function;
@@ -81,6 +96,8 @@ enum twheel_kind {
 	TWHEEL_CLASSIC,
 	TWHEEL_MODERN,
 	TWHEEL_REFERENCE,
+	TWHEEL_HEAP,
+	TWHEEL_HASH,
 	TWHEEL_NR_KINDS,
 };
 
@@ -264,6 +281,9 @@ struct twheel_reference {
 	struct rb_root_cached due;
 };
 
+#include "engines/heap.h"
+#include "engines/hash.h"
+
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
 		       unsigned int depth);
@@ -345,5 +365,7 @@ void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 extern const struct twheel_ops twheel_classic_ops;
 extern const struct twheel_ops twheel_modern_ops;
 extern const struct twheel_ops twheel_reference_ops;
+extern const struct twheel_ops twheel_heap_ops;
+extern const struct twheel_ops twheel_hash_ops;
 
 #endif /* TWHEEL_H */

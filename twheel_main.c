@@ -30,6 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -42,7 +43,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,timer_list,hrtimer");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -51,6 +52,10 @@ MODULE_PARM_DESC(modern_depth, "levels of the modern wheel (2..9; default 9 if H
 static unsigned int tick_jiffies = 1;
 module_param(tick_jiffies, uint, 0444);
 MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ; default 1)");
+
+static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
+module_param(hash_slots, uint, 0444);
+MODULE_PARM_DESC(hash_slots, "slots of the hash engine (a power of two, 2..1048576; default 256)");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -240,7 +245,7 @@ static const struct file_operations control_fops = {
 	.llseek	= noop_llseek,
 };
 
-/* engines=: a comma-separated list of runner names into a mask. */
+/* engines=: a comma-separated list of runner names into a mask; "all". */
 static int tw_parse_engine_param(const char *list, unsigned long *mask)
 {
 	char *buf, *p, *tok;
@@ -255,9 +260,13 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		tok = strim(tok);
 		if (!*tok)
 			continue;
+		if (!strcmp(tok, "all")) {
+			*mask |= BIT(TWHEEL_NR_RUNNERS) - 1;
+			continue;
+		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference timer_list hrtimer)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -286,6 +295,12 @@ static int __init twheel_init(void)
 		pr_warn("tick_jiffies=%u is out of range (1..%d)\n", tick_jiffies, HZ);
 		return -EINVAL;
 	}
+	if (hash_slots < 2 || hash_slots > 1U << TW_HASH_MAX_BITS ||
+	    !is_power_of_2(hash_slots)) {
+		pr_warn("hash_slots=%u is not a power of two in 2..%u\n", hash_slots,
+			1U << TW_HASH_MAX_BITS);
+		return -EINVAL;
+	}
 	if (wrap_secs > 86400) {
 		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
 		return -EINVAL;
@@ -295,6 +310,7 @@ static int __init twheel_init(void)
 		return ret;
 	tw_cfg.modern_depth = modern_depth;
 	tw_cfg.tick_jiffies = tick_jiffies;
+	tw_cfg.hash_slots = hash_slots;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	if (wrap_secs)
 		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;
@@ -335,6 +351,6 @@ static void __exit twheel_exit(void)
 module_init(twheel_init);
 module_exit(twheel_exit);
 
-MODULE_DESCRIPTION("Timer wheels side by side: classic, modern and a reference");
+MODULE_DESCRIPTION("Timer wheels side by side: classic, modern, a reference, a heap and a hashed wheel");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(TWHEEL_VERSION);

@@ -27,6 +27,8 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= &tw_engine_runner_ops,
 	[TWHEEL_MODERN]		= &tw_engine_runner_ops,
 	[TWHEEL_REFERENCE]	= &tw_engine_runner_ops,
+	[TWHEEL_HEAP]		= &tw_engine_runner_ops,
+	[TWHEEL_HASH]		= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };
@@ -317,6 +319,8 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 		timers[r->id] = kvcalloc(p->count, r->ops->timer_size,
 					 TW_GFP_WORKLOAD);
 		if (!timers[r->id])
+			goto nomem;
+		if (r->ops->reserve && r->ops->reserve(r, p->count))
 			goto nomem;
 	}
 	tw_runners_free_timers();

@@ -108,11 +108,13 @@ struct tw_cost {
  * struct tw_config - module parameters the runners need, passed at init
  * @modern_depth: levels of the modern wheel
  * @tick_jiffies: the driver ticks every this many jiffies
+ * @hash_slots: slots of the hash engine (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
  */
 struct tw_config {
 	unsigned int modern_depth;
 	unsigned int tick_jiffies;
+	unsigned int hash_slots;
 	unsigned long clock_offset;
 };
 
@@ -127,6 +129,9 @@ struct tw_config {
  * @caps: TW_CAP_* flags
  * @init: set the runner up at module load (may sleep; may be NULL)
  * @release: undo @init (may sleep; no timer is armed; may be NULL)
+ * @reserve: make room for a load of @count timers before it is taken
+ *	(may sleep; nothing is armed); what it reserves must stay valid for
+ *	a smaller load, since the load may still fail; may be NULL
  * @setup: prepare workload timer @w once, after allocation
  * @arm: arm or re-arm @w for jiffy @expires; counts added or modified; lock held
  * @del: delete @w if pending, without waiting; counts deleted; lock held
@@ -150,6 +155,7 @@ struct tw_runner_ops {
 	unsigned int caps;
 	int (*init)(struct tw_runner *r, const struct tw_config *cfg);
 	void (*release)(struct tw_runner *r);
+	int (*reserve)(struct tw_runner *r, u32 count);
 	void (*setup)(struct tw_runner *r, struct tw_wtimer *w);
 	void (*arm)(struct tw_runner *r, struct tw_wtimer *w,
 		    unsigned long expires);
