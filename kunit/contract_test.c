@@ -10,7 +10,8 @@
  * already past. A case computes that jiffy when it arms a timer and checks
  * the run against it, and checks that no timer ever runs before its expiry.
  * Adding an engine is one line in tw_contract_engines[] and a five-line
- * adapter like tw_init_classic(), which gives its init the table's type.
+ * adapter like tw_init_classic(), which gives its init the table's type
+ * (and the engine its storage, as tw_init_heap() does).
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -57,6 +58,48 @@ static struct twheel_engine *tw_init_reference(void *mem, unsigned long clk)
 	return &r->e;
 }
 
+#define TW_NR_RECS	8
+#define TW_CLK		1000UL
+
+/* The heap, its array right after it: room for every timer of a case. */
+struct tw_contract_heap {
+	struct twheel_heap h;
+	struct twheel_heap_slot slots[TW_NR_RECS];
+};
+
+static struct twheel_engine *tw_init_heap(void *mem, unsigned long clk)
+{
+	struct tw_contract_heap *ch = mem;
+
+	if (twheel_heap_init(&ch->h, clk, ch->slots, TW_NR_RECS))
+		return NULL;
+	return &ch->h.e;
+}
+
+/*
+ * The hash engine with few slots, so that the cases' far timers wait many
+ * rounds; its slots and bitmap right after it.
+ */
+#define TW_CONTRACT_HASH_SLOTS	16
+
+struct tw_contract_hash {
+	struct twheel_hash h;
+	struct list_head slots[TW_CONTRACT_HASH_SLOTS];
+	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS)];
+};
+
+static struct twheel_engine *tw_init_hash(void *mem, unsigned long clk)
+{
+	struct tw_contract_hash *ch = mem;
+
+	BUILD_BUG_ON(sizeof(ch->slots) + sizeof(ch->map) !=
+		     TW_CONTRACT_HASH_SLOTS * sizeof(struct list_head) +
+		     BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS) * sizeof(long));
+	if (twheel_hash_init(&ch->h, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
+		return NULL;
+	return &ch->h.e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -79,6 +122,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact },
 	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket },
 	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
+	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
+	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
@@ -87,9 +132,6 @@ static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(tw_engine, tw_contract_engines, tw_engine_desc);
-
-#define TW_NR_RECS	8
-#define TW_CLK		1000UL
 
 /* A case's state, in test->priv; everything is freed when the case ends. */
 struct tw_contract {

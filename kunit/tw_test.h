@@ -47,6 +47,8 @@ void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test,
 		 struct twheel_engine *e);
 void tw_run_until(struct tw_ctx *ctx, unsigned long until);
 void tw_expect_hook(struct tw_rec *r);
+void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
+		  struct tw_rec *r, unsigned long expires);
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
 unsigned long tw_rand_delta(struct rnd_state *rs);
 

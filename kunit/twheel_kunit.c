@@ -4,6 +4,7 @@
  * The suites of each engine live in their own files.
  */
 #include <kunit/test.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -87,6 +88,17 @@ void tw_expect_hook(struct tw_rec *r)
 	if (r->fired_at != r->expect && !r->ctx->bad++)
 		KUNIT_FAIL(r->ctx->test, "timer %u ran at %lu, expected at %lu",
 			   r->id, r->fired_at, r->expect);
+}
+
+/*
+ * Arms r on an exact engine for expires and notes the jiffy it must run
+ * at: expires, or the clock if that is past.
+ */
+void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
+		  struct tw_rec *r, unsigned long expires)
+{
+	r->expect = time_before(expires, e->clk) ? e->clk : expires;
+	KUNIT_ASSERT_EQ(test, twheel_add(e, &r->t, expires), 0);
 }
 
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
