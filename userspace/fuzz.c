@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel differential fuzzer (libFuzzer). One wheel engine - FZ_WHEEL 0 for
- * the classic wheel, 8 or 9 for the modern wheel of that depth - and the
- * reference engine run the same operations on a pool of timers. A model of
+ * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
+ * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
+ * heap, FZ_HASH for the hash engine - and the reference engine run the same
+ * operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic: the same timers at exactly the same jiffy as the reference;
+ *  - classic, heap, hash (the exact engines): the same timers at exactly
+ *    the same jiffy as the reference (in whatever order within a jiffy);
  *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
- * the op, high 5 bits the timer) followed by its arguments. FZ_TRACE=1 in
+ * the op, high 5 bits the timer) followed by its arguments; the hash
+ * engine takes one more byte first, its number of slots. FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -27,6 +30,18 @@
 #endif
 
 #define FZ_POOL		32
+
+/* FZ_WHEEL values of the engines that are not wheels of levels. */
+#define FZ_HEAP		100
+#define FZ_HASH		101
+
+/*
+ * The hash engine visits each non-empty slot once a turn however far its
+ * timers are (as Netty's wheel ticks through idle time): its advances stay
+ * below 2^16 jiffies, or a run would take minutes.
+ */
+#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH ? 0xffffUL : ~0UL)
+#define FZ_HASH_SLOTS	1024
 
 /*
  * The reference engine orders by time_before(), which is no order at all
@@ -63,6 +78,11 @@ struct fz_engine {
 static struct twheel_classic fz_classic;
 static struct twheel_modern fz_modern;
 static struct twheel_reference fz_reference;
+static struct twheel_heap fz_heap;
+static struct twheel_heap_slot fz_heap_slots[FZ_POOL];
+static struct twheel_hash fz_hash;
+static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
+				  FZ_HASH_SLOTS / 8) / sizeof(long)];
 static struct fz_engine fz_wheel, fz_ref;
 
 static struct {
@@ -160,7 +180,7 @@ static unsigned long fz_expires(unsigned long old)
 }
 
 /* Jiffies to advance by: 0 (nothing), up to 2^40, or to a 2^n edge. */
-static unsigned long fz_step(void)
+static unsigned long fz_step_any(void)
 {
 	u8 k = fz_byte();
 	unsigned long edge, step;
@@ -184,6 +204,11 @@ static unsigned long fz_step(void)
 		step = edge - fz.clk + (s8)fz_byte();
 		return (long)step < 0 ? 0 : step;
 	}
+}
+
+static unsigned long fz_step(void)
+{
+	return fz_step_any() & FZ_STEP_MASK;
 }
 
 /*
@@ -325,13 +350,16 @@ static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
 	return limit;
 }
 
-/* The classic wheel may stop early for a cascade; the others may not. */
+/*
+ * The classic wheel may stop early for a cascade, the hash engine for a
+ * slot whose timers only count a round down; the others may not.
+ */
 static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 			  unsigned long d)
 {
 	unsigned long want = fz_next(fe, limit);
 
-	if (fe->e->ops->kind == TWHEEL_CLASSIC)
+	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -346,6 +374,10 @@ static bool fz_collected(const struct fz_engine *fe,
 
 	if (!twheel_pending(fe->e, t))
 		return false;
+	if (fe->e->ops->kind == TWHEEL_HEAP)
+		return t->heap_idx == TW_HEAP_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_HASH)
+		return t->rounds == TW_HASH_COLLECTED;
 	if (fe->e->ops->kind != TWHEEL_REFERENCE)
 		return t->bucket == TWHEEL_COLLECTED;
 	while (rb_parent(top))
@@ -440,6 +472,99 @@ static void fz_check_modern(struct fz_engine *fe, unsigned long due)
 	FZ_CHECK(fe, m->collected_tail == tail, "collected_tail is stale");
 }
 
+/* A collected list of the heap or the hash engine: count and marks. */
+static unsigned long fz_walk_collected(struct fz_engine *fe,
+				       const struct list_head *head)
+{
+	const struct list_head *p;
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+
+	for (p = head->next; p != head; p = p->next) {
+		FZ_CHECK(fe, p->next->prev == p, "collected: bad link");
+		t = fe->e->ops->kind == TWHEEL_HEAP ?
+			container_of(p, struct twheel_timer, due) :
+			container_of(p, struct twheel_timer, hash_link);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "collected: stray entry %p", p);
+		FZ_CHECK(fe, fz_collected(fe, t), "timer %u on the collected list, not marked",
+			 fz_index(fe, t));
+	}
+	return n;
+}
+
+/*
+ * The heap: each slot's timer points back at it and has its expiry, no
+ * child is before its parent.
+ */
+static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	const struct twheel_heap *h = &fz_heap;
+	const struct twheel_heap_slot *s;
+	unsigned int i;
+
+	FZ_CHECK(fe, h->nr == armed && h->nr <= h->cap &&
+		 h->e.st.level_pending[0] == armed,
+		 "heap holds %u (cap %u, level_pending %u), want %lu", h->nr,
+		 h->cap, h->e.st.level_pending[0], armed);
+	for (i = 0; i < h->nr; i++) {
+		s = &h->slots[i];
+		FZ_CHECK(fe, fz_index(fe, s->t) < FZ_POOL, "slot %u: stray %p",
+			 i, s->t);
+		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == s->t->expires,
+			 "slot %u: timer %u says index %u, expires %lu (slot %lu)",
+			 i, fz_index(fe, s->t), s->t->heap_idx, s->t->expires,
+			 s->expires);
+		FZ_CHECK(fe, !i || !time_before(s->expires,
+						h->slots[(i - 1) / TW_HEAP_ARITY].expires),
+			 "slot %u (%lu) before its parent (%lu)", i, s->expires,
+			 h->slots[(i - 1) / TW_HEAP_ARITY].expires);
+	}
+	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
+		 "heap: collected list is not %lu long", due);
+}
+
+/*
+ * The hash engine: each timer in the slot of its expiry (of the clock if
+ * armed in the past), its rounds such that the slot's visit after them is
+ * the jiffy the model says, the bitmap as the slots are.
+ */
+static void fz_check_hash(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	const struct twheel_hash *h = &fz_hash;
+	unsigned long clk = h->e.clk, b, n, in_slots = 0, visit;
+	const struct list_head *p;
+	const struct twheel_timer *t;
+	unsigned int i;
+
+	for (b = 0; b <= h->mask; b++) {
+		n = 0;
+		visit = clk + ((b - clk) & h->mask);
+		for (p = h->slots[b].next; p != &h->slots[b]; p = p->next) {
+			FZ_CHECK(fe, p->next->prev == p, "slot %lu: bad link", b);
+			t = container_of(p, struct twheel_timer, hash_link);
+			i = fz_index(fe, t);
+			FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL,
+				 "slot %lu: stray entry %p", b, p);
+			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED &&
+				 visit + (t->rounds << h->bits) == fe->s[i].fire,
+				 "timer %u (state %d, expires %lu, fire %lu) in slot %lu with %lu rounds",
+				 i, fe->s[i].state, t->expires, fe->s[i].fire, b,
+				 t->rounds);
+		}
+		FZ_CHECK(fe, test_bit(b, h->map) == !!n, "slot %lu: bit %d, %lu timers",
+			 b, test_bit(b, h->map), n);
+		in_slots += n;
+	}
+	FZ_CHECK(fe, in_slots == armed && h->e.st.level_pending[0] == armed,
+		 "%lu timers in slots, level_pending %u, want %lu", in_slots,
+		 h->e.st.level_pending[0], armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
+		 "hash: collected list is not %lu long", due);
+}
+
 /* Counts a tree in order; keys must never go down. */
 static unsigned long fz_walk_tree(struct fz_engine *fe,
 				  const struct rb_root_cached *root)
@@ -510,6 +635,12 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		break;
 	case TWHEEL_MODERN:
 		fz_check_modern(fe, due);
+		break;
+	case TWHEEL_HEAP:
+		fz_check_heap(fe, armed, due);
+		break;
+	case TWHEEL_HASH:
+		fz_check_hash(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -706,7 +837,7 @@ static void fz_cross(void)
 		r = &fz_ref.s[i];
 		if (w->seq != r->seq || !w->seq)
 			continue;
-		if (fz_wheel.e->ops->kind == TWHEEL_CLASSIC) {
+		if (fz_wheel.e->ops->kind != TWHEEL_MODERN) {
 			FZ_CHECK(&fz_wheel, w->state == r->state && w->hit == r->hit,
 				 "timer %u: state %d hit %d, reference %d %d", i,
 				 w->state, w->hit, r->state, r->hit);
@@ -748,14 +879,14 @@ static void fz_op(void)
 		FZ_TRACE("%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
 		FZ_TRACE("%lu: del %u\n", fz.op, i);
 		r1 = fz_del(&fz_ref, i);
 		r2 = fz_del(&fz_wheel, i);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
@@ -829,7 +960,19 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	FZ_TRACE("start at %lu\n", fz.clk);
 	twheel_reference_init(&fz_reference, fz.clk);
 	fz_setup(&fz_ref, &fz_reference.e);
-	if (FZ_WHEEL) {
+	if (FZ_WHEEL == FZ_HEAP) {
+		if (twheel_heap_init(&fz_heap, fz.clk, fz_heap_slots, FZ_POOL))
+			abort();
+		fz_setup(&fz_wheel, &fz_heap.e);
+	} else if (FZ_WHEEL == FZ_HASH) {
+		/* 2 to FZ_HASH_SLOTS slots */
+		k = fz_byte() % 10;
+		FZ_TRACE("%u slots\n", 2U << k);
+		if (sizeof(fz_hash_mem) < twheel_hash_storage_size(2U << k) ||
+		    twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, 2U << k))
+			abort();
+		fz_setup(&fz_wheel, &fz_hash.e);
+	} else if (FZ_WHEEL) {
 		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
 			abort();
 		fz_setup(&fz_wheel, &fz_modern.e);
