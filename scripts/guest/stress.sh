@@ -335,7 +335,7 @@ case "$c0.$cm" in
 esac
 [ ${#c1} -le 6 ] || bad "engine clock $c1 at stop has not wrapped"
 stopped_ok wrap
-for e in classic reference; do
+for e in $exact; do
 	runs=$(get $e runs)
 	[ "$(get $e runs_exact)" = "$runs" ] || bad "wrap/$e: $(get $e runs_exact) of $runs runs exact"
 done
