@@ -50,7 +50,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @due: the heap engine's link into its collected list
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
- * @hash_link: the hash engine's link into a slot or its collected list
+ * @hash_link: the hash engine's (and the simple engine's) link into a slot
+ *	or its collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot,
  *	TW_HASH_COLLECTED while collected
  * @expires: the absolute jiffy it was last armed for
@@ -59,7 +60,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
  * with @bucket; the reference engine uses @node, the heap @due and
- * @heap_idx, the hash engine @hash_link and @rounds. A timer belongs to one
+ * @heap_idx, the hash engine @hash_link and @rounds, the simple engine
+ * @hash_link (its @rounds is TW_HASH_COLLECTED while collected). A timer belongs to one
  * engine at a time, so they share storage and the timer stays as small as
  * the kernel's timer_list (40 bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -98,6 +100,7 @@ enum twheel_kind {
 	TWHEEL_REFERENCE,
 	TWHEEL_HEAP,
 	TWHEEL_HASH,
+	TWHEEL_SIMPLE,
 	TWHEEL_NR_KINDS,
 };
 
@@ -139,6 +142,8 @@ enum twheel_kind {
  * @advances: twheel_advance() calls that moved clk
  * @jiffies: jiffies those calls covered
  * @events: jiffies that had work (collect or cascade), i.e. were processed
+ * @refused: arms the engine refused (twheel_ops.admit): adds that returned
+ *	an error, mods that disarmed the timer instead
  * @pending: timers armed, or collected and not yet popped
  * @level_pending: timers in buckets, per level (not the collected ones; the
  *	reference engine counts its armed timers in level 0)
@@ -158,6 +163,7 @@ struct twheel_stats {
 	u64 advances;
 	u64 jiffies;
 	u64 events;
+	u64 refused;
 	unsigned long pending;
 	unsigned int level_pending[TWHEEL_MAX_LEVELS];
 };
@@ -179,6 +185,9 @@ struct twheel_engine;
  * @next_event: jiffies from clk to the next jiffy with work, at most limit
  * @pop: takes the first collected timer off the collected list and marks it
  *	not pending; NULL if there is none
+ * @admit: optional: 0 if the engine takes a timer expiring at @expires
+ *	now, else the error twheel_add() returns (engines with a range limit);
+ *	NULL: every expiry is taken
  *
  * The ops keep the level_pending, collected, cascades and cascaded counters
  * of struct twheel_stats (and twheel_engine.cascade_ns); the
@@ -197,6 +206,7 @@ struct twheel_ops {
 	unsigned long (*next_event)(const struct twheel_engine *e,
 				    unsigned long limit);
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
+	int (*admit)(const struct twheel_engine *e, unsigned long expires);
 };
 
 /**
@@ -283,6 +293,7 @@ struct twheel_reference {
 
 #include "engines/heap.h"
 #include "engines/hash.h"
+#include "engines/simple.h"
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
@@ -367,5 +378,6 @@ extern const struct twheel_ops twheel_modern_ops;
 extern const struct twheel_ops twheel_reference_ops;
 extern const struct twheel_ops twheel_heap_ops;
 extern const struct twheel_ops twheel_hash_ops;
+extern const struct twheel_ops twheel_simple_ops;
 
 #endif /* TWHEEL_H */

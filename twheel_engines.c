@@ -23,9 +23,10 @@ struct tw_engine_runner {
 		struct twheel_reference reference;
 		struct twheel_heap heap;
 		struct twheel_hash hash;
+		struct twheel_simple simple;
 	};
 	struct twheel_engine *e;
-	void *storage;			/* the heap's array, the hash's slots */
+	void *storage;			/* the heap's array, the slots of hash, simple */
 	struct tw_config cfg;		/* what it was set up with */
 	unsigned long clock_offset;	/* engine time = jiffies + this */
 	unsigned int tick_jiffies;	/* a tick's own span */
@@ -57,7 +58,8 @@ static u64 tw_engine_clock_ns(void)
 /*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
  * the storage it needs allocated into er->storage: the heap's array for
- * cap timers, the hash engine's cfg->hash_slots slots. Process context.
+ * cap timers, the hash engine's cfg->hash_slots slots, the simple
+ * engine's cfg->max_interval. Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
@@ -93,6 +95,15 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		ret = twheel_hash_init(&er->hash, clk, er->storage,
 				       cfg->hash_slots);
 		er->e = &er->hash.e;
+		break;
+	case TWHEEL_SIMPLE:
+		er->storage = kvmalloc(twheel_simple_storage_size(cfg->max_interval),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_simple_init(&er->simple, clk, er->storage,
+					 cfg->max_interval);
+		er->e = &er->simple.e;
 		break;
 	default:
 		twheel_reference_init(&er->reference, clk);
@@ -375,6 +386,11 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 			list_for_each_entry(t, &er->hash.slots[i], hash_link)
 				per[i]++;
 		return er->hash.mask + 1;
+	case TWHEEL_SIMPLE:
+		for (i = 0; i <= er->simple.mask; i++)
+			list_for_each_entry(t, &er->simple.slots[i], hash_link)
+				per[i]++;
+		return er->simple.mask + 1;
 	default:
 		return 0;
 	}
@@ -383,8 +399,8 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
-	unsigned int nb = max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
-			       er->cfg.hash_slots);
+	unsigned int nb = max(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
+				   er->cfg.hash_slots), er->cfg.max_interval);
 	unsigned int lvl, levels, i, *per;
 	unsigned int lp[TWHEEL_MAX_LEVELS];
 

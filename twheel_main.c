@@ -43,7 +43,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,timer_list,hrtimer, or all");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -56,6 +56,10 @@ MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ;
 static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
 module_param(hash_slots, uint, 0444);
 MODULE_PARM_DESC(hash_slots, "slots of the hash engine (a power of two, 2..1048576; default 256)");
+
+static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
+module_param(max_interval, uint, 0444);
+MODULE_PARM_DESC(max_interval, "the simple engine's MaxInterval: its slots, the first delta it refuses (a power of two, 2..1048576; default 4096)");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -266,7 +270,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash timer_list hrtimer all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -301,6 +305,12 @@ static int __init twheel_init(void)
 			1U << TW_HASH_MAX_BITS);
 		return -EINVAL;
 	}
+	if (max_interval < 2 || max_interval > 1U << TW_SIMPLE_MAX_BITS ||
+	    !is_power_of_2(max_interval)) {
+		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
+			max_interval, 1U << TW_SIMPLE_MAX_BITS);
+		return -EINVAL;
+	}
 	if (wrap_secs > 86400) {
 		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
 		return -EINVAL;
@@ -311,6 +321,7 @@ static int __init twheel_init(void)
 	tw_cfg.modern_depth = modern_depth;
 	tw_cfg.tick_jiffies = tick_jiffies;
 	tw_cfg.hash_slots = hash_slots;
+	tw_cfg.max_interval = max_interval;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	if (wrap_secs)
 		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;
@@ -351,6 +362,6 @@ static void __exit twheel_exit(void)
 module_init(twheel_init);
 module_exit(twheel_exit);
 
-MODULE_DESCRIPTION("Timer wheels side by side: classic, modern, a reference, a heap and a hashed wheel");
+MODULE_DESCRIPTION("Timer wheels side by side: classic, modern, a reference, and Varghese & Lauck's schemes");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(TWHEEL_VERSION);

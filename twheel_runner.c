@@ -29,6 +29,7 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_REFERENCE]	= &tw_engine_runner_ops,
 	[TWHEEL_HEAP]		= &tw_engine_runner_ops,
 	[TWHEEL_HASH]		= &tw_engine_runner_ops,
+	[TWHEEL_SIMPLE]		= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };

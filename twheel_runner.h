@@ -109,12 +109,14 @@ struct tw_cost {
  * @modern_depth: levels of the modern wheel
  * @tick_jiffies: the driver ticks every this many jiffies
  * @hash_slots: slots of the hash engine (a power of two)
+ * @max_interval: the simple engine's MaxInterval (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
  */
 struct tw_config {
 	unsigned int modern_depth;
 	unsigned int tick_jiffies;
 	unsigned int hash_slots;
+	unsigned int max_interval;
 	unsigned long clock_offset;
 };
 

@@ -36,6 +36,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_REFERENCE]	= "reference",
 	[TWHEEL_HEAP]		= "heap",
 	[TWHEEL_HASH]		= "hash",
+	[TWHEEL_SIMPLE]		= "simple",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

@@ -71,6 +71,83 @@ static inline void tw_bucket_left(struct twheel_engine *e,
 		__clear_bit(idx, map);
 }
 
+/*
+ * One-jiffy slots of FIFO lists with a bit per non-empty slot, and a
+ * collected list: the hash and the simple engines. A timer links through
+ * hash_link; its rounds is TW_HASH_COLLECTED while collected.
+ */
+static inline size_t tw_slots_storage_size(unsigned int nr_slots)
+{
+	return nr_slots * sizeof(struct list_head) +
+	       BITS_TO_LONGS(nr_slots) * sizeof(unsigned long);
+}
+
+/* Empty slots in storage; returns their bitmap, after them. */
+static inline unsigned long *tw_slots_init(struct list_head *slots,
+					   unsigned int nr_slots)
+{
+	unsigned long *map = (unsigned long *)(slots + nr_slots);
+	unsigned int i;
+
+	for (i = 0; i < nr_slots; i++)
+		INIT_LIST_HEAD(&slots[i]);
+	bitmap_zero(map, nr_slots);
+	return map;
+}
+
+static inline bool tw_slots_pending(const struct twheel_timer *t)
+{
+	return t->hash_link.next;
+}
+
+static inline void tw_slots_setup(struct twheel_timer *t)
+{
+	t->hash_link.next = NULL;
+	t->hash_link.prev = NULL;
+	t->rounds = 0;
+}
+
+/* Takes a pending t out of its slot or off the collected list. */
+static inline void tw_slots_dequeue(struct twheel_engine *e,
+				    struct list_head *slots,
+				    unsigned long *map, struct twheel_timer *t)
+{
+	struct list_head *prev = t->hash_link.prev;
+	bool last = prev == t->hash_link.next;
+
+	list_del(&t->hash_link);
+	t->hash_link.next = NULL;
+	if (t->rounds == TW_HASH_COLLECTED)
+		return;
+	/* The only other entry was the slot's head: the slot is empty. */
+	if (last)
+		__clear_bit(prev - slots, map);
+	e->st.level_pending[0]--;
+}
+
+/* Moves a due t from its slot to the collected list. */
+static inline void tw_slots_collect(struct twheel_engine *e,
+				    struct list_head *collected,
+				    struct twheel_timer *t)
+{
+	list_move_tail(&t->hash_link, collected);
+	t->rounds = TW_HASH_COLLECTED;
+	e->st.level_pending[0]--;
+	e->st.collected++;
+}
+
+static inline struct twheel_timer *tw_slots_pop(struct list_head *collected)
+{
+	struct twheel_timer *t;
+
+	if (list_empty(collected))
+		return NULL;
+	t = list_first_entry(collected, struct twheel_timer, hash_link);
+	list_del(&t->hash_link);
+	t->hash_link.next = NULL;
+	return t;
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)

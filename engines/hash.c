@@ -18,18 +18,6 @@ static struct twheel_hash *to_hash(const struct twheel_engine *e)
 	return container_of(e, struct twheel_hash, e);
 }
 
-static void tw_hash_setup(struct twheel_timer *t)
-{
-	t->hash_link.next = NULL;
-	t->hash_link.prev = NULL;
-	t->rounds = 0;
-}
-
-static bool tw_hash_pending(const struct twheel_timer *t)
-{
-	return t->hash_link.next;
-}
-
 static unsigned int tw_hash_bucket_of(const struct twheel_engine *e,
 				      unsigned long expires)
 {
@@ -61,17 +49,8 @@ static void tw_hash_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 static void tw_hash_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	struct twheel_hash *h = to_hash(e);
-	struct list_head *prev = t->hash_link.prev;
-	bool last = prev == t->hash_link.next;
 
-	list_del(&t->hash_link);
-	t->hash_link.next = NULL;
-	if (t->rounds == TW_HASH_COLLECTED)
-		return;
-	/* The only other entry was the slot's head: the slot is empty. */
-	if (last)
-		__clear_bit(prev - h->slots, h->map);
-	e->st.level_pending[0]--;
+	tw_slots_dequeue(e, h->slots, h->map, t);
 }
 
 /* Walks the clock's slot: due timers are collected, the others wait a turn. */
@@ -82,14 +61,10 @@ static void tw_hash_process(struct twheel_engine *e)
 	struct twheel_timer *t, *n;
 
 	list_for_each_entry_safe(t, n, &h->slots[idx], hash_link) {
-		if (t->rounds) {
+		if (t->rounds)
 			t->rounds--;
-			continue;
-		}
-		list_move_tail(&t->hash_link, &h->collected);
-		t->rounds = TW_HASH_COLLECTED;
-		e->st.level_pending[0]--;
-		e->st.collected++;
+		else
+			tw_slots_collect(e, &h->collected, t);
 	}
 	if (list_empty(&h->slots[idx]))
 		__clear_bit(idx, h->map);
@@ -106,23 +81,15 @@ static unsigned long tw_hash_next_event(const struct twheel_engine *e,
 
 static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
 {
-	struct twheel_hash *h = to_hash(e);
-	struct twheel_timer *t;
-
-	if (list_empty(&h->collected))
-		return NULL;
-	t = list_first_entry(&h->collected, struct twheel_timer, hash_link);
-	list_del(&t->hash_link);
-	t->hash_link.next = NULL;
-	return t;
+	return tw_slots_pop(&to_hash(e)->collected);
 }
 
 /* The hash engine's ops: struct twheel_hash, twheel_hash_init(). */
 const struct twheel_ops twheel_hash_ops = {
 	.name		= "hash",
 	.kind		= TWHEEL_HASH,
-	.setup		= tw_hash_setup,
-	.pending	= tw_hash_pending,
+	.setup		= tw_slots_setup,
+	.pending	= tw_slots_pending,
 	.enqueue	= tw_hash_enqueue,
 	.dequeue	= tw_hash_dequeue,
 	.bucket_of	= tw_hash_bucket_of,
@@ -141,8 +108,7 @@ EXPORT_SYMBOL_GPL(twheel_hash_ops);
  */
 size_t twheel_hash_storage_size(unsigned int nr_slots)
 {
-	return nr_slots * sizeof(struct list_head) +
-	       BITS_TO_LONGS(nr_slots) * sizeof(unsigned long);
+	return tw_slots_storage_size(nr_slots);
 }
 EXPORT_SYMBOL_GPL(twheel_hash_storage_size);
 
@@ -162,8 +128,6 @@ EXPORT_SYMBOL_GPL(twheel_hash_storage_size);
 int twheel_hash_init(struct twheel_hash *h, unsigned long clk,
 		     void *storage, unsigned int nr_slots)
 {
-	unsigned int i;
-
 	if (nr_slots < 2 || nr_slots > 1U << TW_HASH_MAX_BITS ||
 	    !is_power_of_2(nr_slots) || !storage)
 		return -EINVAL;
@@ -172,10 +136,7 @@ int twheel_hash_init(struct twheel_hash *h, unsigned long clk,
 	h->bits = ilog2(nr_slots);
 	h->mask = nr_slots - 1;
 	h->slots = storage;
-	h->map = (unsigned long *)(h->slots + nr_slots);
-	for (i = 0; i < nr_slots; i++)
-		INIT_LIST_HEAD(&h->slots[i]);
-	bitmap_zero(h->map, nr_slots);
+	h->map = tw_slots_init(h->slots, nr_slots);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(twheel_hash_init);
