@@ -100,6 +100,27 @@ static struct twheel_engine *tw_init_hash(void *mem, unsigned long clk)
 	return &ch->h.e;
 }
 
+/*
+ * The simple engine with a MaxInterval above every delta the cases arm
+ * (up to 100000 jiffies): none is refused here (simple_test.c refuses).
+ */
+#define TW_CONTRACT_SIMPLE_INTERVAL	BIT(17)
+
+struct tw_contract_simple {
+	struct twheel_simple s;
+	struct list_head slots[TW_CONTRACT_SIMPLE_INTERVAL];
+	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_SIMPLE_INTERVAL)];
+};
+
+static struct twheel_engine *tw_init_simple(void *mem, unsigned long clk)
+{
+	struct tw_contract_simple *cs = mem;
+
+	if (twheel_simple_init(&cs->s, clk, cs->slots, TW_CONTRACT_SIMPLE_INTERVAL))
+		return NULL;
+	return &cs->s.e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -124,6 +145,7 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
 	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
 	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
+	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
@@ -165,7 +187,7 @@ static int tw_contract_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	c->p = p;
-	c->mem = kunit_kzalloc(test, p->size, GFP_KERNEL);
+	c->mem = tw_kvzalloc(test, p->size);
 	if (!c->mem)
 		return -ENOMEM;
 	c->e = p->init(c->mem, TW_CLK);

@@ -40,6 +40,7 @@ struct tw_engines {
 	struct twheel_reference reference;
 };
 
+void *tw_kvzalloc(struct kunit *test, size_t size);
 struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk);
 struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 			   unsigned int n);

@@ -29,6 +29,16 @@ static void tw_kvfree_action(void *p)
 	kvfree(p);
 }
 
+/* kvzalloc(), freed when the case ends; NULL if out of memory. */
+void *tw_kvzalloc(struct kunit *test, size_t size)
+{
+	void *p = kvzalloc(size, GFP_KERNEL);
+
+	if (p && kunit_add_action_or_reset(test, tw_kvfree_action, p))
+		return NULL;
+	return p;
+}
+
 struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk)
 {
 	struct tw_engines *te = kvzalloc(sizeof(*te), GFP_KERNEL);
