@@ -9,7 +9,7 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <classic|modern|reference|heap|hash> <pending> [jiffies]
+ *   bench <classic|modern|reference|heap|hash|simple> <pending> [jiffies]
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -35,6 +35,7 @@ static struct twheel_modern modern;
 static struct twheel_reference reference;
 static struct twheel_heap heap;
 static struct twheel_hash hash;
+static struct twheel_simple simple;
 
 static struct {
 	struct twheel_engine *e;
@@ -176,6 +177,13 @@ static void bench_init(const char *engine, unsigned long n)
 				     TW_HASH_DEFAULT_SLOTS))
 			goto nomem;
 		b.e = &hash.e;
+	} else if (!strcmp(engine, "simple")) {
+		/* every timeout (up to an hour) is below 2^20 jiffies at HZ 250 */
+		if (twheel_simple_init(&simple, clk,
+				       malloc(twheel_simple_storage_size(1U << 20)),
+				       1U << 20))
+			goto nomem;
+		b.e = &simple.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -229,7 +237,7 @@ int main(int argc, char **argv)
 	int op;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash> <pending> [jiffies]\n");
+		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -2,20 +2,22 @@
 /*
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
- * heap, FZ_HASH for the hash engine - and the reference engine run the same
- * operations on a pool of timers. A model of
+ * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine - and
+ * the reference engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic, heap, hash (the exact engines): the same timers at exactly
- *    the same jiffy as the reference (in whatever order within a jiffy);
+ *  - classic, heap, hash, simple (the exact engines): the same timers at
+ *    exactly the same jiffy as the reference (in whatever order within a
+ *    jiffy); simple refuses deltas of MaxInterval and more, which its
+ *    model knows, and is compared for the arms it took;
  *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
- * the op, high 5 bits the timer) followed by its arguments; the hash
- * engine takes one more byte first, its number of slots. FZ_TRACE=1 in
+ * the op, high 5 bits the timer) followed by its arguments; the hash and
+ * simple engines take one more byte first, their number of slots. FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -34,6 +36,7 @@
 /* FZ_WHEEL values of the engines that are not wheels of levels. */
 #define FZ_HEAP		100
 #define FZ_HASH		101
+#define FZ_SIMPLE	102
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
@@ -83,6 +86,7 @@ static struct twheel_heap_slot fz_heap_slots[FZ_POOL];
 static struct twheel_hash fz_hash;
 static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
 				  FZ_HASH_SLOTS / 8) / sizeof(long)];
+static struct twheel_simple fz_simple;
 static struct fz_engine fz_wheel, fz_ref;
 
 static struct {
@@ -281,12 +285,27 @@ static unsigned int fz_index(const struct fz_engine *fe,
 	return off / sizeof(*t);
 }
 
+/* The simple engine refuses a delta from its clock of MaxInterval or more. */
+static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
+{
+	unsigned long delta = expires - fe->e->clk;
+
+	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
+	       delta > fz_simple.mask;
+}
+
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
+	u64 refused = fe->e->st.refused;
 	int ret = twheel_add(fe->e, &fe->t[i], expires);
 
 	if (fe->s[i].state != FZ_IDLE) {
 		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
+		return;
+	}
+	if (fz_refused(fe, expires)) {
+		FZ_CHECK(fe, ret == -ERANGE && fe->e->st.refused == refused + 1,
+			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
 		return;
 	}
 	FZ_CHECK(fe, ret == 0, "add of timer %u: %d", i, ret);
@@ -308,10 +327,20 @@ static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
+	bool refuse = fz_refused(fe, expires) && (!was || s->expires != expires);
+	u64 refused = fe->e->st.refused;
 	bool ret = twheel_mod(fe->e, &fe->t[i], expires);
 
 	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
 		 i, s->state, ret);
+	FZ_CHECK(fe, fe->e->st.refused == refused + refuse,
+		 "mod of timer %u, delta %lu: refused %llu, was %llu", i,
+		 expires - fe->e->clk, fe->e->st.refused, refused);
+	if (refuse) {
+		/* disarmed, or left unarmed: it never runs for either expiry */
+		s->state = FZ_IDLE;
+		return ret;
+	}
 	/* As mod_timer(): the same expiry leaves a pending timer alone. */
 	if (!was || s->expires != expires)
 		fz_arm(fe, i, expires);
@@ -376,7 +405,7 @@ static bool fz_collected(const struct fz_engine *fe,
 		return false;
 	if (fe->e->ops->kind == TWHEEL_HEAP)
 		return t->heap_idx == TW_HEAP_COLLECTED;
-	if (fe->e->ops->kind == TWHEEL_HASH)
+	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE)
 		return t->rounds == TW_HASH_COLLECTED;
 	if (fe->e->ops->kind != TWHEEL_REFERENCE)
 		return t->bucket == TWHEEL_COLLECTED;
@@ -526,43 +555,45 @@ static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 }
 
 /*
- * The hash engine: each timer in the slot of its expiry (of the clock if
- * armed in the past), its rounds such that the slot's visit after them is
- * the jiffy the model says, the bitmap as the slots are.
+ * The hash and simple engines: each timer in the slot of its expiry (of
+ * the clock if armed in the past), its rounds (always 0 on simple: bits 0)
+ * such that the slot's visit after them is the jiffy the model says, the
+ * bitmap as the slots are.
  */
-static void fz_check_hash(struct fz_engine *fe, unsigned long armed,
-			  unsigned long due)
+static void fz_check_slots(struct fz_engine *fe, unsigned long armed,
+			   unsigned long due, const struct list_head *slots,
+			   const unsigned long *map, unsigned long mask,
+			   unsigned int bits, const struct list_head *collected)
 {
-	const struct twheel_hash *h = &fz_hash;
-	unsigned long clk = h->e.clk, b, n, in_slots = 0, visit;
+	unsigned long clk = fe->e->clk, b, n, in_slots = 0, visit;
 	const struct list_head *p;
 	const struct twheel_timer *t;
 	unsigned int i;
 
-	for (b = 0; b <= h->mask; b++) {
+	for (b = 0; b <= mask; b++) {
 		n = 0;
-		visit = clk + ((b - clk) & h->mask);
-		for (p = h->slots[b].next; p != &h->slots[b]; p = p->next) {
+		visit = clk + ((b - clk) & mask);
+		for (p = slots[b].next; p != &slots[b]; p = p->next) {
 			FZ_CHECK(fe, p->next->prev == p, "slot %lu: bad link", b);
 			t = container_of(p, struct twheel_timer, hash_link);
 			i = fz_index(fe, t);
 			FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL,
 				 "slot %lu: stray entry %p", b, p);
 			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED &&
-				 visit + (t->rounds << h->bits) == fe->s[i].fire,
+				 visit + (t->rounds << bits) == fe->s[i].fire,
 				 "timer %u (state %d, expires %lu, fire %lu) in slot %lu with %lu rounds",
 				 i, fe->s[i].state, t->expires, fe->s[i].fire, b,
 				 t->rounds);
 		}
-		FZ_CHECK(fe, test_bit(b, h->map) == !!n, "slot %lu: bit %d, %lu timers",
-			 b, test_bit(b, h->map), n);
+		FZ_CHECK(fe, test_bit(b, map) == !!n, "slot %lu: bit %d, %lu timers",
+			 b, test_bit(b, map), n);
 		in_slots += n;
 	}
-	FZ_CHECK(fe, in_slots == armed && h->e.st.level_pending[0] == armed,
+	FZ_CHECK(fe, in_slots == armed && fe->e->st.level_pending[0] == armed,
 		 "%lu timers in slots, level_pending %u, want %lu", in_slots,
-		 h->e.st.level_pending[0], armed);
-	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
-		 "hash: collected list is not %lu long", due);
+		 fe->e->st.level_pending[0], armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, collected) == due,
+		 "collected list is not %lu long", due);
 }
 
 /* Counts a tree in order; keys must never go down. */
@@ -640,7 +671,12 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		fz_check_heap(fe, armed, due);
 		break;
 	case TWHEEL_HASH:
-		fz_check_hash(fe, armed, due);
+		fz_check_slots(fe, armed, due, fz_hash.slots, fz_hash.map,
+			       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
+		break;
+	case TWHEEL_SIMPLE:
+		fz_check_slots(fe, armed, due, fz_simple.slots, fz_simple.map,
+			       fz_simple.mask, 0, &fz_simple.collected);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -880,6 +916,7 @@ static void fz_op(void)
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
@@ -887,6 +924,7 @@ static void fz_op(void)
 		r1 = fz_del(&fz_ref, i);
 		r2 = fz_del(&fz_wheel, i);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
@@ -972,6 +1010,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		    twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, 2U << k))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash.e);
+	} else if (FZ_WHEEL == FZ_SIMPLE) {
+		/* MaxInterval 2 to FZ_HASH_SLOTS */
+		k = fz_byte() % 10;
+		FZ_TRACE("MaxInterval %u\n", 2U << k);
+		if (sizeof(fz_hash_mem) < twheel_simple_storage_size(2U << k) ||
+		    twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, 2U << k))
+			abort();
+		fz_setup(&fz_wheel, &fz_simple.e);
 	} else if (FZ_WHEEL) {
 		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
 			abort();
