@@ -11,7 +11,7 @@ n() { echo $(($1 / scale)); }
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
-	heap/occupancy hash/occupancy; do
+	heap/occupancy hash/occupancy simple/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -34,7 +34,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			;;
 		esac
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash exact; timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 # 600 timers touched by 200 ops a tick: each about every 3 ticks, so next
@@ -69,6 +69,9 @@ tsc*)
 esac
 ok "burst: classic cascade of $burst took $(get classic cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
 run mixed 3 count=$(n 5000) ops=$(n 200) duration=3
+# mixed's long class reaches 2^20 jiffies: beyond simple's MaxInterval (4096)
+[ "$(get simple refused)" -gt 0 ] || bad "mixed: simple refused no arm beyond its MaxInterval"
+[ "$(get classic refused)" = 0 ] || bad "mixed: classic refused an arm"
 
 # bench: op cost on every runner; the counters are consistent afterwards,
 # although short kernel timers expire while it runs. Then a run, whose
