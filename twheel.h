@@ -50,8 +50,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @due: the heap engine's link into its collected list
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
- * @hash_link: the hash engine's (and the simple engine's) link into a slot
- *	or its collected list
+ * @hash_link: the hash engine's (and the simple and hash_sorted engines')
+ *	link into a slot or its collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot,
  *	TW_HASH_COLLECTED while collected
  * @expires: the absolute jiffy it was last armed for
@@ -60,8 +60,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
  * with @bucket; the reference engine uses @node, the heap @due and
- * @heap_idx, the hash engine @hash_link and @rounds, the simple engine
- * @hash_link (its @rounds is TW_HASH_COLLECTED while collected). A timer belongs to one
+ * @heap_idx, the hash engine @hash_link and @rounds, the simple and
+ * hash_sorted engines @hash_link (their @rounds is TW_HASH_COLLECTED while
+ * collected). A timer belongs to one
  * engine at a time, so they share storage and the timer stays as small as
  * the kernel's timer_list (40 bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -101,6 +102,7 @@ enum twheel_kind {
 	TWHEEL_HEAP,
 	TWHEEL_HASH,
 	TWHEEL_SIMPLE,
+	TWHEEL_HASH_SORTED,
 	TWHEEL_NR_KINDS,
 };
 
@@ -294,6 +296,7 @@ struct twheel_reference {
 #include "engines/heap.h"
 #include "engines/hash.h"
 #include "engines/simple.h"
+#include "engines/hash_sorted.h"
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
@@ -379,5 +382,6 @@ extern const struct twheel_ops twheel_reference_ops;
 extern const struct twheel_ops twheel_heap_ops;
 extern const struct twheel_ops twheel_hash_ops;
 extern const struct twheel_ops twheel_simple_ops;
+extern const struct twheel_ops twheel_hash_sorted_ops;
 
 #endif /* TWHEEL_H */

@@ -24,9 +24,10 @@ struct tw_engine_runner {
 		struct twheel_heap heap;
 		struct twheel_hash hash;
 		struct twheel_simple simple;
+		struct twheel_hash_sorted hash_sorted;
 	};
 	struct twheel_engine *e;
-	void *storage;			/* the heap's array, the slots of hash, simple */
+	void *storage;			/* the heap's array, the others' slots */
 	struct tw_config cfg;		/* what it was set up with */
 	unsigned long clock_offset;	/* engine time = jiffies + this */
 	unsigned int tick_jiffies;	/* a tick's own span */
@@ -58,8 +59,8 @@ static u64 tw_engine_clock_ns(void)
 /*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
  * the storage it needs allocated into er->storage: the heap's array for
- * cap timers, the hash engine's cfg->hash_slots slots, the simple
- * engine's cfg->max_interval. Process context.
+ * cap timers, cfg->hash_slots slots for hash and hash_sorted,
+ * cfg->max_interval for simple. Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
@@ -95,6 +96,15 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		ret = twheel_hash_init(&er->hash, clk, er->storage,
 				       cfg->hash_slots);
 		er->e = &er->hash.e;
+		break;
+	case TWHEEL_HASH_SORTED:
+		er->storage = kvmalloc(twheel_hash_storage_size(cfg->hash_slots),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_hash_sorted_init(&er->hash_sorted, clk, er->storage,
+					      cfg->hash_slots);
+		er->e = &er->hash_sorted.wheel.e;
 		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_simple_storage_size(cfg->max_interval),
@@ -382,6 +392,8 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 				per[i]++;
 		return TW_MODERN_BUCKETS;
 	case TWHEEL_HASH:
+	case TWHEEL_HASH_SORTED:
+		/* hash_sorted's wheel is a struct twheel_hash too, at its start */
 		for (i = 0; i <= er->hash.mask; i++)
 			list_for_each_entry(t, &er->hash.slots[i], hash_link)
 				per[i]++;
@@ -425,6 +437,22 @@ static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 	return 0;
 }
 
+/*
+ * hash_sorted's arm walks its slot: at most TW_HASH_SORTED_PER_SLOT timers
+ * a slot on average (131072 at the default 256 slots).
+ */
+#define TW_HASH_SORTED_PER_SLOT	512
+
+static u32 tw_engine_max_timers(struct tw_runner *r)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	if (er->e->ops->kind == TWHEEL_HASH_SORTED)
+		return min_t(u64, TWHEEL_MAX_TIMERS,
+			     (u64)TW_HASH_SORTED_PER_SLOT * er->cfg.hash_slots);
+	return TWHEEL_MAX_TIMERS;
+}
+
 const struct tw_runner_ops tw_engine_runner_ops = {
 	.timer_size	= sizeof(struct tw_engine_timer),
 	.caps		= TW_CAP_ENGINE,
@@ -440,4 +468,5 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,
 	.occupancy	= tw_engine_occupancy,
+	.max_timers	= tw_engine_max_timers,
 };

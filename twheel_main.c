@@ -43,7 +43,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,timer_list,hrtimer, or all");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -55,7 +55,7 @@ MODULE_PARM_DESC(tick_jiffies, "the driver ticks every this many jiffies (1..HZ;
 
 static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
 module_param(hash_slots, uint, 0444);
-MODULE_PARM_DESC(hash_slots, "slots of the hash engine (a power of two, 2..1048576; default 256)");
+MODULE_PARM_DESC(hash_slots, "slots of the hash and hash_sorted engines (a power of two, 2..1048576; default 256)");
 
 static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
 module_param(max_interval, uint, 0444);
@@ -270,7 +270,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple timer_list hrtimer all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;

@@ -151,6 +151,9 @@ struct tw_config {
  *	rows; NULL: its ticks are its own (struct tw_run_stats.busy_ns)
  * @show: extra stats lines, after the common keys (may be NULL)
  * @occupancy: bucket occupancy read-out (may be NULL: no buckets)
+ * @max_timers: the most workload timers the runner takes without stalling
+ *	the machine, for engines whose start costs grow with the count (may
+ *	be NULL: TWHEEL_MAX_TIMERS)
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -171,6 +174,7 @@ struct tw_runner_ops {
 	bool (*busy_cost)(struct tw_runner *r, struct twheel_hist *h);
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
+	u32 (*max_timers)(struct tw_runner *r);
 };
 
 /**

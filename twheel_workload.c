@@ -37,6 +37,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HEAP]		= "heap",
 	[TWHEEL_HASH]		= "hash",
 	[TWHEEL_SIMPLE]		= "simple",
+	[TWHEEL_HASH_SORTED]	= "hash_sorted",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

@@ -8,6 +8,8 @@
 #define TWHEEL_ENGINES_COMMON_H
 
 #include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
 
@@ -159,6 +161,24 @@ static inline void tw_engine_init(struct twheel_engine *e,
 	e->clock_ns = NULL;
 	e->cascade_ns = 0;
 	e->on_cascade = NULL;
+}
+
+/* Sets up an empty hash wheel (hash, hash_sorted) of kind ops. */
+static inline int tw_hash_wheel_init(struct twheel_hash *h,
+				     const struct twheel_ops *ops,
+				     unsigned long clk, void *storage,
+				     unsigned int nr_slots)
+{
+	if (nr_slots < 2 || nr_slots > 1U << TW_HASH_MAX_BITS ||
+	    !is_power_of_2(nr_slots) || !storage)
+		return -EINVAL;
+	tw_engine_init(&h->e, ops, clk, 1);
+	INIT_LIST_HEAD(&h->collected);
+	h->bits = ilog2(nr_slots);
+	h->mask = nr_slots - 1;
+	h->slots = storage;
+	h->map = tw_slots_init(h->slots, nr_slots);
+	return 0;
 }
 
 #endif /* TWHEEL_ENGINES_COMMON_H */

@@ -8,7 +8,6 @@
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
@@ -128,15 +127,6 @@ EXPORT_SYMBOL_GPL(twheel_hash_storage_size);
 int twheel_hash_init(struct twheel_hash *h, unsigned long clk,
 		     void *storage, unsigned int nr_slots)
 {
-	if (nr_slots < 2 || nr_slots > 1U << TW_HASH_MAX_BITS ||
-	    !is_power_of_2(nr_slots) || !storage)
-		return -EINVAL;
-	tw_engine_init(&h->e, &twheel_hash_ops, clk, 1);
-	INIT_LIST_HEAD(&h->collected);
-	h->bits = ilog2(nr_slots);
-	h->mask = nr_slots - 1;
-	h->slots = storage;
-	h->map = tw_slots_init(h->slots, nr_slots);
-	return 0;
+	return tw_hash_wheel_init(h, &twheel_hash_ops, clk, storage, nr_slots);
 }
 EXPORT_SYMBOL_GPL(twheel_hash_init);

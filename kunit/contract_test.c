@@ -100,6 +100,18 @@ static struct twheel_engine *tw_init_hash(void *mem, unsigned long clk)
 	return &ch->h.e;
 }
 
+/* hash_sorted in the same memory: its wheel is a struct twheel_hash. */
+static struct twheel_engine *tw_init_hash_sorted(void *mem, unsigned long clk)
+{
+	struct tw_contract_hash *ch = mem;
+	struct twheel_hash_sorted *hs = container_of(&ch->h, struct twheel_hash_sorted,
+						     wheel);
+
+	if (twheel_hash_sorted_init(hs, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
+		return NULL;
+	return &hs->wheel.e;
+}
+
 /*
  * The simple engine with a MaxInterval above every delta the cases arm
  * (up to 100000 jiffies): none is refused here (simple_test.c refuses).
@@ -146,6 +158,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
 	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
 	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact },
+	{ "hash_sorted", sizeof(struct tw_contract_hash), tw_init_hash_sorted,
+	  tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
