@@ -9,7 +9,7 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <classic|modern|reference|heap|hash|simple> <pending> [jiffies]
+ *   bench <classic|modern|reference|heap|hash|simple|hash_sorted> <pending> [jiffies]
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -36,6 +36,7 @@ static struct twheel_reference reference;
 static struct twheel_heap heap;
 static struct twheel_hash hash;
 static struct twheel_simple simple;
+static struct twheel_hash_sorted hash_sorted;
 
 static struct {
 	struct twheel_engine *e;
@@ -184,6 +185,12 @@ static void bench_init(const char *engine, unsigned long n)
 				       1U << 20))
 			goto nomem;
 		b.e = &simple.e;
+	} else if (!strcmp(engine, "hash_sorted")) {
+		if (twheel_hash_sorted_init(&hash_sorted, clk,
+					    malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
+					    TW_HASH_DEFAULT_SLOTS))
+			goto nomem;
+		b.e = &hash_sorted.wheel.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -237,7 +244,7 @@ int main(int argc, char **argv)
 	int op;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple> <pending> [jiffies]\n");
+		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -2,13 +2,15 @@
 /*
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
- * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine - and
- * the reference engine run the same operations on a pool of timers. A model of
+ * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
+ * FZ_HASH_SORTED for hash_sorted - and the reference engine run the same
+ * operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic, heap, hash, simple (the exact engines): the same timers at
+ *  - classic, heap, hash, simple, hash_sorted (the exact engines): the
+ *    same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
  *    model knows, and is compared for the arms it took;
@@ -16,8 +18,9 @@
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
- * the op, high 5 bits the timer) followed by its arguments; the hash and
- * simple engines take one more byte first, their number of slots. FZ_TRACE=1 in
+ * the op, high 5 bits the timer) followed by its arguments; the hash,
+ * simple and hash_sorted engines take one more byte first, their number
+ * of slots. FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -37,13 +40,15 @@
 #define FZ_HEAP		100
 #define FZ_HASH		101
 #define FZ_SIMPLE	102
+#define FZ_HASH_SORTED	103
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
  * timers are (as Netty's wheel ticks through idle time): its advances stay
  * below 2^16 jiffies, or a run would take minutes.
  */
-#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH ? 0xffffUL : ~0UL)
+#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED ? \
+			 0xffffUL : ~0UL)
 #define FZ_HASH_SLOTS	1024
 
 /*
@@ -87,6 +92,7 @@ static struct twheel_hash fz_hash;
 static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
 				  FZ_HASH_SLOTS / 8) / sizeof(long)];
 static struct twheel_simple fz_simple;
+static struct twheel_hash_sorted fz_hash_sorted;
 static struct fz_engine fz_wheel, fz_ref;
 
 static struct {
@@ -388,7 +394,8 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 {
 	unsigned long want = fz_next(fe, limit);
 
-	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH)
+	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -405,7 +412,8 @@ static bool fz_collected(const struct fz_engine *fe,
 		return false;
 	if (fe->e->ops->kind == TWHEEL_HEAP)
 		return t->heap_idx == TW_HEAP_COLLECTED;
-	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE)
+	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
 		return t->rounds == TW_HASH_COLLECTED;
 	if (fe->e->ops->kind != TWHEEL_REFERENCE)
 		return t->bucket == TWHEEL_COLLECTED;
@@ -596,6 +604,49 @@ static void fz_check_slots(struct fz_engine *fe, unsigned long armed,
 		 "collected list is not %lu long", due);
 }
 
+/*
+ * hash_sorted: each timer in the slot of the jiffy the model says it runs
+ * at (its expiry, or the clock if armed in the past), every slot sorted by
+ * expiry, the bitmap as the slots are.
+ */
+static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
+			    unsigned long due)
+{
+	const struct twheel_hash *h = &fz_hash_sorted.wheel;
+	const struct twheel_timer *t, *prev;
+	unsigned long b, n, in_slots = 0;
+	const struct list_head *p;
+	unsigned int i;
+
+	for (b = 0; b <= h->mask; b++) {
+		n = 0;
+		prev = NULL;
+		for (p = h->slots[b].next; p != &h->slots[b]; p = p->next) {
+			FZ_CHECK(fe, p->next->prev == p, "slot %lu: bad link", b);
+			t = container_of(p, struct twheel_timer, hash_link);
+			i = fz_index(fe, t);
+			FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL,
+				 "slot %lu: stray entry %p", b, p);
+			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED &&
+				 (fe->s[i].fire & h->mask) == b && !t->rounds,
+				 "timer %u (state %d, fire %lu) in slot %lu, rounds %lu",
+				 i, fe->s[i].state, fe->s[i].fire, b, t->rounds);
+			FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+				 "slot %lu: %lu after %lu", b, t->expires,
+				 prev->expires);
+			prev = t;
+		}
+		FZ_CHECK(fe, test_bit(b, h->map) == !!n, "slot %lu: bit %d, %lu timers",
+			 b, test_bit(b, h->map), n);
+		in_slots += n;
+	}
+	FZ_CHECK(fe, in_slots == armed && h->e.st.level_pending[0] == armed,
+		 "%lu timers in slots, level_pending %u, want %lu", in_slots,
+		 h->e.st.level_pending[0], armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
+		 "collected list is not %lu long", due);
+}
+
 /* Counts a tree in order; keys must never go down. */
 static unsigned long fz_walk_tree(struct fz_engine *fe,
 				  const struct rb_root_cached *root)
@@ -677,6 +728,9 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	case TWHEEL_SIMPLE:
 		fz_check_slots(fe, armed, due, fz_simple.slots, fz_simple.map,
 			       fz_simple.mask, 0, &fz_simple.collected);
+		break;
+	case TWHEEL_HASH_SORTED:
+		fz_check_sorted(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -1010,6 +1064,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		    twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, 2U << k))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash.e);
+	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
+		/* 2 to FZ_HASH_SLOTS slots */
+		k = fz_byte() % 10;
+		FZ_TRACE("%u slots\n", 2U << k);
+		if (sizeof(fz_hash_mem) < twheel_hash_storage_size(2U << k) ||
+		    twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem, 2U << k))
+			abort();
+		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* MaxInterval 2 to FZ_HASH_SLOTS */
 		k = fz_byte() % 10;

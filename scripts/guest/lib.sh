@@ -3,9 +3,9 @@
 d=/sys/kernel/debug/twheel
 fails=0
 # The runners a guest script checks, when the module runs them all.
-runners="classic modern reference heap hash simple timer_list hrtimer"
+runners="classic modern reference heap hash simple hash_sorted timer_list hrtimer"
 # Of those, the engines that run every timer at exactly its jiffy.
-exact="classic reference heap hash simple"
+exact="classic reference heap hash simple hash_sorted"
 # The same as insmod's engines= takes them, and how many there are.
 all=$(echo $runners | tr ' ' ,)
 nrunners=$(set -- $runners; echo $#)

@@ -11,7 +11,7 @@ n() { echo $(($1 / scale)); }
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
-	heap/occupancy hash/occupancy simple/occupancy; do
+	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -34,7 +34,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			;;
 		esac
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 # 600 timers touched by 200 ops a tick: each about every 3 ticks, so next
