@@ -119,6 +119,17 @@ printf 'start\000x' > $d/control 2>/dev/null && bad "accepted a NUL byte"
 [ "$(top state)" = loaded ] || bad "state changed by rejected input"
 ok "hostile control input refused"
 
+# hash_sorted takes at most 512 timers a slot (131072 at 256 slots): above
+# that, -E2BIG and the reason in the kernel log; at it, the load is taken.
+if ctl load burst count=131073 engines=hash_sorted 2>/tmp/err; then
+	bad "hash_sorted took 131073 timers"
+else
+	grep -q "Argument list too long" /tmp/err || bad "hash_sorted over its cap: '$(cat /tmp/err)', not E2BIG"
+fi
+dmesg | grep -q "hash_sorted takes at most 131072 timers" || bad "no reason logged for hash_sorted's cap"
+ctl load burst count=131072 engines=hash_sorted || bad "hash_sorted refused 131072 timers"
+ok "hash_sorted: 131073 timers refused with E2BIG, 131072 taken"
+
 # rmmod under load.
 many=$(n 100000)
 ctl load long count=$many || bad "load $many"
