@@ -62,9 +62,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * with @bucket; the reference engine uses @node, the heap @due and
  * @heap_idx, the hash engine @hash_link and @rounds, the simple and
  * hash_sorted engines @hash_link (their @rounds is TW_HASH_COLLECTED while
- * collected). A timer belongs to one
- * engine at a time, so they share storage and the timer stays as small as
- * the kernel's timer_list (40 bytes on 64-bit). Set it up with
+ * collected). A timer belongs to one engine at a time, so they share
+ * storage and the timer stays as small as the kernel's timer_list (40
+ * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
  */
 struct twheel_timer {
