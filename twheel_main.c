@@ -5,7 +5,7 @@
  *
  * The module's files, from the bottom up:
  *   twheel_core.c        the engine-independent operations (twheel.h)
- *   engines/*.c          the engines, one a file: pure data structures
+ *   engines/             the engines, one file each: pure data structures
  *   twheel_workload.c    workloads and the control language (pure)
  *   twheel_hist.c        histograms
  *   twheel_runner.c      the runner layer: one table of runners and what
