@@ -50,19 +50,19 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @due: the heap engine's link into its collected list
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
- * @hash_link: the hash engine's (and the simple and hash_sorted engines')
- *	link into a slot or its collected list
- * @rounds: the hash engine: turns of the wheel still to wait in its slot,
- *	TW_HASH_COLLECTED while collected
+ * @hash_link: the hash engine's (and the simple, hash_sorted, straight and
+ *	ordered engines') link into a slot, a list or the collected list
+ * @rounds: the hash engine: turns of the wheel still to wait in its slot;
+ *	straight: ticks left; TW_HASH_COLLECTED while collected
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
  * with @bucket; the reference engine uses @node, the heap @due and
- * @heap_idx, the hash engine @hash_link and @rounds, the simple and
- * hash_sorted engines @hash_link (their @rounds is TW_HASH_COLLECTED while
- * collected). A timer belongs to one engine at a time, so they share
+ * @heap_idx, the hash and straight engines @hash_link and @rounds, the
+ * simple, hash_sorted and ordered engines @hash_link (their @rounds is
+ * TW_HASH_COLLECTED while collected). A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
  * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -103,6 +103,8 @@ enum twheel_kind {
 	TWHEEL_HASH,
 	TWHEEL_SIMPLE,
 	TWHEEL_HASH_SORTED,
+	TWHEEL_STRAIGHT,
+	TWHEEL_ORDERED,
 	TWHEEL_NR_KINDS,
 };
 
@@ -297,6 +299,8 @@ struct twheel_reference {
 #include "engines/hash.h"
 #include "engines/simple.h"
 #include "engines/hash_sorted.h"
+#include "engines/straight.h"
+#include "engines/ordered.h"
 
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
 int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
@@ -383,5 +387,7 @@ extern const struct twheel_ops twheel_heap_ops;
 extern const struct twheel_ops twheel_hash_ops;
 extern const struct twheel_ops twheel_simple_ops;
 extern const struct twheel_ops twheel_hash_sorted_ops;
+extern const struct twheel_ops twheel_straight_ops;
+extern const struct twheel_ops twheel_ordered_ops;
 
 #endif /* TWHEEL_H */

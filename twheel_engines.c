@@ -25,6 +25,8 @@ struct tw_engine_runner {
 		struct twheel_hash hash;
 		struct twheel_simple simple;
 		struct twheel_hash_sorted hash_sorted;
+		struct twheel_straight straight;
+		struct twheel_ordered ordered;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -105,6 +107,14 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		ret = twheel_hash_sorted_init(&er->hash_sorted, clk, er->storage,
 					      cfg->hash_slots);
 		er->e = &er->hash_sorted.wheel.e;
+		break;
+	case TWHEEL_STRAIGHT:
+		twheel_straight_init(&er->straight, clk);
+		er->e = &er->straight.e;
+		break;
+	case TWHEEL_ORDERED:
+		twheel_ordered_init(&er->ordered, clk);
+		er->e = &er->ordered.e;
 		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_simple_storage_size(cfg->max_interval),
@@ -439,7 +449,8 @@ static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 
 /*
  * hash_sorted's arm walks its slot: at most TW_HASH_SORTED_PER_SLOT timers
- * a slot on average (131072 at the default 256 slots).
+ * a slot on average (131072 at the default 256 slots). The O(n) engines
+ * walk all their timers, straight each tick, ordered each arm.
  */
 #define TW_HASH_SORTED_PER_SLOT	512
 
@@ -447,10 +458,17 @@ static u32 tw_engine_max_timers(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	if (er->e->ops->kind == TWHEEL_HASH_SORTED)
+	switch (er->e->ops->kind) {
+	case TWHEEL_HASH_SORTED:
 		return min_t(u64, TWHEEL_MAX_TIMERS,
 			     (u64)TW_HASH_SORTED_PER_SLOT * er->cfg.hash_slots);
-	return TWHEEL_MAX_TIMERS;
+	case TWHEEL_STRAIGHT:
+		return TW_STRAIGHT_MAX_TIMERS;
+	case TWHEEL_ORDERED:
+		return TW_ORDERED_MAX_TIMERS;
+	default:
+		return TWHEEL_MAX_TIMERS;
+	}
 }
 
 const struct tw_runner_ops tw_engine_runner_ops = {

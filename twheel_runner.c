@@ -31,6 +31,8 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH]		= &tw_engine_runner_ops,
 	[TWHEEL_SIMPLE]		= &tw_engine_runner_ops,
 	[TWHEEL_HASH_SORTED]	= &tw_engine_runner_ops,
+	[TWHEEL_STRAIGHT]	= &tw_engine_runner_ops,
+	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };
@@ -532,7 +534,7 @@ static int tw_runners_admit_count(const struct twheel_params *p,
 		most = r->ops->max_timers(r);
 		if (p->count <= most)
 			continue;
-		pr_warn_ratelimited("load: %s count=%u: %s takes at most %u timers (its arm walks a slot of count/slots timers); count=%u fits\n",
+		pr_warn_ratelimited("load: %s count=%u: %s takes at most %u timers (its arm or its tick walks a list of them); count=%u fits\n",
 				    twheel_wl_names[p->type], p->count, r->name,
 				    most, most);
 		return -E2BIG;

@@ -9,6 +9,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
@@ -136,6 +137,23 @@ static inline void tw_slots_collect(struct twheel_engine *e,
 	t->rounds = TW_HASH_COLLECTED;
 	e->st.level_pending[0]--;
 	e->st.collected++;
+}
+
+/*
+ * Files t in a list sorted by expiry, after the last timer that expires
+ * no later (FIFO on ties): walked from the end, as new timers mostly go
+ * far out (hash_sorted's slots, the ordered engine's list).
+ */
+static inline void tw_sorted_insert(struct list_head *head,
+				    struct twheel_timer *t)
+{
+	struct list_head *pos;
+
+	for (pos = head->prev; pos != head; pos = pos->prev)
+		if (!time_after(list_entry(pos, struct twheel_timer,
+					   hash_link)->expires, t->expires))
+			break;
+	list_add(&t->hash_link, pos);
 }
 
 static inline struct twheel_timer *tw_slots_pop(struct list_head *collected)

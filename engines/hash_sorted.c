@@ -32,17 +32,11 @@ static void tw_hs_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	struct twheel_hash *h = to_hs(e);
 	unsigned long idx = t->expires & h->mask;
-	struct list_head *head, *pos;
 
 	if (time_before(t->expires, e->clk))
 		idx = e->clk & h->mask;
-	head = &h->slots[idx];
-	for (pos = head->prev; pos != head; pos = pos->prev)
-		if (!time_after(list_entry(pos, struct twheel_timer,
-					   hash_link)->expires, t->expires))
-			break;
 	t->rounds = 0;
-	list_add(&t->hash_link, pos);
+	tw_sorted_insert(&h->slots[idx], t);
 	__set_bit(idx, h->map);
 	e->st.level_pending[0]++;
 }

@@ -133,6 +133,22 @@ static struct twheel_engine *tw_init_simple(void *mem, unsigned long clk)
 	return &cs->s.e;
 }
 
+static struct twheel_engine *tw_init_straight(void *mem, unsigned long clk)
+{
+	struct twheel_straight *s = mem;
+
+	twheel_straight_init(s, clk);
+	return &s->e;
+}
+
+static struct twheel_engine *tw_init_ordered(void *mem, unsigned long clk)
+{
+	struct twheel_ordered *o = mem;
+
+	twheel_ordered_init(o, clk);
+	return &o->e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -160,6 +176,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact },
 	{ "hash_sorted", sizeof(struct tw_contract_hash), tw_init_hash_sorted,
 	  tw_fires_exact },
+	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
+	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
