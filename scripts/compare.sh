@@ -181,9 +181,9 @@ check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
 	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
-check "classic, reference, heap, hash, simple and hash_sorted run every timer at its exact jiffy" \
+check "classic, reference, heap, hash, simple, hash_sorted, straight and ordered run every timer at its exact jiffy" \
 	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
-		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted)$/ && $c != 0' "$csv")" ]
+		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered)$/ && $c != 0' "$csv")" ]
 nb=$(cell burst classic "$c_n")
 check "burst: classic cascaded all $nb timers in one tick" \
 	[ "$(cell burst classic "$c_casn")" = "$nb" ]

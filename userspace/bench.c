@@ -9,7 +9,10 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <classic|modern|reference|heap|hash|simple|hash_sorted> <pending> [jiffies]
+ *   bench <engine> <pending> [jiffies]
+ *
+ * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
+ * straight or ordered.
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -37,6 +40,8 @@ static struct twheel_heap heap;
 static struct twheel_hash hash;
 static struct twheel_simple simple;
 static struct twheel_hash_sorted hash_sorted;
+static struct twheel_straight straight;
+static struct twheel_ordered ordered;
 
 static struct {
 	struct twheel_engine *e;
@@ -191,6 +196,12 @@ static void bench_init(const char *engine, unsigned long n)
 					    TW_HASH_DEFAULT_SLOTS))
 			goto nomem;
 		b.e = &hash_sorted.wheel.e;
+	} else if (!strcmp(engine, "straight")) {
+		twheel_straight_init(&straight, clk);
+		b.e = &straight.e;
+	} else if (!strcmp(engine, "ordered")) {
+		twheel_ordered_init(&ordered, clk);
+		b.e = &ordered.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -244,7 +255,8 @@ int main(int argc, char **argv)
 	int op;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted> <pending> [jiffies]\n");
+		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
+			"              straight|ordered> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -30,9 +30,9 @@ table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
 	"$here/bench.sh")
 rc=$?
 printf '%s\n' "$table" >&2
-# Seven engine rows, every cell filled in.
-rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|hash|simple|hash_sorted) \| 1000 ')
-[ $rc -eq 0 ] && [ "$rows" -eq 7 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+# Nine engine rows, every cell filled in.
+rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|hash|simple|hash_sorted|straight|ordered) \| 1000 ')
+[ $rc -eq 0 ] && [ "$rows" -eq 9 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? bench-user-tiny
 
 exit $fail

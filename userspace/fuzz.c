@@ -3,14 +3,14 @@
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED for hash_sorted - and the reference engine run the same
- * operations on a pool of timers. A model of
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those - and the reference
+ * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic, heap, hash, simple, hash_sorted (the exact engines): the
- *    same timers at
+ *  - classic, heap, hash, simple, hash_sorted, straight, ordered (the
+ *    exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
  *    model knows, and is compared for the arms it took;
@@ -41,6 +41,8 @@
 #define FZ_HASH		101
 #define FZ_SIMPLE	102
 #define FZ_HASH_SORTED	103
+#define FZ_STRAIGHT	104
+#define FZ_ORDERED	105
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
@@ -93,6 +95,8 @@ static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
 				  FZ_HASH_SLOTS / 8) / sizeof(long)];
 static struct twheel_simple fz_simple;
 static struct twheel_hash_sorted fz_hash_sorted;
+static struct twheel_straight fz_straight;
+static struct twheel_ordered fz_ordered;
 static struct fz_engine fz_wheel, fz_ref;
 
 static struct {
@@ -413,7 +417,8 @@ static bool fz_collected(const struct fz_engine *fe,
 	if (fe->e->ops->kind == TWHEEL_HEAP)
 		return t->heap_idx == TW_HEAP_COLLECTED;
 	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
-	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED ||
+	    fe->e->ops->kind == TWHEEL_STRAIGHT || fe->e->ops->kind == TWHEEL_ORDERED)
 		return t->rounds == TW_HASH_COLLECTED;
 	if (fe->e->ops->kind != TWHEEL_REFERENCE)
 		return t->bucket == TWHEEL_COLLECTED;
@@ -647,6 +652,46 @@ static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
 		 "collected list is not %lu long", due);
 }
 
+/*
+ * straight: every timer in its list, due (base + its ticks left) at the
+ * model's jiffy; ordered: its list sorted by expiry, every timer in it
+ * armed.
+ */
+static void fz_check_list(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	bool straight = fe->e->ops->kind == TWHEEL_STRAIGHT;
+	const struct list_head *head = straight ? &fz_straight.list : &fz_ordered.list;
+	const struct twheel_timer *t, *prev = NULL;
+	const struct list_head *p;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (p = head->next; p != head; p = p->next) {
+		FZ_CHECK(fe, p->next->prev == p, "list: bad link");
+		t = container_of(p, struct twheel_timer, hash_link);
+		i = fz_index(fe, t);
+		FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL, "list: stray entry %p", p);
+		FZ_CHECK(fe, fe->s[i].state == FZ_ARMED, "timer %u in state %d in the list",
+			 i, fe->s[i].state);
+		if (straight)
+			FZ_CHECK(fe, fz_straight.base + t->rounds == fe->s[i].fire &&
+				 !time_after(fz_straight.base, fe->e->clk),
+				 "timer %u: base %lu + %lu ticks, model fire %lu",
+				 i, fz_straight.base, t->rounds, fe->s[i].fire);
+		else
+			FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+				 "list: %lu after %lu", t->expires, prev->expires);
+		prev = t;
+	}
+	FZ_CHECK(fe, n == armed && fe->e->st.level_pending[0] == armed,
+		 "%lu timers in the list, level_pending %u, want %lu", n,
+		 fe->e->st.level_pending[0], armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, straight ? &fz_straight.collected :
+				       &fz_ordered.collected) == due,
+		 "collected list is not %lu long", due);
+}
+
 /* Counts a tree in order; keys must never go down. */
 static unsigned long fz_walk_tree(struct fz_engine *fe,
 				  const struct rb_root_cached *root)
@@ -731,6 +776,10 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		break;
 	case TWHEEL_HASH_SORTED:
 		fz_check_sorted(fe, armed, due);
+		break;
+	case TWHEEL_STRAIGHT:
+	case TWHEEL_ORDERED:
+		fz_check_list(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -1064,6 +1113,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		    twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, 2U << k))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash.e);
+	} else if (FZ_WHEEL == FZ_STRAIGHT) {
+		twheel_straight_init(&fz_straight, fz.clk);
+		fz_setup(&fz_wheel, &fz_straight.e);
+	} else if (FZ_WHEEL == FZ_ORDERED) {
+		twheel_ordered_init(&fz_ordered, fz.clk);
+		fz_setup(&fz_wheel, &fz_ordered.e);
 	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
 		/* 2 to FZ_HASH_SLOTS slots */
 		k = fz_byte() % 10;

@@ -11,7 +11,8 @@ n() { echo $(($1 / scale)); }
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
-	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy; do
+	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy \
+	straight/occupancy ordered/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -34,7 +35,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			;;
 		esac
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 # 600 timers touched by 200 ops a tick: each about every 3 ticks, so next
@@ -128,11 +129,19 @@ else
 fi
 dmesg | grep -q "hash_sorted takes at most 131072 timers" || bad "no reason logged for hash_sorted's cap"
 ctl load burst count=131072 engines=hash_sorted || bad "hash_sorted refused 131072 timers"
-ok "hash_sorted: 131073 timers refused with E2BIG, 131072 taken"
+# straight and ordered, O(n) a tick or an arm: at most 8192 timers each.
+for e in straight ordered; do
+	ctl load burst count=8193 engines=$e 2>/tmp/err && bad "$e took 8193 timers"
+	grep -q "Argument list too long" /tmp/err || bad "$e over its cap: '$(cat /tmp/err)', not E2BIG"
+	dmesg | grep -q "$e takes at most 8192 timers" || bad "no reason logged for $e's cap"
+	ctl load burst count=8192 engines=$e || bad "$e refused 8192 timers"
+done
+ok "hash_sorted: 131073 timers refused with E2BIG, 131072 taken; straight, ordered: 8193 refused, 8192 taken"
 
 # rmmod under load.
 many=$(n 100000)
-ctl load long count=$many || bad "load $many"
+# straight and ordered take 8192 at most: they sit this one out
+ctl load long count=$many engines=$(but straight ordered) || bad "load $many"
 ctl start || bad "start $many"
 sleep 1
 [ "$(get classic pending)" -gt $((many * 9 / 10)) ] || bad "not loaded: $(get classic pending) pending"

@@ -199,14 +199,11 @@ ctl stop || bad "stop after random writes"
 stopped_ok hostile
 [ "$(get classic runs)" -gt 0 ] || bad "no timer ran during the random writes"
 # The biggest load there is (1048576 timers on each runner but hash_sorted,
-# which refuses more than 512 a slot with -E2BIG, see smoke), with all but
+# straight and ordered, which refuse that many with -E2BIG, see smoke), with all but
 # 128 MiB of memory held in tmpfs (no swap: it stays put): refused with
 # -ENOMEM, the workload left as it was, no OOM kill, no warning.
-huge="" nhuge=0
-for e in $runners; do
-	[ $e = hash_sorted ] || { huge="$huge,$e"; nhuge=$((nhuge + 1)); }
-done
-huge=${huge#,}
+huge=$(but hash_sorted straight ordered)
+nhuge=$(echo "$huge" | tr , ' ' | wc -w)
 want=$(snap)
 mkdir -p /fill && mount -t tmpfs -o size=100% tmpfs /fill
 avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
