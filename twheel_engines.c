@@ -117,13 +117,13 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		er->e = &er->ordered.e;
 		break;
 	case TWHEEL_SIMPLE:
-		er->storage = kvmalloc(twheel_simple_storage_size(cfg->max_interval),
+		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
 		if (!er->storage)
 			return -ENOMEM;
 		ret = twheel_simple_init(&er->simple, clk, er->storage,
 					 cfg->max_interval);
-		er->e = &er->simple.e;
+		er->e = &er->simple.wheel.e;
 		break;
 	default:
 		twheel_reference_init(&er->reference, clk);
@@ -403,16 +403,12 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 		return TW_MODERN_BUCKETS;
 	case TWHEEL_HASH:
 	case TWHEEL_HASH_SORTED:
-		/* hash_sorted's wheel is a struct twheel_hash too, at its start */
+	case TWHEEL_SIMPLE:
+		/* the others' wheel is a struct twheel_hash too, at their start */
 		for (i = 0; i <= er->hash.mask; i++)
 			list_for_each_entry(t, &er->hash.slots[i], hash_link)
 				per[i]++;
 		return er->hash.mask + 1;
-	case TWHEEL_SIMPLE:
-		for (i = 0; i <= er->simple.mask; i++)
-			list_for_each_entry(t, &er->simple.slots[i], hash_link)
-				per[i]++;
-		return er->simple.mask + 1;
 	default:
 		return 0;
 	}

@@ -305,10 +305,10 @@ static int __init twheel_init(void)
 			1U << TW_HASH_MAX_BITS);
 		return -EINVAL;
 	}
-	if (max_interval < 2 || max_interval > 1U << TW_SIMPLE_MAX_BITS ||
+	if (max_interval < 2 || max_interval > 1U << TW_HASH_MAX_BITS ||
 	    !is_power_of_2(max_interval)) {
 		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
-			max_interval, 1U << TW_SIMPLE_MAX_BITS);
+			max_interval, 1U << TW_HASH_MAX_BITS);
 		return -EINVAL;
 	}
 	if (wrap_secs > 86400) {

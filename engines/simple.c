@@ -7,14 +7,13 @@
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
 
-static struct twheel_simple *to_simple(const struct twheel_engine *e)
+static struct twheel_hash *to_simple(const struct twheel_engine *e)
 {
-	return container_of(e, struct twheel_simple, e);
+	return &container_of(e, struct twheel_simple, wheel.e)->wheel;
 }
 
 static unsigned int tw_simple_bucket_of(const struct twheel_engine *e,
@@ -37,7 +36,7 @@ static int tw_simple_admit(const struct twheel_engine *e,
 /* The slot delta ahead of the clock's: expires mod MaxInterval. */
 static void tw_simple_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	struct twheel_simple *s = to_simple(e);
+	struct twheel_hash *s = to_simple(e);
 	unsigned long idx = t->expires & s->mask;
 
 	if (time_before(t->expires, e->clk))
@@ -50,7 +49,7 @@ static void tw_simple_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 
 static void tw_simple_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	struct twheel_simple *s = to_simple(e);
+	struct twheel_hash *s = to_simple(e);
 
 	tw_slots_dequeue(e, s->slots, s->map, t);
 }
@@ -58,7 +57,7 @@ static void tw_simple_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 /* Everything in the clock's slot is due: no delta reaches a turn. */
 static void tw_simple_process(struct twheel_engine *e)
 {
-	struct twheel_simple *s = to_simple(e);
+	struct twheel_hash *s = to_simple(e);
 	unsigned long idx = e->clk & s->mask;
 	struct twheel_timer *t, *n;
 
@@ -70,9 +69,9 @@ static void tw_simple_process(struct twheel_engine *e)
 static unsigned long tw_simple_next_event(const struct twheel_engine *e,
 					  unsigned long limit)
 {
-	const struct twheel_simple *s = to_simple(e);
+	const struct twheel_hash *s = to_simple(e);
 
-	return min(tw_level_next(s->map, ilog2(s->mask + 1), 0, e->clk), limit);
+	return min(tw_level_next(s->map, s->bits, 0, e->clk), limit);
 }
 
 static struct twheel_timer *tw_simple_pop(struct twheel_engine *e)
@@ -97,43 +96,23 @@ const struct twheel_ops twheel_simple_ops = {
 EXPORT_SYMBOL_GPL(twheel_simple_ops);
 
 /**
- * twheel_simple_storage_size() - bytes of storage a simple engine needs
- * @max_interval: its MaxInterval, the number of slots
- *
- * Return: the size of the storage twheel_simple_init() takes: a list head
- * and a bit per slot.
- */
-size_t twheel_simple_storage_size(unsigned int max_interval)
-{
-	return tw_slots_storage_size(max_interval);
-}
-EXPORT_SYMBOL_GPL(twheel_simple_storage_size);
-
-/**
  * twheel_simple_init() - set up an empty simple engine
  * @s: the engine; the caller's storage
  * @clk: the first jiffy it is to process
- * @storage: twheel_simple_storage_size(@max_interval) bytes, the caller's,
+ * @storage: twheel_hash_storage_size(@max_interval) bytes, the caller's,
  *	for the slots and their bitmap; its contents do not matter
  * @max_interval: MaxInterval: the slots, and the first delta (from the
- *	clock) refused; a power of two from 2 to 2^TW_SIMPLE_MAX_BITS
+ *	clock) refused; a power of two from 2 to 2^TW_HASH_MAX_BITS
  *
- * Every slot empty, every counter at 0, @s->e.clock_ns NULL; its one
- * level is level 0. Nothing is allocated.
+ * Every slot empty, every counter at 0, @s->wheel.e.clock_ns NULL; its
+ * one level is level 0. Nothing is allocated.
  *
  * Return: 0, or -EINVAL if @max_interval is not a power of two in range.
  */
 int twheel_simple_init(struct twheel_simple *s, unsigned long clk,
 		       void *storage, unsigned int max_interval)
 {
-	if (max_interval < 2 || max_interval > 1U << TW_SIMPLE_MAX_BITS ||
-	    !is_power_of_2(max_interval) || !storage)
-		return -EINVAL;
-	tw_engine_init(&s->e, &twheel_simple_ops, clk, 1);
-	INIT_LIST_HEAD(&s->collected);
-	s->mask = max_interval - 1;
-	s->slots = storage;
-	s->map = tw_slots_init(s->slots, max_interval);
-	return 0;
+	return tw_hash_wheel_init(&s->wheel, &twheel_simple_ops, clk, storage,
+				  max_interval);
 }
 EXPORT_SYMBOL_GPL(twheel_simple_init);

@@ -14,35 +14,26 @@
  * Cost: start O(1), stop O(1), per tick O(1) plus the timers due;
  * next_event O(MaxInterval / BITS_PER_LONG).
  * Memory: the timer's own 40 bytes; per engine one list head (16 bytes)
- * and one bit per slot (twheel_simple_storage_size()): 64.5 KiB at the
- * default MaxInterval of 4096.
+ * and one bit per slot (twheel_hash_storage_size(MaxInterval)): 64.5 KiB
+ * at the default MaxInterval of 4096.
  */
 #ifndef TWHEEL_ENGINES_SIMPLE_H
 #define TWHEEL_ENGINES_SIMPLE_H
 
-/* MaxInterval: a power of two from 2 to 2^TW_SIMPLE_MAX_BITS. */
-#define TW_SIMPLE_MAX_BITS		20
+/* MaxInterval: a power of two from 2 to 2^TW_HASH_MAX_BITS. */
 #define TW_SIMPLE_DEFAULT_INTERVAL	4096
 
 /**
  * struct twheel_simple - one circle of MaxInterval slots (scheme 4)
- * @e: the engine
- * @collected: timers collected and not yet popped, in the order they fire
- * @mask: MaxInterval - 1
- * @slots: the slots, the caller's storage; FIFO lists
- * @map: a bit per non-empty slot, in the same storage after @slots
+ * @wheel: its slots, bitmap and collected list, as the hash engine's
+ *	(MaxInterval slots; every timer's @rounds is 0 there)
  *
  * Set up by twheel_simple_init().
  */
 struct twheel_simple {
-	struct twheel_engine e;
-	struct list_head collected;
-	unsigned long mask;
-	struct list_head *slots;
-	unsigned long *map;
+	struct twheel_hash wheel;
 };
 
-size_t twheel_simple_storage_size(unsigned int max_interval);
 int twheel_simple_init(struct twheel_simple *s, unsigned long clk,
 		       void *storage, unsigned int max_interval);
 

@@ -130,7 +130,7 @@ static struct twheel_engine *tw_init_simple(void *mem, unsigned long clk)
 
 	if (twheel_simple_init(&cs->s, clk, cs->slots, TW_CONTRACT_SIMPLE_INTERVAL))
 		return NULL;
-	return &cs->s.e;
+	return &cs->s.wheel.e;
 }
 
 static struct twheel_engine *tw_init_straight(void *mem, unsigned long clk)

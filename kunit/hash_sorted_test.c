@@ -128,28 +128,16 @@ static void tw_hs_every(struct kunit *test, unsigned long clk)
 	const unsigned int n = 4004;
 	struct twheel_hash_sorted *hs = tw_hs_new(test, clk, 16);
 	struct twheel_engine *e = &hs->wheel.e;
-	unsigned int i, j, late = 0;
-	unsigned long prev = clk;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	r = tw_recs_new(test, &ctx, n);
-	for (i = 0; i < n; i++) {
-		j = (i * 7919) % n;
-		tw_arm_exact(test, e, &r[j], clk + j - 3);
-	}
+	r = tw_arm_shuffled(test, &ctx, e, n, -3);
 	KUNIT_EXPECT_EQ(test, tw_hs_check(test, hs), (unsigned long)n);
 	tw_run_until(&ctx, clk + 3999);
 	KUNIT_EXPECT_EQ(test, ctx.runs, n - 1UL);
 	tw_run_until(&ctx, clk + 4000);
 	KUNIT_EXPECT_EQ(test, ctx.runs, (unsigned long)n);
-	for (i = 0; i < n; i++) {
-		late += time_before(r[i].fired_at, prev);
-		prev = r[i].fired_at;
-	}
-	KUNIT_EXPECT_EQ(test, late, 0U);
+	KUNIT_EXPECT_EQ(test, tw_runs_out_of_order(r, n), 0U);
 	KUNIT_EXPECT_EQ(test, ctx.bad, 0UL);
 	KUNIT_EXPECT_EQ(test, tw_hs_check(test, hs), 0UL);
 	tw_check_invariant(test, e);

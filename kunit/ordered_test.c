@@ -87,29 +87,18 @@ static void tw_ordered_every(struct kunit *test, unsigned long clk)
 	const unsigned int n = 3004;
 	struct twheel_ordered *o = tw_ordered_new(test, clk);
 	struct twheel_engine *e = &o->e;
-	unsigned int i, j, cnt, late = 0;
-	unsigned long prev = clk;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
+	unsigned int cnt;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	r = tw_recs_new(test, &ctx, n);
-	for (i = 0; i < n; i++) {
-		j = (i * 7919) % n;
-		tw_arm_exact(test, e, &r[j], clk + j - 3);
-	}
+	r = tw_arm_shuffled(test, &ctx, e, n, -3);
 	KUNIT_EXPECT_TRUE(test, tw_ordered_list(o, r, NULL, 0, &cnt));
 	KUNIT_EXPECT_EQ(test, e->st.level_pending[0], n);
 	tw_run_until(&ctx, clk + 2999);
 	KUNIT_EXPECT_EQ(test, ctx.runs, n - 1UL);
 	tw_run_until(&ctx, clk + 3000);
 	KUNIT_EXPECT_EQ(test, ctx.runs, (unsigned long)n);
-	for (i = 0; i < n; i++) {
-		late += time_before(r[i].fired_at, prev);
-		prev = r[i].fired_at;
-	}
-	KUNIT_EXPECT_EQ(test, late, 0U);
+	KUNIT_EXPECT_EQ(test, tw_runs_out_of_order(r, n), 0U);
 	KUNIT_EXPECT_EQ(test, ctx.bad, 0UL);
 	KUNIT_EXPECT_TRUE(test, list_empty(&o->list));
 	tw_check_invariant(test, e);

@@ -111,6 +111,39 @@ void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
 	KUNIT_ASSERT_EQ(test, twheel_add(e, &r->t, expires), 0);
 }
 
+/*
+ * n fresh timers on an exact engine, timer j armed for clk + first + j,
+ * in a shuffled order (7919 is prime: every j once unless n is a multiple
+ * of it); ctx is set up for e, every run checked by tw_expect_hook().
+ */
+struct tw_rec *tw_arm_shuffled(struct kunit *test, struct tw_ctx *ctx,
+			       struct twheel_engine *e, unsigned int n,
+			       long first)
+{
+	unsigned long clk = e->clk;
+	struct tw_rec *r;
+	unsigned int i, j;
+
+	tw_ctx_init(ctx, test, e);
+	ctx->hook = tw_expect_hook;
+	r = tw_recs_new(test, ctx, n);
+	for (i = 0; i < n; i++) {
+		j = (i * 7919UL) % n;
+		tw_arm_exact(test, e, &r[j], clk + first + j);
+	}
+	return r;
+}
+
+/* How often r[i + 1] ran before r[i]: 0 if they ran in index order. */
+unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n)
+{
+	unsigned int i, back = 0;
+
+	for (i = 1; i < n; i++)
+		back += time_before(r[i].fired_at, r[i - 1].fired_at);
+	return back;
+}
+
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
 {
 	const struct twheel_stats *st = &e->st;

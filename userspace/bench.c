@@ -186,10 +186,10 @@ static void bench_init(const char *engine, unsigned long n)
 	} else if (!strcmp(engine, "simple")) {
 		/* every timeout (up to an hour) is below 2^20 jiffies at HZ 250 */
 		if (twheel_simple_init(&simple, clk,
-				       malloc(twheel_simple_storage_size(1U << 20)),
+				       malloc(twheel_hash_storage_size(1U << 20)),
 				       1U << 20))
 			goto nomem;
-		b.e = &simple.e;
+		b.e = &simple.wheel.e;
 	} else if (!strcmp(engine, "hash_sorted")) {
 		if (twheel_hash_sorted_init(&hash_sorted, clk,
 					    malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),

@@ -301,7 +301,7 @@ static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
 	unsigned long delta = expires - fe->e->clk;
 
 	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
-	       delta > fz_simple.mask;
+	       delta > fz_simple.wheel.mask;
 }
 
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
@@ -771,8 +771,8 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 			       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
 		break;
 	case TWHEEL_SIMPLE:
-		fz_check_slots(fe, armed, due, fz_simple.slots, fz_simple.map,
-			       fz_simple.mask, 0, &fz_simple.collected);
+		fz_check_slots(fe, armed, due, fz_simple.wheel.slots, fz_simple.wheel.map,
+			       fz_simple.wheel.mask, 0, &fz_simple.wheel.collected);
 		break;
 	case TWHEEL_HASH_SORTED:
 		fz_check_sorted(fe, armed, due);
@@ -1061,6 +1061,17 @@ static void fz_op(void)
 	}
 }
 
+/* The slots of a hash, hash_sorted or simple engine: 2 to FZ_HASH_SLOTS. */
+static unsigned int fz_nr_slots(void)
+{
+	unsigned int n = 2U << (fz_byte() % 10);
+
+	FZ_TRACE("%u slots\n", n);
+	if (sizeof(fz_hash_mem) < twheel_hash_storage_size(n))
+		abort();
+	return n;
+}
+
 static void fz_setup(struct fz_engine *fe, struct twheel_engine *e)
 {
 	unsigned int i;
@@ -1106,11 +1117,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			abort();
 		fz_setup(&fz_wheel, &fz_heap.e);
 	} else if (FZ_WHEEL == FZ_HASH) {
-		/* 2 to FZ_HASH_SLOTS slots */
-		k = fz_byte() % 10;
-		FZ_TRACE("%u slots\n", 2U << k);
-		if (sizeof(fz_hash_mem) < twheel_hash_storage_size(2U << k) ||
-		    twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, 2U << k))
+		if (twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, fz_nr_slots()))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash.e);
 	} else if (FZ_WHEEL == FZ_STRAIGHT) {
@@ -1120,21 +1127,15 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		twheel_ordered_init(&fz_ordered, fz.clk);
 		fz_setup(&fz_wheel, &fz_ordered.e);
 	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
-		/* 2 to FZ_HASH_SLOTS slots */
-		k = fz_byte() % 10;
-		FZ_TRACE("%u slots\n", 2U << k);
-		if (sizeof(fz_hash_mem) < twheel_hash_storage_size(2U << k) ||
-		    twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem, 2U << k))
+		if (twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem,
+					    fz_nr_slots()))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
-		/* MaxInterval 2 to FZ_HASH_SLOTS */
-		k = fz_byte() % 10;
-		FZ_TRACE("MaxInterval %u\n", 2U << k);
-		if (sizeof(fz_hash_mem) < twheel_simple_storage_size(2U << k) ||
-		    twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, 2U << k))
+		/* its MaxInterval */
+		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))
 			abort();
-		fz_setup(&fz_wheel, &fz_simple.e);
+		fz_setup(&fz_wheel, &fz_simple.wheel.e);
 	} else if (FZ_WHEEL) {
 		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
 			abort();
