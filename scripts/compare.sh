@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make compare: one QEMU boot runs every workload on classic, modern,
-# reference, timer_list and hrtimer, plus a scale sweep (1k..1M pending
-# timers), and writes a markdown table, CSV files and a gnuplot plot.
+# make compare: one QEMU boot runs every workload on every runner (our
+# engines, timer_list and hrtimer; straight and ordered apart, at most 8192
+# timers), plus a scale sweep (1k..1M pending timers, each runner up to
+# what it takes), and writes a markdown table, CSV files and a gnuplot plot.
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
 #
