@@ -50,14 +50,24 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  *	in, while it is; TWHEEL_COLLECTED once set up. A collected timer
  *	keeps the index it had (see struct twheel_ops.in_bucket)
  * @node: the reference engine's link into its armed or its due tree
+ * @due: the heap engine's link into its collected list
+ * @heap_idx: the heap engine: the timer's index in the heap's array,
+ *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
+ * @hash_link: the hash engine's (and the simple, hash_sorted, straight and
+ *	ordered engines') link into a slot, a list or the collected list
+ * @rounds: the hash engine: turns of the wheel still to wait in its slot;
+ *	straight: ticks left; TW_HASH_COLLECTED while collected
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
- * with @bucket; the reference engine uses @node. A timer belongs to one
- * engine at a time, so they share storage and the timer stays as small as
- * the kernel's timer_list (40 bytes on 64-bit). Set it up with
+ * with @bucket; the reference engine uses @node, the heap @due and
+ * @heap_idx, the hash and straight engines @hash_link and @rounds, the
+ * simple, hash_sorted and ordered engines @hash_link (their @rounds is
+ * TW_HASH_COLLECTED while collected). A timer belongs to one engine at a time, so they share
+ * storage and the timer stays as small as the kernel's timer_list (40
+ * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
  */
 struct twheel_timer {
@@ -70,6 +80,14 @@ struct twheel_timer {
 			unsigned int bucket;
 		};
 		struct rb_node node;
+		struct {
+			struct list_head due;
+			unsigned int heap_idx;
+		};
+		struct {
+			struct list_head hash_link;
+			unsigned long rounds;
+		};
 	};
 	unsigned long expires;
 	twheel_fn_t function;
@@ -84,6 +102,12 @@ enum twheel_kind {
 	TWHEEL_CLASSIC,
 	TWHEEL_MODERN,
 	TWHEEL_REFERENCE,
+	TWHEEL_HEAP,
+	TWHEEL_HASH,
+	TWHEEL_SIMPLE,
+	TWHEEL_HASH_SORTED,
+	TWHEEL_STRAIGHT,
+	TWHEEL_ORDERED,
 	TWHEEL_NR_KINDS,
 };
 
@@ -123,6 +147,8 @@ enum twheel_kind {
  * @advances: twheel_advance() calls that moved clk
  * @jiffies: jiffies those calls covered
  * @events: jiffies that had work (collect or cascade), i.e. were processed
+ * @refused: arms the engine refused (twheel_ops.admit): adds that returned
+ *	an error, mods that disarmed the timer instead
  * @pending: timers armed, or collected and not yet popped
  *
  * added = expired + deleted + pending, at any time; twheel_count() counts
@@ -142,6 +168,7 @@ struct twheel_stats {
 	u64 advances;
 	u64 jiffies;
 	u64 events;
+	u64 refused;
 	unsigned long pending;
 };
 
@@ -159,7 +186,7 @@ struct twheel_engine;
  *	or TWHEEL_NO_BUCKET
  * @in_bucket: whether a pending timer is filed in bucket idx, so that a
  *	mod to an expiry of that bucket can leave it there; false when unsure
- *	(a relink is always right)
+ *	(a relink is always right). NULL: never (engines without buckets)
  * @process: processes the jiffy e->clk: cascade, then collect; clk is not
  *	moved. True if it collected any timer
  * @next_event: jiffies from clk to the next jiffy with work, at most limit
@@ -168,6 +195,9 @@ struct twheel_engine;
  * @count: walks the engine, adds the timers filed in each level to
  *	per_level[] (zeroed by the caller) and returns how many are collected
  *	and not popped (twheel_count())
+ * @admit: optional: 0 if the engine takes a timer expiring at @expires
+ *	now, else the error twheel_add() returns (engines with a range limit);
+ *	NULL: every expiry is taken
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -190,6 +220,7 @@ struct twheel_ops {
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
 	unsigned long (*count)(const struct twheel_engine *e,
 			       unsigned long *per_level);
+	int (*admit)(const struct twheel_engine *e, unsigned long expires);
 };
 
 /**
@@ -319,11 +350,23 @@ void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 extern const struct twheel_ops twheel_classic_ops;
 extern const struct twheel_ops twheel_modern_ops;
 extern const struct twheel_ops twheel_reference_ops;
+extern const struct twheel_ops twheel_heap_ops;
+extern const struct twheel_ops twheel_hash_ops;
+extern const struct twheel_ops twheel_simple_ops;
+extern const struct twheel_ops twheel_hash_sorted_ops;
+extern const struct twheel_ops twheel_straight_ops;
+extern const struct twheel_ops twheel_ordered_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
 #include "engines/modern.h"
 #include "engines/reference.h"
+#include "engines/heap.h"
+#include "engines/hash.h"
+#include "engines/simple.h"
+#include "engines/hash_sorted.h"
+#include "engines/straight.h"
+#include "engines/ordered.h"
 
 /*
  * The operations. An engine with fast paths (classic, modern) has them

@@ -120,15 +120,26 @@ EXPORT_SYMBOL_GPL(twheel_ops_pending);
  * is cut to it, and such a timer runs before @expires. Counts
  * st.added and st.pending.
  *
- * Return: 0, or -EBUSY if @t is already pending (armed, or collected and
+ * Return: 0; -EBUSY if @t is already pending (armed, or collected and
  * not yet popped): then nothing changes, @t keeps its expiry and nothing
- * is counted.
+ * is counted; or the error of an engine that does not take @expires
+ * (twheel_ops.admit; the simple engine: -ERANGE beyond its MaxInterval):
+ * then @t stays not pending and only st.refused is counted.
  */
 int twheel_ops_add(struct twheel_engine *e, struct twheel_timer *t,
 		   unsigned long expires)
 {
+	int ret;
+
 	if (e->ops->pending(t))
 		return -EBUSY;
+	if (e->ops->admit) {
+		ret = e->ops->admit(e, expires);
+		if (ret) {
+			e->st.refused++;
+			return ret;
+		}
+	}
 	t->expires = expires;
 	e->ops->enqueue(e, t);
 	e->st.added++;
@@ -176,7 +187,10 @@ EXPORT_SYMBOL_GPL(twheel_ops_del);
  *   no relink (st.mod_inplace; never for a collected timer, nor on the
  *   reference engine, which has no buckets);
  * - otherwise it is taken out (of its bucket, or of the collected list: it
- *   will not run for its old expiry) and filed again for @expires.
+ *   will not run for its old expiry) and filed again for @expires;
+ * - unless the engine does not take @expires (twheel_ops.admit): then it
+ *   is disarmed instead, counted in st.deleted and st.refused, so that it
+ *   never runs at the expiry it had.
  *
  * Return: true if @t was pending, false if it was armed afresh.
  */
@@ -196,12 +210,19 @@ bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 	}
 	/* Same bucket: only the expiry changes. */
 	idx = e->ops->bucket_of(e, expires);
-	if (idx != TWHEEL_NO_BUCKET && e->ops->in_bucket(e, t, idx)) {
+	if (idx != TWHEEL_NO_BUCKET && e->ops->in_bucket &&
+	    e->ops->in_bucket(e, t, idx)) {
 		t->expires = expires;
 		e->st.mod_inplace++;
 		return true;
 	}
 	e->ops->dequeue(e, t);
+	if (e->ops->admit && e->ops->admit(e, expires)) {
+		e->st.refused++;
+		e->st.deleted++;
+		e->st.pending--;
+		return true;
+	}
 	t->expires = expires;
 	e->ops->enqueue(e, t);
 	return true;

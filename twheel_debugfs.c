@@ -69,6 +69,7 @@ static const struct tw_key tw_keys[] = {
 	TW_ST("mod_inplace", mod_inplace, TW_CAP_ENGINE),
 	TW_ST("cascades", cascades, TW_CAP_ENGINE),
 	TW_ST("cascaded", cascaded, TW_CAP_ENGINE),
+	TW_ST("refused", refused, TW_CAP_ENGINE),
 	{ "invariant", TW_SRC_INVARIANT, 0, 0 },
 	TW_RS("cascaded_max_tick", cascaded_max, TW_CAP_ENGINE),
 	TW_RS("ticks", ticks, TW_CAP_ENGINE),

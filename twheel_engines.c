@@ -27,8 +27,16 @@ struct tw_engine_runner {
 		struct twheel_classic classic;
 		struct twheel_modern modern;
 		struct twheel_reference reference;
+		struct twheel_heap heap;
+		struct twheel_hash hash;
+		struct twheel_simple simple;
+		struct twheel_hash_sorted hash_sorted;
+		struct twheel_straight straight;
+		struct twheel_ordered ordered;
 	};
 	struct twheel_engine *e;
+	void *storage;			/* the heap's array, the others' slots */
+	struct tw_config cfg;		/* what it was set up with */
 	unsigned long clock_offset;	/* engine time = jiffies + this */
 	unsigned int tick_jiffies;	/* a tick's own span */
 	bool backlog;			/* the last tick stopped at the budget */
@@ -54,35 +62,102 @@ static u64 tw_engine_clock_ns(void)
 	return ktime_get_ns();
 }
 
-/* Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS). */
-static void tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
-				 unsigned long clk, unsigned int depth)
+/* The engines' own arrays are sized by the user: no OOM killer, no warning. */
+#define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/*
+ * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
+ * the storage it needs allocated into er->storage: the heap's array for
+ * cap timers, cfg->hash_slots slots for hash and hash_sorted,
+ * cfg->max_interval for simple. Process context.
+ */
+static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
+				unsigned long clk, const struct tw_config *cfg,
+				unsigned int cap)
 {
+	int ret = 0;
+
+	er->storage = NULL;
 	switch (kind) {
 	case TWHEEL_CLASSIC:
 		twheel_classic_init(&er->classic, clk);
 		er->e = &er->classic.e;
 		break;
 	case TWHEEL_MODERN:
-		twheel_modern_init(&er->modern, clk, depth);
+		ret = twheel_modern_init(&er->modern, clk, cfg->modern_depth);
 		er->e = &er->modern.e;
+		break;
+	case TWHEEL_HEAP:
+		if (cap) {
+			er->storage = kvmalloc_array(cap, sizeof(*er->heap.slots),
+						     TW_GFP_STORAGE);
+			if (!er->storage)
+				return -ENOMEM;
+		}
+		ret = twheel_heap_init(&er->heap, clk, er->storage, cap);
+		er->e = &er->heap.e;
+		break;
+	case TWHEEL_HASH:
+		er->storage = kvmalloc(twheel_hash_storage_size(cfg->hash_slots),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_hash_init(&er->hash, clk, er->storage,
+				       cfg->hash_slots);
+		er->e = &er->hash.e;
+		break;
+	case TWHEEL_HASH_SORTED:
+		er->storage = kvmalloc(twheel_hash_storage_size(cfg->hash_slots),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_hash_sorted_init(&er->hash_sorted, clk, er->storage,
+					      cfg->hash_slots);
+		er->e = &er->hash_sorted.wheel.e;
+		break;
+	case TWHEEL_STRAIGHT:
+		twheel_straight_init(&er->straight, clk);
+		er->e = &er->straight.e;
+		break;
+	case TWHEEL_ORDERED:
+		twheel_ordered_init(&er->ordered, clk);
+		er->e = &er->ordered.e;
+		break;
+	case TWHEEL_SIMPLE:
+		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_simple_init(&er->simple, clk, er->storage,
+					 cfg->max_interval);
+		er->e = &er->simple.wheel.e;
 		break;
 	default:
 		twheel_reference_init(&er->reference, clk);
 		er->e = &er->reference.e;
 		break;
 	}
+	if (ret) {
+		kvfree(er->storage);
+		er->storage = NULL;
+	}
+	return ret;
 }
 
 static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 {
 	struct tw_engine_runner *er = kzalloc(sizeof(*er), GFP_KERNEL);
+	int ret;
 
 	if (!er)
 		return -ENOMEM;
 	/* The first runner indices are the engine kinds. */
-	tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset,
-			     cfg->modern_depth);
+	ret = tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset, cfg, 0);
+	if (ret) {
+		kfree(er);
+		return ret;
+	}
+	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	er->clock_offset = cfg->clock_offset;
 	er->tick_jiffies = cfg->tick_jiffies;
@@ -93,8 +168,38 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 
 static void tw_engine_release(struct tw_runner *r)
 {
-	kfree(r->priv);
+	struct tw_engine_runner *er = r->priv;
+
+	kvfree(er->storage);
+	kfree(er);
 	r->priv = NULL;
+}
+
+/*
+ * Before a load of count timers: the heap's array grows to hold them all
+ * (each timer is in the heap at most once). Allocated here, with no lock
+ * held, and swapped in under the lock; it never shrinks, so a load that
+ * fails later leaves an array big enough for the workload still loaded.
+ */
+static int tw_engine_reserve(struct tw_runner *r, u32 count)
+{
+	struct tw_engine_runner *er = tw_er(r);
+	void *old, *slots;
+	int ret;
+
+	if (er->e->ops->kind != TWHEEL_HEAP || count <= er->heap.cap)
+		return 0;
+	slots = kvmalloc_array(count, sizeof(*er->heap.slots), TW_GFP_STORAGE);
+	if (!slots)
+		return -ENOMEM;
+	spin_lock_bh(&r->lock);
+	ret = twheel_heap_set_storage(&er->heap, slots, count);
+	old = ret ? slots : er->storage;
+	if (!ret)
+		er->storage = slots;
+	spin_unlock_bh(&r->lock);
+	kvfree(old);
+	return ret;
 }
 
 /* A workload timer of an engine ran: its callback re-arms it. */
@@ -335,7 +440,11 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 		return -ENOMEM;
 	}
 	spin_lock_init(&lock);
-	tw_engine_setup_kind(cal, r->id, 0, er->e->nr_levels);
+	if (tw_engine_setup_kind(cal, r->id, 0, &er->cfg, TW_CAL_TIMERS)) {
+		kvfree(t);
+		kfree(cal);
+		return -ENOMEM;
+	}
 	for (i = 0; i < TW_CAL_TIMERS; i++)
 		twheel_timer_setup(cal->e, &t[i], tw_engine_cal_fn);
 	local_bh_disable();
@@ -354,6 +463,7 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
 	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
 	kvfree(t);
+	kvfree(cal->storage);
 	kfree(cal);
 	return 0;
 }
@@ -402,6 +512,14 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 			hlist_for_each_entry(t, &er->modern.vec[i], entry)
 				per[i]++;
 		return TW_MODERN_BUCKETS;
+	case TWHEEL_HASH:
+	case TWHEEL_HASH_SORTED:
+	case TWHEEL_SIMPLE:
+		/* the others' wheel is a struct twheel_hash too, at their start */
+		for (i = 0; i <= er->hash.mask; i++)
+			list_for_each_entry(t, &er->hash.slots[i], hash_link)
+				per[i]++;
+		return er->hash.mask + 1;
 	default:
 		return 0;
 	}
@@ -409,12 +527,13 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 
 static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
-	unsigned int nb = max(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS);
 	struct tw_engine_runner *er = tw_er(r);
+	unsigned int nb = max(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
+				   er->cfg.hash_slots), er->cfg.max_interval);
 	unsigned int lvl, levels, i, *per;
 	unsigned long lp[TWHEEL_MAX_LEVELS];
 
-	per = kcalloc(nb, sizeof(*per), GFP_KERNEL);
+	per = kvcalloc(nb, sizeof(*per), GFP_KERNEL);
 	if (!per)
 		return -ENOMEM;
 	spin_lock_bh(&r->lock);
@@ -431,8 +550,32 @@ static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 		if (per[i])
 			seq_printf(m, "bucket %u (level %u): %u\n", i,
 				   twheel_bucket_level(er->e, i), per[i]);
-	kfree(per);
+	kvfree(per);
 	return 0;
+}
+
+/*
+ * hash_sorted's arm walks its slot: at most TW_HASH_SORTED_PER_SLOT timers
+ * a slot on average (131072 at the default 256 slots). The O(n) engines
+ * walk all their timers, straight each tick, ordered each arm.
+ */
+#define TW_HASH_SORTED_PER_SLOT	512
+
+static u32 tw_engine_max_timers(struct tw_runner *r)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	switch (er->e->ops->kind) {
+	case TWHEEL_HASH_SORTED:
+		return min_t(u64, TWHEEL_MAX_TIMERS,
+			     (u64)TW_HASH_SORTED_PER_SLOT * er->cfg.hash_slots);
+	case TWHEEL_STRAIGHT:
+		return TW_STRAIGHT_MAX_TIMERS;
+	case TWHEEL_ORDERED:
+		return TW_ORDERED_MAX_TIMERS;
+	default:
+		return TWHEEL_MAX_TIMERS;
+	}
 }
 
 const struct tw_runner_ops tw_engine_runner_ops = {
@@ -440,6 +583,7 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.caps		= TW_CAP_ENGINE,
 	.init		= tw_engine_init,
 	.release	= tw_engine_release,
+	.reserve	= tw_engine_reserve,
 	.setup		= tw_engine_setup,
 	.arm		= tw_engine_arm,
 	.del		= tw_engine_del,
@@ -450,4 +594,5 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,
 	.occupancy	= tw_engine_occupancy,
+	.max_timers	= tw_engine_max_timers,
 };

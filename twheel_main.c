@@ -30,6 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -42,7 +43,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,timer_list,hrtimer");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -59,6 +60,14 @@ MODULE_PARM_DESC(tick, "periodic: the driver ticks every tick_jiffies; nohz: it 
 static unsigned int budget;
 module_param(budget, uint, 0444);
 MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget= (callbacks and cascaded timers; 0: no limit, the default)");
+
+static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
+module_param(hash_slots, uint, 0444);
+MODULE_PARM_DESC(hash_slots, "slots of the hash and hash_sorted engines (a power of two, 2..1048576; default 256)");
+
+static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
+module_param(max_interval, uint, 0444);
+MODULE_PARM_DESC(max_interval, "the simple engine's MaxInterval: its slots, the first delta it refuses (a power of two, 2..1048576; default 4096)");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -251,7 +260,7 @@ static const struct file_operations control_fops = {
 	.llseek	= noop_llseek,
 };
 
-/* engines=: a comma-separated list of runner names into a mask. */
+/* engines=: a comma-separated list of runner names into a mask; "all". */
 static int tw_parse_engine_param(const char *list, unsigned long *mask)
 {
 	char *buf, *p, *tok;
@@ -266,9 +275,13 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		tok = strim(tok);
 		if (!*tok)
 			continue;
+		if (!strcmp(tok, "all")) {
+			*mask |= BIT(TWHEEL_NR_RUNNERS) - 1;
+			continue;
+		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference timer_list hrtimer)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -309,6 +322,18 @@ static int __init twheel_init(void)
 		pr_warn("tick_jiffies=%u is out of range (1..%d)\n", tick_jiffies, HZ);
 		return -EINVAL;
 	}
+	if (hash_slots < 2 || hash_slots > 1U << TW_HASH_MAX_BITS ||
+	    !is_power_of_2(hash_slots)) {
+		pr_warn("hash_slots=%u is not a power of two in 2..%u\n", hash_slots,
+			1U << TW_HASH_MAX_BITS);
+		return -EINVAL;
+	}
+	if (max_interval < 2 || max_interval > 1U << TW_HASH_MAX_BITS ||
+	    !is_power_of_2(max_interval)) {
+		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
+			max_interval, 1U << TW_HASH_MAX_BITS);
+		return -EINVAL;
+	}
 	if (wrap_secs > 86400) {
 		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
 		return -EINVAL;
@@ -318,6 +343,8 @@ static int __init twheel_init(void)
 		return ret;
 	tw_cfg.modern_depth = modern_depth;
 	tw_cfg.tick_jiffies = tick_jiffies;
+	tw_cfg.hash_slots = hash_slots;
+	tw_cfg.max_interval = max_interval;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	if (wrap_secs)
 		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;
@@ -358,6 +385,6 @@ static void __exit twheel_exit(void)
 module_init(twheel_init);
 module_exit(twheel_exit);
 
-MODULE_DESCRIPTION("Timer wheels side by side: classic, modern and a reference");
+MODULE_DESCRIPTION("Timer wheels side by side: classic, modern, a reference, and Varghese & Lauck's schemes");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(TWHEEL_VERSION);

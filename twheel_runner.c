@@ -27,6 +27,12 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= &tw_engine_runner_ops,
 	[TWHEEL_MODERN]		= &tw_engine_runner_ops,
 	[TWHEEL_REFERENCE]	= &tw_engine_runner_ops,
+	[TWHEEL_HEAP]		= &tw_engine_runner_ops,
+	[TWHEEL_HASH]		= &tw_engine_runner_ops,
+	[TWHEEL_SIMPLE]		= &tw_engine_runner_ops,
+	[TWHEEL_HASH_SORTED]	= &tw_engine_runner_ops,
+	[TWHEEL_STRAIGHT]	= &tw_engine_runner_ops,
+	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };
@@ -318,6 +324,8 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 					 TW_GFP_WORKLOAD);
 		if (!timers[r->id])
 			goto nomem;
+		if (r->ops->reserve && r->ops->reserve(r, p->count))
+			goto nomem;
 	}
 	tw_runners_free_timers();
 	tw_wl.p = *p;
@@ -510,9 +518,35 @@ static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
 }
 
 /*
- * Whether the runners in mask can take workload p: 0, or -EBUSY with the
- * reason logged. Calibrates the runners on first use. The demand and the
- * capacity go to adm either way.
+ * Whether every runner in mask takes p->count timers (struct
+ * tw_runner_ops.max_timers): 0, or -E2BIG with the reason logged. Not even
+ * force=1 loads more: such a load would hold the lock for seconds an op.
+ */
+static int tw_runners_admit_count(const struct twheel_params *p,
+				  unsigned long mask)
+{
+	struct tw_runner *r;
+	u32 most;
+
+	tw_for_each_runner(r) {
+		if (!(mask & BIT(r->id)) || !r->ops->max_timers)
+			continue;
+		most = r->ops->max_timers(r);
+		if (p->count <= most)
+			continue;
+		pr_warn_ratelimited("load: %s count=%u: %s takes at most %u timers (its arm or its tick walks a list of them); count=%u fits\n",
+				    twheel_wl_names[p->type], p->count, r->name,
+				    most, most);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/*
+ * Whether the runners in mask can take workload p: 0, -E2BIG (above a
+ * runner's max_timers) or -EBUSY (beyond the machine) with the reason
+ * logged. Calibrates the runners on first use. The demand and the
+ * capacity go to adm unless -E2BIG.
  */
 int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 		     struct tw_admission *adm)
@@ -521,6 +555,10 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 	unsigned int runners;
 	u32 fit;
 	int ret;
+
+	ret = tw_runners_admit_count(p, mask);
+	if (ret)
+		return ret;
 
 	ret = tw_runners_calibrate(mask);
 	if (ret) {

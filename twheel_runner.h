@@ -117,11 +117,15 @@ struct tw_cost {
  * struct tw_config - module parameters the runners need, passed at init
  * @modern_depth: levels of the modern wheel
  * @tick_jiffies: the driver ticks every this many jiffies
+ * @hash_slots: slots of the hash engine (a power of two)
+ * @max_interval: the simple engine's MaxInterval (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
  */
 struct tw_config {
 	unsigned int modern_depth;
 	unsigned int tick_jiffies;
+	unsigned int hash_slots;
+	unsigned int max_interval;
 	unsigned long clock_offset;
 };
 
@@ -136,6 +140,9 @@ struct tw_config {
  * @caps: TW_CAP_* flags
  * @init: set the runner up at module load (may sleep; may be NULL)
  * @release: undo @init (may sleep; no timer is armed; may be NULL)
+ * @reserve: make room for a load of @count timers before it is taken
+ *	(may sleep; nothing is armed); what it reserves must stay valid for
+ *	a smaller load, since the load may still fail; may be NULL
  * @setup: prepare workload timer @w once, after allocation
  * @arm: arm or re-arm @w for jiffy @expires; counts added or modified; lock held
  * @del: delete @w if pending, without waiting; counts deleted; lock held
@@ -155,12 +162,16 @@ struct tw_config {
  *	tick has work at, at most limit; 0: the next jiffy (tick=nohz)
  * @show: extra stats lines, after the common keys (may be NULL)
  * @occupancy: bucket occupancy read-out (may be NULL: no buckets)
+ * @max_timers: the most workload timers the runner takes without stalling
+ *	the machine, for engines whose start costs grow with the count (may
+ *	be NULL: TWHEEL_MAX_TIMERS)
  */
 struct tw_runner_ops {
 	size_t timer_size;
 	unsigned int caps;
 	int (*init)(struct tw_runner *r, const struct tw_config *cfg);
 	void (*release)(struct tw_runner *r);
+	int (*reserve)(struct tw_runner *r, u32 count);
 	void (*setup)(struct tw_runner *r, struct tw_wtimer *w);
 	void (*arm)(struct tw_runner *r, struct tw_wtimer *w,
 		    unsigned long expires);
@@ -176,6 +187,7 @@ struct tw_runner_ops {
 	bool (*busy_cost)(struct tw_runner *r, struct twheel_hist *h);
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
+	u32 (*max_timers)(struct tw_runner *r);
 };
 
 /**

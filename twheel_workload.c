@@ -34,6 +34,12 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= "classic",
 	[TWHEEL_MODERN]		= "modern",
 	[TWHEEL_REFERENCE]	= "reference",
+	[TWHEEL_HEAP]		= "heap",
+	[TWHEEL_HASH]		= "hash",
+	[TWHEEL_SIMPLE]		= "simple",
+	[TWHEEL_HASH_SORTED]	= "hash_sorted",
+	[TWHEEL_STRAIGHT]	= "straight",
+	[TWHEEL_ORDERED]	= "ordered",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

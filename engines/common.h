@@ -8,6 +8,9 @@
 #define TWHEEL_ENGINES_COMMON_H
 
 #include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
 
@@ -49,6 +52,117 @@ static inline unsigned long tw_level_first(unsigned int shift, unsigned long clk
 	return ((clk + mask) & ~mask) - clk;
 }
 
+/*
+ * One-jiffy slots of FIFO lists with a bit per non-empty slot, and a
+ * collected list: the hash and the simple engines. A timer links through
+ * hash_link; its rounds is TW_HASH_COLLECTED while collected.
+ */
+static inline size_t tw_slots_storage_size(unsigned int nr_slots)
+{
+	return nr_slots * sizeof(struct list_head) +
+	       BITS_TO_LONGS(nr_slots) * sizeof(unsigned long);
+}
+
+/* Empty slots in storage; returns their bitmap, after them. */
+static inline unsigned long *tw_slots_init(struct list_head *slots,
+					   unsigned int nr_slots)
+{
+	unsigned long *map = (unsigned long *)(slots + nr_slots);
+	unsigned int i;
+
+	for (i = 0; i < nr_slots; i++)
+		INIT_LIST_HEAD(&slots[i]);
+	bitmap_zero(map, nr_slots);
+	return map;
+}
+
+static inline bool tw_slots_pending(const struct twheel_timer *t)
+{
+	return t->hash_link.next;
+}
+
+static inline void tw_slots_setup(struct twheel_timer *t)
+{
+	t->hash_link.next = NULL;
+	t->hash_link.prev = NULL;
+	t->rounds = 0;
+}
+
+/* Takes a pending t out of its slot or off the collected list. */
+static inline void tw_slots_dequeue(struct twheel_engine *e,
+				    struct list_head *slots,
+				    unsigned long *map, struct twheel_timer *t)
+{
+	struct list_head *prev = t->hash_link.prev;
+	bool last = prev == t->hash_link.next;
+
+	list_del(&t->hash_link);
+	t->hash_link.next = NULL;
+	if (t->rounds == TW_HASH_COLLECTED)
+		return;
+	/* The only other entry was the slot's head: the slot is empty. */
+	if (last)
+		__clear_bit(prev - slots, map);
+}
+
+/* Moves a due t from its slot to the collected list. */
+static inline void tw_slots_collect(struct twheel_engine *e,
+				    struct list_head *collected,
+				    struct twheel_timer *t)
+{
+	list_move_tail(&t->hash_link, collected);
+	t->rounds = TW_HASH_COLLECTED;
+}
+
+/*
+ * twheel_ops.count for the engines of timers on lists (through hash_link):
+ * every timer of lists[0 .. n) is in level 0; returns the collected ones.
+ */
+static inline unsigned long tw_lists_count(const struct list_head *lists,
+					   unsigned long n,
+					   const struct list_head *collected,
+					   unsigned long *per_level)
+{
+	const struct list_head *p;
+	unsigned long i, c = 0;
+
+	for (i = 0; i < n; i++)
+		for (p = lists[i].next; p != &lists[i]; p = p->next)
+			per_level[0]++;
+	for (p = collected->next; p != collected; p = p->next)
+		c++;
+	return c;
+}
+
+/*
+ * Files t in a list sorted by expiry, after the last timer that expires
+ * no later (FIFO on ties): walked from the end, as new timers mostly go
+ * far out (hash_sorted's slots, the ordered engine's list).
+ */
+static inline void tw_sorted_insert(struct list_head *head,
+				    struct twheel_timer *t)
+{
+	struct list_head *pos;
+
+	for (pos = head->prev; pos != head; pos = pos->prev)
+		if (!time_after(list_entry(pos, struct twheel_timer,
+					   hash_link)->expires, t->expires))
+			break;
+	list_add(&t->hash_link, pos);
+}
+
+static inline struct twheel_timer *tw_slots_pop(struct list_head *collected)
+{
+	struct twheel_timer *t;
+
+	if (list_empty(collected))
+		return NULL;
+	t = list_first_entry(collected, struct twheel_timer, hash_link);
+	list_del(&t->hash_link);
+	t->hash_link.next = NULL;
+	return t;
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)
@@ -61,6 +175,24 @@ static inline void tw_engine_init(struct twheel_engine *e,
 	e->clock_ns = NULL;
 	e->cascade_ns = 0;
 	e->on_cascade = NULL;
+}
+
+/* Sets up an empty hash wheel (hash, hash_sorted) of kind ops. */
+static inline int tw_hash_wheel_init(struct twheel_hash *h,
+				     const struct twheel_ops *ops,
+				     unsigned long clk, void *storage,
+				     unsigned int nr_slots)
+{
+	if (nr_slots < 2 || nr_slots > 1U << TW_HASH_MAX_BITS ||
+	    !is_power_of_2(nr_slots) || !storage)
+		return -EINVAL;
+	tw_engine_init(&h->e, ops, clk, 1);
+	INIT_LIST_HEAD(&h->collected);
+	h->bits = ilog2(nr_slots);
+	h->mask = nr_slots - 1;
+	h->slots = storage;
+	h->map = tw_slots_init(h->slots, nr_slots);
+	return 0;
 }
 
 #endif /* TWHEEL_ENGINES_COMMON_H */

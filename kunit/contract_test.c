@@ -10,7 +10,8 @@
  * already past. A case computes that jiffy when it arms a timer and checks
  * the run against it, and checks that no timer ever runs before its expiry.
  * Adding an engine is one line in tw_contract_engines[] and a five-line
- * adapter like tw_init_classic(), which gives its init the table's type.
+ * adapter like tw_init_classic(), which gives its init the table's type
+ * (and the engine its storage, as tw_init_heap() does).
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -58,6 +59,97 @@ static struct twheel_engine *tw_init_reference(void *mem, unsigned long clk)
 	return &r->e;
 }
 
+#define TW_NR_RECS	8
+#define TW_CLK		1000UL
+
+/* The heap, its array right after it: room for every timer of a case. */
+struct tw_contract_heap {
+	struct twheel_heap h;
+	struct twheel_heap_slot slots[TW_NR_RECS];
+};
+
+static struct twheel_engine *tw_init_heap(void *mem, unsigned long clk)
+{
+	struct tw_contract_heap *ch = mem;
+
+	if (twheel_heap_init(&ch->h, clk, ch->slots, TW_NR_RECS))
+		return NULL;
+	return &ch->h.e;
+}
+
+/*
+ * The hash engine with few slots, so that the cases' far timers wait many
+ * rounds; its slots and bitmap right after it.
+ */
+#define TW_CONTRACT_HASH_SLOTS	16
+
+struct tw_contract_hash {
+	struct twheel_hash h;
+	struct list_head slots[TW_CONTRACT_HASH_SLOTS];
+	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS)];
+};
+
+static struct twheel_engine *tw_init_hash(void *mem, unsigned long clk)
+{
+	struct tw_contract_hash *ch = mem;
+
+	BUILD_BUG_ON(sizeof(ch->slots) + sizeof(ch->map) !=
+		     TW_CONTRACT_HASH_SLOTS * sizeof(struct list_head) +
+		     BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS) * sizeof(long));
+	if (twheel_hash_init(&ch->h, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
+		return NULL;
+	return &ch->h.e;
+}
+
+/* hash_sorted in the same memory: its wheel is a struct twheel_hash. */
+static struct twheel_engine *tw_init_hash_sorted(void *mem, unsigned long clk)
+{
+	struct tw_contract_hash *ch = mem;
+	struct twheel_hash_sorted *hs = container_of(&ch->h, struct twheel_hash_sorted,
+						     wheel);
+
+	if (twheel_hash_sorted_init(hs, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
+		return NULL;
+	return &hs->wheel.e;
+}
+
+/*
+ * The simple engine with a MaxInterval above every delta the cases arm
+ * (up to 100000 jiffies): none is refused here (simple_test.c refuses).
+ */
+#define TW_CONTRACT_SIMPLE_INTERVAL	BIT(17)
+
+struct tw_contract_simple {
+	struct twheel_simple s;
+	struct list_head slots[TW_CONTRACT_SIMPLE_INTERVAL];
+	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_SIMPLE_INTERVAL)];
+};
+
+static struct twheel_engine *tw_init_simple(void *mem, unsigned long clk)
+{
+	struct tw_contract_simple *cs = mem;
+
+	if (twheel_simple_init(&cs->s, clk, cs->slots, TW_CONTRACT_SIMPLE_INTERVAL))
+		return NULL;
+	return &cs->s.wheel.e;
+}
+
+static struct twheel_engine *tw_init_straight(void *mem, unsigned long clk)
+{
+	struct twheel_straight *s = mem;
+
+	twheel_straight_init(s, clk);
+	return &s->e;
+}
+
+static struct twheel_engine *tw_init_ordered(void *mem, unsigned long clk)
+{
+	struct twheel_ordered *o = mem;
+
+	twheel_ordered_init(o, clk);
+	return &o->e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -80,6 +172,13 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact },
 	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket },
 	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
+	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
+	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
+	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact },
+	{ "hash_sorted", sizeof(struct tw_contract_hash), tw_init_hash_sorted,
+	  tw_fires_exact },
+	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
+	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
@@ -88,9 +187,6 @@ static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(tw_engine, tw_contract_engines, tw_engine_desc);
-
-#define TW_NR_RECS	8
-#define TW_CLK		1000UL
 
 /* A case's state, in test->priv; everything is freed when the case ends. */
 struct tw_contract {
@@ -124,7 +220,7 @@ static int tw_contract_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	c->p = p;
-	c->mem = kunit_kzalloc(test, p->size, GFP_KERNEL);
+	c->mem = tw_kvzalloc(test, p->size);
 	if (!c->mem)
 		return -ENOMEM;
 	c->e = p->init(c->mem, TW_CLK);
@@ -646,6 +742,15 @@ static void tw_burst_setup(struct kunit *test, struct tw_burst *b, void *mem)
 	b->t = tw_vzalloc(test, TW_BURST * sizeof(*b->t));
 	b->order = tw_vzalloc(test, TW_BURST * sizeof(*b->order));
 	b->ran = tw_vzalloc(test, TW_BURST);
+	/*
+	 * The heap's array here has room for a case's few timers only, and
+	 * straight and ordered (O(n) a tick, an add) are capped at 8192 in
+	 * the module: the burst is for the others.
+	 */
+	if (!strcmp(c->p->name, "heap") || !strcmp(c->p->name, "straight") ||
+	    !strcmp(c->p->name, "ordered"))
+		kunit_skip(test, "%s holds fewer than %u timers here", c->p->name,
+			   TW_BURST);
 	for (i = 0; i < TW_BURST; i++) {
 		twheel_timer_setup(b->e, &b->t[i], NULL);
 		KUNIT_ASSERT_EQ(test, twheel_add(b->e, &b->t[i], TW_CLK + 200), 0);

@@ -40,6 +40,7 @@ struct tw_engines {
 	struct twheel_reference reference;
 };
 
+void *tw_kvzalloc(struct kunit *test, size_t size);
 struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk);
 struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 			   unsigned int n);
@@ -47,7 +48,23 @@ void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test,
 		 struct twheel_engine *e);
 void tw_run_until(struct tw_ctx *ctx, unsigned long until);
 void tw_expect_hook(struct tw_rec *r);
+void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
+		  struct tw_rec *r, unsigned long expires);
+struct tw_rec *tw_arm_shuffled(struct kunit *test, struct tw_ctx *ctx,
+			       struct twheel_engine *e, unsigned int n,
+			       long first);
+unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n);
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
 unsigned long tw_rand_delta(struct rnd_state *rs);
+
+/* Timers in the buckets of level lvl, counted one by one (twheel_count()). */
+static inline unsigned long tw_in_level(const struct twheel_engine *e,
+					unsigned int lvl)
+{
+	unsigned long per[TWHEEL_MAX_LEVELS];
+
+	twheel_count(e, per);
+	return per[lvl];
+}
 
 #endif /* TW_TEST_H */

@@ -4,6 +4,7 @@
  * The suites of each engine live in their own files.
  */
 #include <kunit/test.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -26,6 +27,16 @@ static void tw_rec_fire(struct twheel_timer *t)
 static void tw_kvfree_action(void *p)
 {
 	kvfree(p);
+}
+
+/* kvzalloc(), freed when the case ends; NULL if out of memory. */
+void *tw_kvzalloc(struct kunit *test, size_t size)
+{
+	void *p = kvzalloc(size, GFP_KERNEL);
+
+	if (p && kunit_add_action_or_reset(test, tw_kvfree_action, p))
+		return NULL;
+	return p;
 }
 
 struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk)
@@ -87,6 +98,50 @@ void tw_expect_hook(struct tw_rec *r)
 	if (r->fired_at != r->expect && !r->ctx->bad++)
 		KUNIT_FAIL(r->ctx->test, "timer %u ran at %lu, expected at %lu",
 			   r->id, r->fired_at, r->expect);
+}
+
+/*
+ * Arms r on an exact engine for expires and notes the jiffy it must run
+ * at: expires, or the clock if that is past.
+ */
+void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
+		  struct tw_rec *r, unsigned long expires)
+{
+	r->expect = time_before(expires, e->clk) ? e->clk : expires;
+	KUNIT_ASSERT_EQ(test, twheel_add(e, &r->t, expires), 0);
+}
+
+/*
+ * n fresh timers on an exact engine, timer j armed for clk + first + j,
+ * in a shuffled order (7919 is prime: every j once unless n is a multiple
+ * of it); ctx is set up for e, every run checked by tw_expect_hook().
+ */
+struct tw_rec *tw_arm_shuffled(struct kunit *test, struct tw_ctx *ctx,
+			       struct twheel_engine *e, unsigned int n,
+			       long first)
+{
+	unsigned long clk = e->clk;
+	struct tw_rec *r;
+	unsigned int i, j;
+
+	tw_ctx_init(ctx, test, e);
+	ctx->hook = tw_expect_hook;
+	r = tw_recs_new(test, ctx, n);
+	for (i = 0; i < n; i++) {
+		j = (i * 7919UL) % n;
+		tw_arm_exact(test, e, &r[j], clk + first + j);
+	}
+	return r;
+}
+
+/* How often r[i + 1] ran before r[i]: 0 if they ran in index order. */
+unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n)
+{
+	unsigned int i, back = 0;
+
+	for (i = 1; i < n; i++)
+		back += time_before(r[i].fired_at, r[i - 1].fired_at);
+	return back;
 }
 
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)

@@ -9,7 +9,10 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <classic|modern|reference> <pending> [jiffies]
+ *   bench <engine> <pending> [jiffies]
+ *
+ * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
+ * straight or ordered.
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -33,6 +36,12 @@ static const char *const op_name[NR_OPS] = { "add", "del", "mod", "advance" };
 static struct twheel_classic classic;
 static struct twheel_modern modern;
 static struct twheel_reference reference;
+static struct twheel_heap heap;
+static struct twheel_hash hash;
+static struct twheel_simple simple;
+static struct twheel_hash_sorted hash_sorted;
+static struct twheel_straight straight;
+static struct twheel_ordered ordered;
 
 static struct {
 	struct twheel_engine *e;
@@ -163,6 +172,36 @@ static void bench_init(const char *engine, unsigned long n)
 	} else if (!strcmp(engine, "reference")) {
 		twheel_reference_init(&reference, clk);
 		b.e = &reference.e;
+	} else if (!strcmp(engine, "heap")) {
+		/* every timer at most once in the heap */
+		if (twheel_heap_init(&heap, clk, calloc(n, sizeof(*heap.slots)), n))
+			goto nomem;
+		b.e = &heap.e;
+	} else if (!strcmp(engine, "hash")) {
+		if (twheel_hash_init(&hash, clk,
+				     malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
+				     TW_HASH_DEFAULT_SLOTS))
+			goto nomem;
+		b.e = &hash.e;
+	} else if (!strcmp(engine, "simple")) {
+		/* every timeout (up to an hour) is below 2^20 jiffies at HZ 250 */
+		if (twheel_simple_init(&simple, clk,
+				       malloc(twheel_hash_storage_size(1U << 20)),
+				       1U << 20))
+			goto nomem;
+		b.e = &simple.wheel.e;
+	} else if (!strcmp(engine, "hash_sorted")) {
+		if (twheel_hash_sorted_init(&hash_sorted, clk,
+					    malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
+					    TW_HASH_DEFAULT_SLOTS))
+			goto nomem;
+		b.e = &hash_sorted.wheel.e;
+	} else if (!strcmp(engine, "straight")) {
+		twheel_straight_init(&straight, clk);
+		b.e = &straight.e;
+	} else if (!strcmp(engine, "ordered")) {
+		twheel_ordered_init(&ordered, clk);
+		b.e = &ordered.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -173,10 +212,8 @@ static void bench_init(const char *engine, unsigned long n)
 	b.timeout = calloc(n, sizeof(*b.timeout));
 	b.order = calloc(n, sizeof(*b.order));
 	b.popped = calloc(n + 2 * b.batch, sizeof(*b.popped));
-	if (!b.t || !b.timeout || !b.order || !b.popped) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(2);
-	}
+	if (!b.t || !b.timeout || !b.order || !b.popped)
+		goto nomem;
 	for (i = 0; i < n; i++) {
 		b.order[i] = i;
 		b.timeout[i] = bench_timeout();
@@ -194,6 +231,10 @@ static void bench_init(const char *engine, unsigned long n)
 	for (i = 0; i < 1000; i++)
 		bench_now();
 	b.clock_ns = (bench_now() - t0) / 1001;
+	return;
+nomem:
+	fprintf(stderr, "bench: out of memory\n");
+	exit(2);
 }
 
 static void bench_check(void)
@@ -214,7 +255,8 @@ int main(int argc, char **argv)
 	int op;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench <classic|modern|reference> <pending> [jiffies]\n");
+		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
+			"              straight|ordered> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel differential fuzzer (libFuzzer). One wheel engine - FZ_WHEEL 0 for
- * the classic wheel, 8 or 9 for the modern wheel of that depth - and the
- * reference engine run the same operations on a pool of timers. A model of
+ * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
+ * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
+ * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those - and the reference
+ * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic: the same timers at exactly the same jiffy as the reference;
+ *  - classic, heap, hash, simple, hash_sorted, straight, ordered (the
+ *    exact engines): the same timers at
+ *    exactly the same jiffy as the reference (in whatever order within a
+ *    jiffy); simple refuses deltas of MaxInterval and more, which its
+ *    model knows, and is compared for the arms it took;
  *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
- * the op, high 5 bits the timer) followed by its arguments. FZ_TRACE=1 in
+ * the op, high 5 bits the timer) followed by its arguments; the hash,
+ * simple and hash_sorted engines take one more byte first, their number
+ * of slots. FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -27,6 +35,23 @@
 #endif
 
 #define FZ_POOL		32
+
+/* FZ_WHEEL values of the engines that are not wheels of levels. */
+#define FZ_HEAP		100
+#define FZ_HASH		101
+#define FZ_SIMPLE	102
+#define FZ_HASH_SORTED	103
+#define FZ_STRAIGHT	104
+#define FZ_ORDERED	105
+
+/*
+ * The hash engine visits each non-empty slot once a turn however far its
+ * timers are (as Netty's wheel ticks through idle time): its advances stay
+ * below 2^16 jiffies, or a run would take minutes.
+ */
+#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED ? \
+			 0xffffUL : ~0UL)
+#define FZ_HASH_SLOTS	1024
 
 /*
  * The reference engine orders by time_before(), which is no order at all
@@ -63,6 +88,15 @@ struct fz_engine {
 static struct twheel_classic fz_classic;
 static struct twheel_modern fz_modern;
 static struct twheel_reference fz_reference;
+static struct twheel_heap fz_heap;
+static struct twheel_heap_slot fz_heap_slots[FZ_POOL];
+static struct twheel_hash fz_hash;
+static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
+				  FZ_HASH_SLOTS / 8) / sizeof(long)];
+static struct twheel_simple fz_simple;
+static struct twheel_hash_sorted fz_hash_sorted;
+static struct twheel_straight fz_straight;
+static struct twheel_ordered fz_ordered;
 static struct fz_engine fz_wheel, fz_ref;
 
 static struct {
@@ -160,7 +194,7 @@ static unsigned long fz_expires(unsigned long old)
 }
 
 /* Jiffies to advance by: 0 (nothing), up to 2^40, or to a 2^n edge. */
-static unsigned long fz_step(void)
+static unsigned long fz_step_any(void)
 {
 	u8 k = fz_byte();
 	unsigned long edge, step;
@@ -184,6 +218,11 @@ static unsigned long fz_step(void)
 		step = edge - fz.clk + (s8)fz_byte();
 		return (long)step < 0 ? 0 : step;
 	}
+}
+
+static unsigned long fz_step(void)
+{
+	return fz_step_any() & FZ_STEP_MASK;
 }
 
 /*
@@ -266,13 +305,28 @@ static bool fz_via_ops(void)
 	return fz.op & 1;
 }
 
+/* The simple engine refuses a delta from its clock of MaxInterval or more. */
+static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
+{
+	unsigned long delta = expires - fe->e->clk;
+
+	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
+	       delta > fz_simple.wheel.mask;
+}
+
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
+	u64 refused = fe->e->st.refused;
 	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
 				 twheel_add(fe->e, &fe->t[i], expires);
 
 	if (fe->s[i].state != FZ_IDLE) {
 		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
+		return;
+	}
+	if (fz_refused(fe, expires)) {
+		FZ_CHECK(fe, ret == -ERANGE && fe->e->st.refused == refused + 1,
+			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
 		return;
 	}
 	FZ_CHECK(fe, ret == 0, "add of timer %u: %d", i, ret);
@@ -291,19 +345,41 @@ static bool fz_del(struct fz_engine *fe, unsigned int i)
 	return ret;
 }
 
-static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
+/*
+ * A mod to expires: by twheel_mod() (or its ops), or if ranged by
+ * twheel_mod_range(e, t, lo, hi), whose pick expires is.
+ */
+static bool fz_mod_to(struct fz_engine *fe, unsigned int i,
+		      unsigned long expires, bool ranged, unsigned long lo,
+		      unsigned long hi)
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
-	bool ret = fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
+	bool refuse = fz_refused(fe, expires) && (!was || s->expires != expires);
+	u64 refused = fe->e->st.refused;
+	bool ret = ranged ? twheel_mod_range(fe->e, &fe->t[i], lo, hi) :
+		   fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
 				  twheel_mod(fe->e, &fe->t[i], expires);
 
 	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
 		 i, s->state, ret);
+	FZ_CHECK(fe, fe->e->st.refused == refused + refuse,
+		 "mod of timer %u, delta %lu: refused %llu, was %llu", i,
+		 expires - fe->e->clk, fe->e->st.refused, refused);
+	if (refuse) {
+		/* disarmed, or left unarmed: it never runs for either expiry */
+		s->state = FZ_IDLE;
+		return ret;
+	}
 	/* As mod_timer(): the same expiry leaves a pending timer alone. */
 	if (!was || s->expires != expires)
 		fz_arm(fe, i, expires);
 	return ret;
+}
+
+static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	return fz_mod_to(fe, i, expires, false, 0, 0);
 }
 
 /*
@@ -316,21 +392,14 @@ static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
 	unsigned long keep = fe->t[i].expires;
-	bool in = was && keep - lo <= hi - lo;
-	bool ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
+	bool ret;
 
-	FZ_CHECK(fe, ret == was, "mod_range of timer %u in state %d returned %d",
-		 i, s->state, ret);
-	if (in) {
-		FZ_CHECK(fe, fe->t[i].expires == keep,
-			 "mod_range [%lu, %lu] moved timer %u from %lu", lo, hi,
-			 i, keep);
-		return ret;
-	}
-	FZ_CHECK(fe, fe->t[i].expires == twheel_range_pick(lo, hi),
-		 "mod_range [%lu, %lu] gave %lu", lo, hi, fe->t[i].expires);
-	if (!was || s->expires != fe->t[i].expires)
-		fz_arm(fe, i, fe->t[i].expires);
+	if (!was || keep - lo > hi - lo)
+		return fz_mod_to(fe, i, twheel_range_pick(lo, hi), true, lo, hi);
+	ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
+	FZ_CHECK(fe, ret, "mod_range of pending timer %u returned false", i);
+	FZ_CHECK(fe, fe->t[i].expires == keep,
+		 "mod_range [%lu, %lu] moved timer %u from %lu", lo, hi, i, keep);
 	return ret;
 }
 
@@ -366,18 +435,31 @@ static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
 	return limit;
 }
 
-/* The classic wheel may stop early for a cascade; the others may not. */
+/*
+ * The classic wheel may stop early for a cascade, the hash engine for a
+ * slot whose timers only count a round down; the others may not.
+ */
 static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 			  unsigned long d)
 {
 	unsigned long want = fz_next(fe, limit);
 
-	if (fe->e->ops->kind == TWHEEL_CLASSIC)
+	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
 		FZ_CHECK(fe, d == want, "next_event(%lu) = %lu, want %lu",
 			 limit, d, want);
+}
+
+/* Timers in level 0, counted one by one (twheel_count()). */
+static unsigned long fz_level0(const struct fz_engine *fe)
+{
+	unsigned long per[TWHEEL_MAX_LEVELS];
+
+	twheel_count(fe->e, per);
+	return per[0];
 }
 
 static bool fz_collected(const struct fz_engine *fe,
@@ -404,6 +486,12 @@ static bool fz_collected(const struct fz_engine *fe,
 				return true;
 		return false;
 	}
+	if (fe->e->ops->kind == TWHEEL_HEAP)
+		return t->heap_idx == TW_HEAP_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED ||
+	    fe->e->ops->kind == TWHEEL_STRAIGHT || fe->e->ops->kind == TWHEEL_ORDERED)
+		return t->rounds == TW_HASH_COLLECTED;
 	while (rb_parent(top))
 		top = rb_parent(top);
 	return top != fz_reference.armed.rb_root.rb_node;
@@ -499,6 +587,184 @@ static void fz_check_modern(struct fz_engine *fe, unsigned long due)
 	FZ_CHECK(fe, m->collected_tail == tail, "collected_tail is stale");
 }
 
+/* A collected list of the heap or the hash engine: count and marks. */
+static unsigned long fz_walk_collected(struct fz_engine *fe,
+				       const struct list_head *head)
+{
+	const struct list_head *p;
+	const struct twheel_timer *t;
+	unsigned long n = 0;
+
+	for (p = head->next; p != head; p = p->next) {
+		FZ_CHECK(fe, p->next->prev == p, "collected: bad link");
+		t = fe->e->ops->kind == TWHEEL_HEAP ?
+			container_of(p, struct twheel_timer, due) :
+			container_of(p, struct twheel_timer, hash_link);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "collected: stray entry %p", p);
+		FZ_CHECK(fe, fz_collected(fe, t), "timer %u on the collected list, not marked",
+			 fz_index(fe, t));
+	}
+	return n;
+}
+
+/*
+ * The heap: each slot's timer points back at it and has its expiry, no
+ * child is before its parent.
+ */
+static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	const struct twheel_heap *h = &fz_heap;
+	const struct twheel_heap_slot *s;
+	unsigned int i;
+
+	FZ_CHECK(fe, h->nr == armed && h->nr <= h->cap &&
+		 fz_level0(fe) == armed,
+		 "heap holds %u (cap %u, in level 0 %lu), want %lu", h->nr,
+		 h->cap, fz_level0(fe), armed);
+	for (i = 0; i < h->nr; i++) {
+		s = &h->slots[i];
+		FZ_CHECK(fe, fz_index(fe, s->t) < FZ_POOL, "slot %u: stray %p",
+			 i, s->t);
+		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == s->t->expires,
+			 "slot %u: timer %u says index %u, expires %lu (slot %lu)",
+			 i, fz_index(fe, s->t), s->t->heap_idx, s->t->expires,
+			 s->expires);
+		FZ_CHECK(fe, !i || !time_before(s->expires,
+						h->slots[(i - 1) / TW_HEAP_ARITY].expires),
+			 "slot %u (%lu) before its parent (%lu)", i, s->expires,
+			 h->slots[(i - 1) / TW_HEAP_ARITY].expires);
+	}
+	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
+		 "heap: collected list is not %lu long", due);
+}
+
+/*
+ * The hash and simple engines: each timer in the slot of its expiry (of
+ * the clock if armed in the past), its rounds (always 0 on simple: bits 0)
+ * such that the slot's visit after them is the jiffy the model says, the
+ * bitmap as the slots are.
+ */
+static void fz_check_slots(struct fz_engine *fe, unsigned long armed,
+			   unsigned long due, const struct list_head *slots,
+			   const unsigned long *map, unsigned long mask,
+			   unsigned int bits, const struct list_head *collected)
+{
+	unsigned long clk = fe->e->clk, b, n, in_slots = 0, visit;
+	const struct list_head *p;
+	const struct twheel_timer *t;
+	unsigned int i;
+
+	for (b = 0; b <= mask; b++) {
+		n = 0;
+		visit = clk + ((b - clk) & mask);
+		for (p = slots[b].next; p != &slots[b]; p = p->next) {
+			FZ_CHECK(fe, p->next->prev == p, "slot %lu: bad link", b);
+			t = container_of(p, struct twheel_timer, hash_link);
+			i = fz_index(fe, t);
+			FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL,
+				 "slot %lu: stray entry %p", b, p);
+			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED &&
+				 visit + (t->rounds << bits) == fe->s[i].fire,
+				 "timer %u (state %d, expires %lu, fire %lu) in slot %lu with %lu rounds",
+				 i, fe->s[i].state, t->expires, fe->s[i].fire, b,
+				 t->rounds);
+		}
+		FZ_CHECK(fe, test_bit(b, map) == !!n, "slot %lu: bit %d, %lu timers",
+			 b, test_bit(b, map), n);
+		in_slots += n;
+	}
+	FZ_CHECK(fe, in_slots == armed && fz_level0(fe) == armed,
+		 "%lu timers in slots, in level 0 %lu, want %lu", in_slots,
+		 fz_level0(fe), armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, collected) == due,
+		 "collected list is not %lu long", due);
+}
+
+/*
+ * hash_sorted: each timer in the slot of the jiffy the model says it runs
+ * at (its expiry, or the clock if armed in the past), every slot sorted by
+ * expiry, the bitmap as the slots are.
+ */
+static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
+			    unsigned long due)
+{
+	const struct twheel_hash *h = &fz_hash_sorted.wheel;
+	const struct twheel_timer *t, *prev;
+	unsigned long b, n, in_slots = 0;
+	const struct list_head *p;
+	unsigned int i;
+
+	for (b = 0; b <= h->mask; b++) {
+		n = 0;
+		prev = NULL;
+		for (p = h->slots[b].next; p != &h->slots[b]; p = p->next) {
+			FZ_CHECK(fe, p->next->prev == p, "slot %lu: bad link", b);
+			t = container_of(p, struct twheel_timer, hash_link);
+			i = fz_index(fe, t);
+			FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL,
+				 "slot %lu: stray entry %p", b, p);
+			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED &&
+				 (fe->s[i].fire & h->mask) == b && !t->rounds,
+				 "timer %u (state %d, fire %lu) in slot %lu, rounds %lu",
+				 i, fe->s[i].state, fe->s[i].fire, b, t->rounds);
+			FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+				 "slot %lu: %lu after %lu", b, t->expires,
+				 prev->expires);
+			prev = t;
+		}
+		FZ_CHECK(fe, test_bit(b, h->map) == !!n, "slot %lu: bit %d, %lu timers",
+			 b, test_bit(b, h->map), n);
+		in_slots += n;
+	}
+	FZ_CHECK(fe, in_slots == armed && fz_level0(fe) == armed,
+		 "%lu timers in slots, in level 0 %lu, want %lu", in_slots,
+		 fz_level0(fe), armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, &h->collected) == due,
+		 "collected list is not %lu long", due);
+}
+
+/*
+ * straight: every timer in its list, due (base + its ticks left) at the
+ * model's jiffy; ordered: its list sorted by expiry, every timer in it
+ * armed.
+ */
+static void fz_check_list(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	bool straight = fe->e->ops->kind == TWHEEL_STRAIGHT;
+	const struct list_head *head = straight ? &fz_straight.list : &fz_ordered.list;
+	const struct twheel_timer *t, *prev = NULL;
+	const struct list_head *p;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (p = head->next; p != head; p = p->next) {
+		FZ_CHECK(fe, p->next->prev == p, "list: bad link");
+		t = container_of(p, struct twheel_timer, hash_link);
+		i = fz_index(fe, t);
+		FZ_CHECK(fe, i < FZ_POOL && ++n <= FZ_POOL, "list: stray entry %p", p);
+		FZ_CHECK(fe, fe->s[i].state == FZ_ARMED, "timer %u in state %d in the list",
+			 i, fe->s[i].state);
+		if (straight)
+			FZ_CHECK(fe, fz_straight.base + t->rounds == fe->s[i].fire &&
+				 !time_after(fz_straight.base, fe->e->clk),
+				 "timer %u: base %lu + %lu ticks, model fire %lu",
+				 i, fz_straight.base, t->rounds, fe->s[i].fire);
+		else
+			FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+				 "list: %lu after %lu", t->expires, prev->expires);
+		prev = t;
+	}
+	FZ_CHECK(fe, n == armed && fz_level0(fe) == armed,
+		 "%lu timers in the list, in level 0 %lu, want %lu", n,
+		 fz_level0(fe), armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, straight ? &fz_straight.collected :
+				       &fz_ordered.collected) == due,
+		 "collected list is not %lu long", due);
+}
+
 /* Counts a tree in order; keys must never go down. */
 static unsigned long fz_walk_tree(struct fz_engine *fe,
 				  const struct rb_root_cached *root)
@@ -572,6 +838,24 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		break;
 	case TWHEEL_MODERN:
 		fz_check_modern(fe, due);
+		break;
+	case TWHEEL_HEAP:
+		fz_check_heap(fe, armed, due);
+		break;
+	case TWHEEL_HASH:
+		fz_check_slots(fe, armed, due, fz_hash.slots, fz_hash.map,
+			       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
+		break;
+	case TWHEEL_SIMPLE:
+		fz_check_slots(fe, armed, due, fz_simple.wheel.slots, fz_simple.wheel.map,
+			       fz_simple.wheel.mask, 0, &fz_simple.wheel.collected);
+		break;
+	case TWHEEL_HASH_SORTED:
+		fz_check_sorted(fe, armed, due);
+		break;
+	case TWHEEL_STRAIGHT:
+	case TWHEEL_ORDERED:
+		fz_check_list(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -769,7 +1053,7 @@ static void fz_cross(void)
 		r = &fz_ref.s[i];
 		if (w->seq != r->seq || !w->seq)
 			continue;
-		if (fz_wheel.e->ops->kind == TWHEEL_CLASSIC) {
+		if (fz_wheel.e->ops->kind != TWHEEL_MODERN) {
 			FZ_CHECK(&fz_wheel, w->state == r->state && w->hit == r->hit,
 				 "timer %u: state %d hit %d, reference %d %d", i,
 				 w->state, w->hit, r->state, r->hit);
@@ -822,14 +1106,16 @@ static void fz_op(void)
 		FZ_TRACE("%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
 		FZ_TRACE("%lu: del %u\n", fz.op, i);
 		r1 = fz_del(&fz_ref, i);
 		r2 = fz_del(&fz_wheel, i);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
@@ -861,6 +1147,17 @@ static void fz_op(void)
 		fz_drain(&fz_ref);
 		fz_drain(&fz_wheel);
 	}
+}
+
+/* The slots of a hash, hash_sorted or simple engine: 2 to FZ_HASH_SLOTS. */
+static unsigned int fz_nr_slots(void)
+{
+	unsigned int n = 2U << (fz_byte() % 10);
+
+	FZ_TRACE("%u slots\n", n);
+	if (sizeof(fz_hash_mem) < twheel_hash_storage_size(n))
+		abort();
+	return n;
 }
 
 static void fz_setup(struct fz_engine *fe, struct twheel_engine *e)
@@ -926,7 +1223,31 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	FZ_TRACE("start at %lu\n", fz.clk);
 	twheel_reference_init(&fz_reference, fz.clk);
 	fz_setup(&fz_ref, &fz_reference.e);
-	if (FZ_WHEEL) {
+	if (FZ_WHEEL == FZ_HEAP) {
+		if (twheel_heap_init(&fz_heap, fz.clk, fz_heap_slots, FZ_POOL))
+			abort();
+		fz_setup(&fz_wheel, &fz_heap.e);
+	} else if (FZ_WHEEL == FZ_HASH) {
+		if (twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, fz_nr_slots()))
+			abort();
+		fz_setup(&fz_wheel, &fz_hash.e);
+	} else if (FZ_WHEEL == FZ_STRAIGHT) {
+		twheel_straight_init(&fz_straight, fz.clk);
+		fz_setup(&fz_wheel, &fz_straight.e);
+	} else if (FZ_WHEEL == FZ_ORDERED) {
+		twheel_ordered_init(&fz_ordered, fz.clk);
+		fz_setup(&fz_wheel, &fz_ordered.e);
+	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
+		if (twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem,
+					    fz_nr_slots()))
+			abort();
+		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
+	} else if (FZ_WHEEL == FZ_SIMPLE) {
+		/* its MaxInterval */
+		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))
+			abort();
+		fz_setup(&fz_wheel, &fz_simple.wheel.e);
+	} else if (FZ_WHEEL) {
 		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
 			abort();
 		fz_setup(&fz_wheel, &fz_modern.e);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each, one after the other (one core),
 # for FUZZ_SECONDS (default 60). Prints "PASS fuzz-<target>" or "FAIL ...".
-#   userspace/fuzz.sh [classic|modern8|modern9]...
+#   userspace/fuzz.sh [classic|modern8|modern9|heap|hash|simple|hash_sorted|
+#                      straight|ordered]...
 # New inputs go to $FUZZ_OUT/corpus-<target> (default userspace/build), crashes
 # to $FUZZ_OUT/crash-<target>-*; userspace/corpus holds the seeds.
 set -uo pipefail
@@ -13,7 +14,7 @@ out=${FUZZ_OUT:-$here/build}
 ksrc=$("$here/setup.sh") || exit 1
 make -s -C "$here" KSRC="$ksrc" fuzz || { echo "FAIL fuzz-build"; exit 1; }
 
-[ $# -gt 0 ] || set -- classic modern8 modern9
+[ $# -gt 0 ] || set -- classic modern8 modern9 heap hash simple hash_sorted straight ordered
 mkdir -p "$out"
 fail=0
 for t in "$@"; do

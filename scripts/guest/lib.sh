@@ -3,7 +3,17 @@
 d=/sys/kernel/debug/twheel
 fails=0
 # The runners a guest script checks, when the module runs them all.
-runners="classic modern reference timer_list hrtimer"
+runners="classic modern reference heap hash simple hash_sorted straight ordered timer_list hrtimer"
+# Of those, the engines that run every timer at exactly its jiffy.
+exact="classic reference heap hash simple hash_sorted straight ordered"
+# but RUNNER...: the runners but those, as engines= takes them
+but() {
+	l=""
+	for e in $runners; do
+		case " $* " in *" $e "*) ;; *) l="$l,$e" ;; esac
+	done
+	echo "${l#,}"
+}
 # The same as insmod's engines= takes them, and how many there are.
 all=$(echo $runners | tr ' ' ,)
 nrunners=$(set -- $runners; echo $#)

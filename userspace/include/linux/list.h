@@ -71,6 +71,14 @@ static inline void list_del_init(struct list_head *entry)
 	INIT_LIST_HEAD(entry);
 }
 
+/* Takes entry off its list and adds it at the tail of head. */
+static inline void list_move_tail(struct list_head *entry,
+				  struct list_head *head)
+{
+	tw_us_list_unlink(entry);
+	list_add_tail(entry, head);
+}
+
 /* Moves every entry of old (which may be empty) to n; old ends empty. */
 static inline void list_replace_init(struct list_head *old,
 				     struct list_head *n)

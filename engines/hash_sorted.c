@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hash_sorted engine: Varghese & Lauck's scheme 5, one-jiffy slots of
+ * lists sorted by expiry, the head of the clock's slot looked at each
+ * jiffy. See struct twheel_hash_sorted and engines/hash_sorted.h for its
+ * guarantee and costs.
+ */
+#include <linux/kernel.h>
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include "engines/common.h"
+
+static struct twheel_hash *to_hs(const struct twheel_engine *e)
+{
+	return &container_of(e, struct twheel_hash_sorted, wheel.e)->wheel;
+}
+
+static unsigned int tw_hs_bucket_of(const struct twheel_engine *e,
+				    unsigned long expires)
+{
+	return TWHEEL_NO_BUCKET;
+}
+
+/*
+ * Into the slot of its expiry (the clock's if past, where it sorts first),
+ * after the last timer that expires no later: walked from the slot's end,
+ * as new timers mostly go far out.
+ */
+static void tw_hs_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_hash *h = to_hs(e);
+	unsigned long idx = t->expires & h->mask;
+
+	if (time_before(t->expires, e->clk))
+		idx = e->clk & h->mask;
+	t->rounds = 0;
+	tw_sorted_insert(&h->slots[idx], t);
+	__set_bit(idx, h->map);
+}
+
+static void tw_hs_dequeue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_hash *h = to_hs(e);
+
+	tw_slots_dequeue(e, h->slots, h->map, t);
+}
+
+/* Collects the clock's slot's head while it is due; the rest wait. */
+static void tw_hs_scan(struct twheel_engine *e)
+{
+	struct twheel_hash *h = to_hs(e);
+	unsigned long idx = e->clk & h->mask;
+	struct twheel_timer *t;
+
+	while ((t = list_first_entry_or_null(&h->slots[idx], struct twheel_timer,
+					     hash_link))) {
+		if (time_after(t->expires, e->clk))
+			return;
+		tw_slots_collect(e, &h->collected, t);
+	}
+	__clear_bit(idx, h->map);
+}
+
+/* The jiffy at the clock; true if it collected a timer (the list grew). */
+static bool tw_hs_process(struct twheel_engine *e)
+{
+	const struct list_head *tail = to_hs(e)->collected.prev;
+
+	tw_hs_scan(e);
+	return to_hs(e)->collected.prev != tail;
+}
+
+static unsigned long tw_hs_count(const struct twheel_engine *e,
+			      unsigned long *per_level)
+{
+	const struct twheel_hash *h = to_hs(e);
+
+	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
+}
+
+/* Every non-empty slot is a look at its head (it may not be due yet). */
+static unsigned long tw_hs_next_event(const struct twheel_engine *e,
+				      unsigned long limit)
+{
+	const struct twheel_hash *h = to_hs(e);
+
+	return min(tw_level_next(h->map, h->bits, 0, e->clk), limit);
+}
+
+static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
+{
+	return tw_slots_pop(&to_hs(e)->collected);
+}
+
+/* hash_sorted's ops: struct twheel_hash_sorted, twheel_hash_sorted_init(). */
+const struct twheel_ops twheel_hash_sorted_ops = {
+	.name		= "hash_sorted",
+	.kind		= TWHEEL_HASH_SORTED,
+	.setup		= tw_slots_setup,
+	.pending	= tw_slots_pending,
+	.enqueue	= tw_hs_enqueue,
+	.dequeue	= tw_hs_dequeue,
+	.bucket_of	= tw_hs_bucket_of,
+	.process	= tw_hs_process,
+	.count		= tw_hs_count,
+	.next_event	= tw_hs_next_event,
+	.pop		= tw_hs_pop,
+};
+EXPORT_SYMBOL_GPL(twheel_hash_sorted_ops);
+
+/**
+ * twheel_hash_sorted_init() - set up an empty hash_sorted engine
+ * @h: the engine; the caller's storage
+ * @clk: the first jiffy it is to process
+ * @storage: twheel_hash_storage_size(@nr_slots) bytes, the caller's, for
+ *	the slots and their bitmap; its contents do not matter
+ * @nr_slots: slots, a power of two from 2 to 2^TW_HASH_MAX_BITS
+ *
+ * Every slot empty, every counter at 0, @h->wheel.e.clock_ns NULL; its
+ * one level is level 0. Nothing is allocated.
+ *
+ * Return: 0, or -EINVAL if @nr_slots is not a power of two in range.
+ */
+int twheel_hash_sorted_init(struct twheel_hash_sorted *h, unsigned long clk,
+			    void *storage, unsigned int nr_slots)
+{
+	return tw_hash_wheel_init(&h->wheel, &twheel_hash_sorted_ops, clk,
+				  storage, nr_slots);
+}
+EXPORT_SYMBOL_GPL(twheel_hash_sorted_init);

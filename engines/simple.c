@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simple engine: Varghese & Lauck's scheme 4, one circle of
+ * MaxInterval one-jiffy slots; deltas beyond it are refused. See struct
+ * twheel_simple and engines/simple.h for its guarantee and costs.
+ */
+#include <linux/kernel.h>
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include "engines/common.h"
+
+static struct twheel_hash *to_simple(const struct twheel_engine *e)
+{
+	return &container_of(e, struct twheel_simple, wheel.e)->wheel;
+}
+
+static unsigned int tw_simple_bucket_of(const struct twheel_engine *e,
+					unsigned long expires)
+{
+	return TWHEEL_NO_BUCKET;
+}
+
+/* A delta below MaxInterval, or an expiry already past. */
+static int tw_simple_admit(const struct twheel_engine *e,
+			   unsigned long expires)
+{
+	unsigned long delta = expires - e->clk;
+
+	if ((long)delta >= 0 && delta > to_simple(e)->mask)
+		return -ERANGE;
+	return 0;
+}
+
+/* The slot delta ahead of the clock's: expires mod MaxInterval. */
+static void tw_simple_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_hash *s = to_simple(e);
+	unsigned long idx = t->expires & s->mask;
+
+	if (time_before(t->expires, e->clk))
+		idx = e->clk & s->mask;
+	t->rounds = 0;
+	list_add_tail(&t->hash_link, &s->slots[idx]);
+	__set_bit(idx, s->map);
+}
+
+static void tw_simple_dequeue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_hash *s = to_simple(e);
+
+	tw_slots_dequeue(e, s->slots, s->map, t);
+}
+
+/* Everything in the clock's slot is due: no delta reaches a turn. */
+static void tw_simple_scan(struct twheel_engine *e)
+{
+	struct twheel_hash *s = to_simple(e);
+	unsigned long idx = e->clk & s->mask;
+	struct twheel_timer *t, *n;
+
+	list_for_each_entry_safe(t, n, &s->slots[idx], hash_link)
+		tw_slots_collect(e, &s->collected, t);
+	__clear_bit(idx, s->map);
+}
+
+/* The jiffy at the clock; true if it collected a timer (the list grew). */
+static bool tw_simple_process(struct twheel_engine *e)
+{
+	const struct list_head *tail = to_simple(e)->collected.prev;
+
+	tw_simple_scan(e);
+	return to_simple(e)->collected.prev != tail;
+}
+
+static unsigned long tw_simple_count(const struct twheel_engine *e,
+			      unsigned long *per_level)
+{
+	const struct twheel_hash *h = to_simple(e);
+
+	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
+}
+
+static unsigned long tw_simple_next_event(const struct twheel_engine *e,
+					  unsigned long limit)
+{
+	const struct twheel_hash *s = to_simple(e);
+
+	return min(tw_level_next(s->map, s->bits, 0, e->clk), limit);
+}
+
+static struct twheel_timer *tw_simple_pop(struct twheel_engine *e)
+{
+	return tw_slots_pop(&to_simple(e)->collected);
+}
+
+/* The simple engine's ops: struct twheel_simple, twheel_simple_init(). */
+const struct twheel_ops twheel_simple_ops = {
+	.name		= "simple",
+	.kind		= TWHEEL_SIMPLE,
+	.setup		= tw_slots_setup,
+	.pending	= tw_slots_pending,
+	.enqueue	= tw_simple_enqueue,
+	.dequeue	= tw_simple_dequeue,
+	.bucket_of	= tw_simple_bucket_of,
+	.process	= tw_simple_process,
+	.count		= tw_simple_count,
+	.next_event	= tw_simple_next_event,
+	.pop		= tw_simple_pop,
+	.admit		= tw_simple_admit,
+};
+EXPORT_SYMBOL_GPL(twheel_simple_ops);
+
+/**
+ * twheel_simple_init() - set up an empty simple engine
+ * @s: the engine; the caller's storage
+ * @clk: the first jiffy it is to process
+ * @storage: twheel_hash_storage_size(@max_interval) bytes, the caller's,
+ *	for the slots and their bitmap; its contents do not matter
+ * @max_interval: MaxInterval: the slots, and the first delta (from the
+ *	clock) refused; a power of two from 2 to 2^TW_HASH_MAX_BITS
+ *
+ * Every slot empty, every counter at 0, @s->wheel.e.clock_ns NULL; its
+ * one level is level 0. Nothing is allocated.
+ *
+ * Return: 0, or -EINVAL if @max_interval is not a power of two in range.
+ */
+int twheel_simple_init(struct twheel_simple *s, unsigned long clk,
+		       void *storage, unsigned int max_interval)
+{
+	return tw_hash_wheel_init(&s->wheel, &twheel_simple_ops, clk, storage,
+				  max_interval);
+}
+EXPORT_SYMBOL_GPL(twheel_simple_init);
