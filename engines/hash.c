@@ -78,7 +78,7 @@ static bool tw_hash_process(struct twheel_engine *e)
 }
 
 static unsigned long tw_hash_count(const struct twheel_engine *e,
-			      unsigned long *per_level)
+				   unsigned long *per_level)
 {
 	const struct twheel_hash *h = to_hash(e);
 

@@ -73,7 +73,7 @@ static bool tw_hs_process(struct twheel_engine *e)
 }
 
 static unsigned long tw_hs_count(const struct twheel_engine *e,
-			      unsigned long *per_level)
+				 unsigned long *per_level)
 {
 	const struct twheel_hash *h = to_hs(e);
 

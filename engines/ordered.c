@@ -57,7 +57,7 @@ static bool tw_ordered_process(struct twheel_engine *e)
 }
 
 static unsigned long tw_ordered_count(const struct twheel_engine *e,
-			      unsigned long *per_level)
+				      unsigned long *per_level)
 {
 	const struct twheel_ordered *h = to_ordered(e);
 

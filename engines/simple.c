@@ -75,7 +75,7 @@ static bool tw_simple_process(struct twheel_engine *e)
 }
 
 static unsigned long tw_simple_count(const struct twheel_engine *e,
-			      unsigned long *per_level)
+				     unsigned long *per_level)
 {
 	const struct twheel_hash *h = to_simple(e);
 

@@ -62,7 +62,7 @@ static bool tw_straight_process(struct twheel_engine *e)
 }
 
 static unsigned long tw_straight_count(const struct twheel_engine *e,
-			      unsigned long *per_level)
+				       unsigned long *per_level)
 {
 	const struct twheel_straight *h = to_straight(e);
 
