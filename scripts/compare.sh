@@ -81,12 +81,17 @@ awk -v dir="$work" '
 info=$(sed -n 's/^@@INFO //p' "$work/guest.out")
 cpu=${info#*cpu=}
 # Where the numbers come from, for the tables and the plot.
+# (a failing $(...) in an assignment would end the script under set -e)
+qf=
+if [ $mode = quick ]; then
+	qf=' --quick'
+fi
 if [ $where = host ]; then
-	cmd="scripts/compare.sh --host$([ $mode = quick ] && echo ' --quick')"
+	cmd="scripts/compare.sh --host$qf"
 	caveat="Real-hardware times of this one machine; compare engines within the run."
 	ontitle="on $cpu" plotnote="compare within one run"
 else
-	cmd="scripts/compare.sh$([ $mode = quick ] && echo ' --quick')"
+	cmd="scripts/compare.sh$qf"
 	caveat="Emulated-CPU (QEMU TCG) times: read them as ratios within this one run."
 	ontitle="in QEMU TCG" plotnote="emulated-CPU ns: compare within one run"
 fi
