@@ -15,6 +15,12 @@ done
 src=$(ksrc_dir)
 out=$(kbuild_dir "$variant")
 
+# One kernel build at a time in a cache (checkouts and worktrees share it):
+# the source tree is unpacked once and a build directory has one writer.
+mkdir -p "$TWHEEL_CACHE"
+exec 9>"$TWHEEL_CACHE/.build-kernel.lock"
+flock 9
+
 if [ ! -f "$src/Makefile" ]; then
 	log "unpacking $KSRC_TARBALL into $(dirname "$src")"
 	rm -rf "$(dirname "$src")"
