@@ -5,14 +5,27 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 passed=0 failed=0 failures=()
+# Each result line ends with the seconds since the previous one: where a
+# cold run's time goes.
 res() {	# res NAME STATUS
+	local now
+	now=$(date +%s)
 	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); printf 'PASS %s\n' "$1"
+		passed=$((passed + 1)); printf 'PASS %s (%d s)\n' "$1" $((now - lap))
 	else
-		failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s\n' "$1"
+		failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s (%d s)\n' "$1" $((now - lap))
 	fi
+	lap=$now
+}
+# lap_note NAME: the same for a stage that counts its results in bulk.
+lap_note() {
+	local now
+	now=$(date +%s)
+	printf '%s took %d s\n' "$1" $((now - lap))
+	lap=$now
 }
 start=$(date +%s)
+lap=$start
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -20,6 +33,7 @@ trap 'rm -rf "$work"' EXIT
 apt_need linux-headers-amd64 linux-headers-6.12-amd64
 kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" test) || { echo "0 passed, 1 failed"; exit 1; }
 ksrc=$(ksrc_dir)
+lap_note "packages and the test kernel"
 
 # A clean build that must print no warning: build_clean NAME KDIR [args]
 build_clean() {
@@ -83,6 +97,7 @@ read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit.log" | tail -n 1) || { kp=0; kf=
 [ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit.log"; kf=1; }
 passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
 [ "${kf:-1}" -eq 0 ] || failures+=("KUnit ($kf)")
+lap_note "KUnit (test kernel)"
 
 # 4. The module in a booted guest: load, read debugfs, unload.
 "$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --timeout 300 -- sh /guest/smoke.sh >"$work/smoke.log" 2>&1
@@ -164,6 +179,7 @@ if "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log";
 	[ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit-debug.log"; kf=1; }
 	passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
 	[ "${kf:-1}" -eq 0 ] || failures+=("KUnit on the debug kernel ($kf)")
+	lap_note "debug kernel build and KUnit"
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 900 -- \
 		'sh /guest/kmemleak.sh baseline && sh /guest/smoke.sh 20 && sh /guest/kmemleak.sh check' \
