@@ -106,27 +106,28 @@ static bool tw_modern_ops_in_bucket(const struct twheel_engine *e,
 	return tw_modern_in_bucket(to_modern(e), t, idx);
 }
 
-/* Processes jiffy clk; true if it collected anything. */
+/*
+ * Processes jiffy clk; true if it collected anything. Level n is due when
+ * the low 3n bits of clk are zero, so the levels due are 0 up to a third of
+ * clk's trailing zero bits (all of them at clk 0); as the kernel's
+ * __run_timers() does, the highest level's bucket is collected first.
+ */
 static bool tw_modern_process_clk(struct twheel_modern *m)
 {
-	unsigned int idx[TW_MODERN_MAX_LEVELS], n = 0, lvl;
 	unsigned long clk = m->e.clk;
+	unsigned int lvl = m->e.nr_levels - 1, idx;
 	bool work = false;
 
-	/* Level n is looked at only when the low 3n bits of clk are zero. */
-	for (lvl = 0; lvl < m->e.nr_levels; lvl++) {
-		idx[n++] = lvl * TW_LVL_SIZE + (clk & (TW_LVL_SIZE - 1));
-		if (clk & ((1UL << TW_LVL_CLK_SHIFT) - 1))
-			break;
-		clk >>= TW_LVL_CLK_SHIFT;
-	}
-	/* As the kernel's __run_timers(): the highest level's bucket first. */
-	while (n--) {
-		if (test_bit(idx[n], m->pending_map)) {
-			tw_modern_collect_bucket(m, idx[n]);
+	if (clk && __ffs(clk) / TW_LVL_CLK_SHIFT < lvl)
+		lvl = __ffs(clk) / TW_LVL_CLK_SHIFT;
+	do {
+		idx = lvl * TW_LVL_SIZE +
+		      ((clk >> tw_lvl_shift(lvl)) & (TW_LVL_SIZE - 1));
+		if (test_bit(idx, m->pending_map)) {
+			tw_modern_collect_bucket(m, idx);
 			work = true;
 		}
-	}
+	} while (lvl--);
 	return work;
 }
 

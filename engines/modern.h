@@ -18,7 +18,10 @@
  * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel
  * @e: the engine
  * @collected: timers collected and not yet popped, in the order they fire
- * @collected_tail: where the next collected one goes
+ * @collected_tail: where the next collected one goes, or NULL when that
+ *	is not known: then it is the end of the chain at @collected's head
+ *	(the first bucket collected into an empty list is moved over whole,
+ *	with no walk; its end is found only if a second bucket follows)
  * @cutoff: deltas from here on are clamped...
  * @max_delta: ...to this one
  * @pending_map: a bit per non-empty bucket of @vec
@@ -150,22 +153,39 @@ static __always_inline bool tw_modern_in_bucket(const struct twheel_modern *m,
 }
 
 /*
- * Appends bucket idx, not empty, to the collected list as it is: one pass
- * finds its last node (an hlist has no tail pointer), then the chain is
- * linked in whole.
+ * Appends bucket idx, not empty, to the collected list as it is. Into an
+ * empty list the chain is moved over with no walk, and where it ends stays
+ * unknown; a bucket appended after it first walks it to find its end, then
+ * walks itself, so that the end is known for the next one. Each timer is
+ * walked at most once: the common jiffy (one bucket, popped before the
+ * next) walks none.
  */
 static __always_inline void tw_modern_collect_bucket(struct twheel_modern *m,
 						     unsigned int idx)
 {
 	struct hlist_head *head = m->vec + idx;
 	struct hlist_node *first = head->first, *last = first;
+	struct hlist_node **tail = m->collected_tail;
 
 	__clear_bit(idx, m->pending_map);
+	head->first = NULL;
+	if (hlist_empty(&m->collected)) {
+		first->pprev = &m->collected.first;
+		m->collected.first = first;
+		m->collected_tail = NULL;
+		return;
+	}
+	if (!tail) {
+		struct hlist_node *n = m->collected.first;
+
+		while (n->next)
+			n = n->next;
+		tail = &n->next;
+	}
 	while (last->next)
 		last = last->next;
-	head->first = NULL;
-	first->pprev = m->collected_tail;
-	*m->collected_tail = first;
+	first->pprev = tail;
+	*tail = first;
 	m->collected_tail = &last->next;
 }
 
@@ -224,37 +244,53 @@ static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *
 	if (hlist_empty(&m->collected))
 		return NULL;
 	t = hlist_entry(m->collected.first, struct twheel_timer, entry);
-	/* the first node: unlinked by hand, the tail moves only if it was last */
+	/* the first node: unlinked by hand, the tail forgotten if it was last */
 	m->collected.first = t->entry.next;
 	if (t->entry.next)
 		t->entry.next->pprev = &m->collected.first;
 	else
-		m->collected_tail = &m->collected.first;
+		m->collected_tail = NULL;
 	t->entry.pprev = NULL;
 	m->e.st.expired++;
 	m->e.st.pending--;
 	return t;
 }
 
+/* Collects bucket idx if it has timers; true if it had. */
+static __always_inline bool tw_modern_collect_if(struct twheel_modern *m,
+						 unsigned int idx)
+{
+	if (!test_bit(idx, m->pending_map))
+		return false;
+	tw_modern_collect_bucket(m, idx);
+	return true;
+}
+
 /*
- * One jiffy, the clock's own: only level 0 is looked at unless the low 3
- * bits of the clock are zero, so such a jiffy costs a bit test when its
- * level-0 bucket is empty and an append when not; the others call
- * twheel_modern_tick().
+ * One jiffy, the clock's own. Level 0 is due at every jiffy, level 1 when
+ * the low 3 bits of the clock are zero as well (level 1's bucket first, as
+ * the kernel runs them): such a jiffy costs a bit test or two when nothing
+ * is due and an append per bucket when something is. A jiffy at which
+ * level 2 or higher is due too, one in 64, calls twheel_modern_tick().
  */
 static __always_inline bool tw_modern_step(struct twheel_modern *m)
 {
 	unsigned long clk = m->e.clk;
-	unsigned int idx = clk & (TW_LVL_SIZE - 1);
 	bool collected = false;
 
 	if (unlikely(!(clk & (BIT(TW_LVL_CLK_SHIFT) - 1)))) {
-		collected = twheel_modern_tick(m);
-	} else if (test_bit(idx, m->pending_map)) {
-		tw_modern_collect_bucket(m, idx);
-		m->e.st.events++;
-		collected = true;
+		if (unlikely(!(clk & (BIT(2 * TW_LVL_CLK_SHIFT) - 1)))) {
+			collected = twheel_modern_tick(m);
+			goto out;
+		}
+		collected = tw_modern_collect_if(m, TW_LVL_SIZE +
+			((clk >> TW_LVL_CLK_SHIFT) & (TW_LVL_SIZE - 1)));
 	}
+	if (tw_modern_collect_if(m, clk & (TW_LVL_SIZE - 1)))
+		collected = true;
+	if (collected)
+		m->e.st.events++;
+out:
 	m->e.clk = clk + 1;
 	return collected;
 }

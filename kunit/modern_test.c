@@ -396,6 +396,74 @@ static void modern_order_within_a_jiffy(struct kunit *test)
 	}
 }
 
+/*
+ * Buckets collected at several jiffies with nothing popped in between stay
+ * in jiffy order, and within a jiffy the higher level first: through the
+ * one-jiffy fast path (steps, so jiffy 1032, whose level-1 bucket is due
+ * but no higher level's, takes the inline level-1 test) or one advance
+ * over the whole span (the ops path). A collected timer deleted from the
+ * end of the list is gone and the next bucket goes after what is left.
+ */
+static void tw_modern_collect_span(struct kunit *test, bool steps)
+{
+	struct twheel_modern *m = tw_modern_new(test, 960, 9);
+	struct twheel_engine *e = &m->e;
+	/* ids in pop order: 1032's level-1 bucket (4) before its level 0 (3) */
+	static const unsigned int want[] = { 1, 0, 2, 4, 3, 6 };
+	struct twheel_timer *t;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+	unsigned long j;
+	unsigned int i;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, 7);
+	twheel_add(e, &r[4].t, 1025);		/* level 1: bucket expiry 1032 */
+	KUNIT_EXPECT_EQ(test, r[4].t.bucket, 1 * 64 + (1032U >> 3) % 64);
+	twheel_advance(e, 999);
+	KUNIT_ASSERT_NULL(test, twheel_pop(e));
+	twheel_add(e, &r[0].t, 1029);		/* level 0, 1030: after 1 */
+	twheel_add(e, &r[1].t, 1029);		/* the same bucket, newer: first */
+	twheel_add(e, &r[2].t, 1030);		/* level 0, 1031 */
+	twheel_add(e, &r[3].t, 1031);		/* level 0, 1032 */
+	twheel_add(e, &r[5].t, 1070);		/* level 1, 1072 */
+	if (steps) {
+		for (j = 1000; j <= 1072; j++)
+			twheel_advance(e, j);
+	} else {
+		twheel_advance(e, 1072);
+	}
+	KUNIT_EXPECT_EQ(test, e->clk, 1073UL);
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[5].t));	/* the last one */
+	twheel_add(e, &r[6].t, 1075);		/* level 0, 1076 */
+	if (steps) {
+		for (j = 1073; j <= 1076; j++)
+			twheel_advance(e, j);
+	} else {
+		twheel_advance(e, 1076);
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		t = twheel_pop(e);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, t, &r[want[i]].t, "pop %u", i);
+	}
+	KUNIT_EXPECT_NULL(test, twheel_pop(e));
+	KUNIT_EXPECT_FALSE(test, twheel_pending(e, &r[5].t));
+	KUNIT_EXPECT_EQ(test, e->st.expired, 6ULL);
+	KUNIT_EXPECT_EQ(test, e->st.deleted, 1ULL);
+	tw_check_invariant(test, e);
+}
+
+static void modern_collect_steps_without_pop(struct kunit *test)
+{
+	tw_modern_collect_span(test, true);
+}
+
+static void modern_collect_span_without_pop(struct kunit *test)
+{
+	tw_modern_collect_span(test, false);
+}
+
 /* The kernel's table (kernel/time/timer.c) for one HZ, in ms. */
 struct tw_doc_row {
 	u64 gran, start, end;
@@ -572,6 +640,8 @@ static struct kunit_case tw_modern_cases[] = {
 	KUNIT_CASE(modern_next_event_bounded),
 	KUNIT_CASE(modern_mod_same_bucket_no_relink),
 	KUNIT_CASE(modern_order_within_a_jiffy),
+	KUNIT_CASE(modern_collect_steps_without_pop),
+	KUNIT_CASE(modern_collect_span_without_pop),
 	KUNIT_CASE(modern_level_tables),
 	KUNIT_CASE(modern_wrap_near_ulong_max),
 	KUNIT_CASE_SLOW(modern_differential_vs_reference),
