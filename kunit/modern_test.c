@@ -396,6 +396,15 @@ static void modern_order_within_a_jiffy(struct kunit *test)
 	}
 }
 
+/* Advances e to now: one jiffy at a time, or in one call. */
+static void tw_modern_advance_to(struct twheel_engine *e, unsigned long now,
+				 bool steps)
+{
+	while (steps && e->clk != now)
+		twheel_advance(e, e->clk);
+	twheel_advance(e, now);
+}
+
 /*
  * Buckets collected at several jiffies with nothing popped in between stay
  * in jiffy order, and within a jiffy the higher level first: through the
@@ -413,7 +422,6 @@ static void tw_modern_collect_span(struct kunit *test, bool steps)
 	struct twheel_timer *t;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
-	unsigned long j;
 	unsigned int i;
 
 	tw_ctx_init(&ctx, test, e);
@@ -427,21 +435,11 @@ static void tw_modern_collect_span(struct kunit *test, bool steps)
 	twheel_add(e, &r[2].t, 1030);		/* level 0, 1031 */
 	twheel_add(e, &r[3].t, 1031);		/* level 0, 1032 */
 	twheel_add(e, &r[5].t, 1070);		/* level 1, 1072 */
-	if (steps) {
-		for (j = 1000; j <= 1072; j++)
-			twheel_advance(e, j);
-	} else {
-		twheel_advance(e, 1072);
-	}
+	tw_modern_advance_to(e, 1072, steps);
 	KUNIT_EXPECT_EQ(test, e->clk, 1073UL);
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[5].t));	/* the last one */
 	twheel_add(e, &r[6].t, 1075);		/* level 0, 1076 */
-	if (steps) {
-		for (j = 1073; j <= 1076; j++)
-			twheel_advance(e, j);
-	} else {
-		twheel_advance(e, 1076);
-	}
+	tw_modern_advance_to(e, 1076, steps);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		t = twheel_pop(e);
 		KUNIT_ASSERT_NOT_NULL(test, t);
