@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Records the kernel's timer events in a guest running real TCP traffic
+# (scripts/guest/traffic.sh) and writes them as text, gzipped, in the form
+# the replay reads (userspace/replay):
+#
+#   scripts/record-trace.sh [--form tracefs|trace-cmd|perf] [--seconds N]
+#                           [--clients N] [--kernel stock|test] OUT.gz
+#
+# tracefs:   the text of /sys/kernel/tracing/trace, as the guest prints it;
+# trace-cmd: trace-cmd record in the guest, `trace-cmd report` here;
+# perf:      perf record -a in the guest, `perf script` here.
+# The last two copy this host's trace-cmd or perf into the guest (Debian's
+# trace-cmd and linux-perf packages, installed if missing). The default
+# kernel is Debian's stock one, which has the networking traffic.sh needs.
+# Two CPUs, so that the events of both interleave.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+form=tracefs secs=10 clients=4 kernel=stock
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--form) form=$2; shift 2 ;;
+	--seconds) secs=$2; shift 2 ;;
+	--clients) clients=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	*) die "unknown option $1 (see the top of $0)" ;;
+	esac
+done
+[ $# -eq 1 ] || die "usage: $0 [--form F] [--seconds N] [--clients N] [--kernel K] OUT.gz"
+out=$1
+case "$form" in
+tracefs) bins="" ;;
+trace-cmd) apt_need trace-cmd; bins=trace-cmd ;;
+perf) apt_need linux-perf; bins=perf ;;
+*) die "--form takes tracefs, trace-cmd or perf" ;;
+esac
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+TWHEEL_GUEST_BINS=$bins TWHEEL_MEM=${TWHEEL_MEM:-1024} \
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" --smp 2 --no-load \
+	--timeout $((secs + 300)) -- sh /guest/record.sh "$form" "$secs" "$clients" \
+	>"$work/console" || { tail -n 20 "$work/console" >&2; die "recording failed"; }
+grep -E '^(traffic|record):' "$work/console" >&2
+sed -n '/^@@RECORD-BEGIN '"$form"'@@$/,/^@@RECORD-END@@$/p' "$work/console" |
+	sed '1d;$d' | base64 -d | gunzip >"$work/raw" || die "no recording in the guest's output"
+case "$form" in
+tracefs) cp "$work/raw" "$work/text" ;;
+trace-cmd) trace-cmd report -i "$work/raw" >"$work/text" 2>"$work/err" ||
+	{ cat "$work/err" >&2; die "trace-cmd report failed"; } ;;
+perf) perf script -i "$work/raw" >"$work/text" 2>"$work/err" ||
+	{ cat "$work/err" >&2; die "perf script failed"; } ;;
+esac
+gzip -9n <"$work/text" >"$out"
+log "$out: $(wc -l <"$work/text") lines, $(stat -c %s "$out") bytes gzipped"
