@@ -64,6 +64,7 @@ struct rp_kernel {
  *	starts with its clk there
  * @clock: the latest time seen (jiffies, or ns)
  * @has_clock: @first and @clock are set
+ * @pre: before @has_clock, the earliest expiry started (@has_pre)
  * @k: the kernel's own counts
  * @late: the kernel's lateness per expiry (expire's now - the expiry),
  *	@nlate of them; @early: expiries before the expiry
@@ -74,8 +75,8 @@ struct rp_kernel {
 struct rp_stream {
 	struct rp_op *op;
 	size_t n, cap;
-	unsigned long first, clock;
-	int has_clock;
+	unsigned long first, clock, pre;
+	int has_clock, has_pre;
 	struct rp_kernel k;
 	unsigned long *late;
 	size_t nlate, late_cap;

@@ -107,9 +107,18 @@ static size_t rp_emit(struct rp_trace *tr, struct rp_stream *s, uint32_t type,
 static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t)
 {
 	if (!s->has_clock) {
+		/*
+		 * The engines start early enough for every start so far, but
+		 * no more than RP_MAX_JUMP early (the wheels' advances cost
+		 * in proportion to the span).
+		 */
 		s->first = t;
+		if (s->has_pre && time_before(s->pre, t) && t - s->pre <= RP_MAX_JUMP)
+			s->first = s->pre;
 		s->clock = t;
 		s->has_clock = 1;
+		if (s->first != t)
+			rp_emit(tr, s, RP_ADV, 0, t);
 	} else if (time_after(t, s->clock)) {
 		s->clock = t;
 		rp_emit(tr, s, RP_ADV, 0, t);
@@ -239,15 +248,23 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		rp_settle(s, sh);
 		s->k.adds++;
 	}
-	if (!s->has_clock)
-		rp_clock(tr, s, v);
-	if (!time_after(v, s->clock) || (!hr && ev->has_timeout && ev->timeout <= 0))
-		s->k.past++;
-	if (v - s->clock > (1UL << 31) && s->clock - v > (1UL << 31))
-		s->tame = 0;
+	if (!s->has_clock) {
+		/* no time yet (hrtimer starts): the earliest expiry so far */
+		if (!s->has_pre || time_before(v, s->pre))
+			s->pre = v;
+		s->has_pre = 1;
+		sh->timeout = 0;
+	} else {
+		if (!time_after(v, s->clock))
+			s->k.past++;
+		else if (!hr && ev->has_timeout && ev->timeout <= 0)
+			s->k.past++;
+		if (v - s->clock > (1UL << 31) && s->clock - v > (1UL << 31))
+			s->tame = 0;
+		sh->timeout = v - s->clock;
+	}
 	sh->armed = 1;
 	sh->expires = v;
-	sh->timeout = v - s->clock;
 	s->starts++;
 	rp_emit(tr, s, RP_START, sh - tr->sh, v);
 }
@@ -425,8 +442,16 @@ void rp_text(struct rp_trace *tr, const char *buf, size_t len)
 void rp_finish(struct rp_trace *tr)
 {
 	struct rp_shadow *sh;
+	struct rp_stream *s;
 	uint32_t i;
 
+	for (s = tr->st; s < tr->st + RP_NR_STREAMS; s++) {
+		if (!s->has_clock && s->has_pre) {
+			s->first = s->pre;
+			s->clock = s->pre;
+			s->has_clock = 1;
+		}
+	}
 	for (i = 0; i < tr->nsh; i++) {
 		sh = &tr->sh[i];
 		rp_settle(&tr->st[sh->hr], sh);
