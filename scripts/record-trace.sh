@@ -3,8 +3,8 @@
 # (scripts/guest/traffic.sh) and writes them as text, gzipped, in the form
 # the replay reads (userspace/replay):
 #
-#   scripts/record-trace.sh [--form tracefs|trace-cmd|perf] [--seconds N]
-#                           [--clients N] [--kernel stock|test] OUT.gz
+#   scripts/record-trace.sh [--form=tracefs|trace-cmd|perf] [--seconds=N]
+#                           [--clients=N] [--kernel=stock|test] OUT.gz
 #
 # tracefs:   the text of /sys/kernel/tracing/trace, as the guest prints it;
 # trace-cmd: trace-cmd record in the guest, `trace-cmd report` here;
@@ -16,23 +16,25 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+usage="usage: $0 [--form=F] [--seconds=N] [--clients=N] [--kernel=K] OUT.gz"
+[ $# -ge 1 ] || die "$usage"
+out=${!#}
+case "$out" in -*) die "$usage" ;; esac
 form=tracefs secs=10 clients=4 kernel=stock
-while [ $# -gt 1 ]; do
-	case "$1" in
-	--form) form=$2; shift 2 ;;
-	--seconds) secs=$2; shift 2 ;;
-	--clients) clients=$2; shift 2 ;;
-	--kernel) kernel=$2; shift 2 ;;
-	*) die "unknown option $1 (see the top of $0)" ;;
+for a in "${@:1:$#-1}"; do
+	case "$a" in
+	--form=*) form=${a#*=} ;;
+	--seconds=*) secs=${a#*=} ;;
+	--clients=*) clients=${a#*=} ;;
+	--kernel=*) kernel=${a#*=} ;;
+	*) die "unknown option $a (see the top of $0)" ;;
 	esac
 done
-[ $# -eq 1 ] || die "usage: $0 [--form F] [--seconds N] [--clients N] [--kernel K] OUT.gz"
-out=$1
 case "$form" in
 tracefs) bins="" ;;
 trace-cmd) apt_need trace-cmd; bins=trace-cmd ;;
 perf) apt_need linux-perf; bins=perf ;;
-*) die "--form takes tracefs, trace-cmd or perf" ;;
+*) die "--form= takes tracefs, trace-cmd or perf" ;;
 esac
 
 work=$(mktemp -d)

@@ -129,11 +129,10 @@ void rp_free(struct rp_trace *tr);
 /* The engines a stream is replayed through. */
 struct rp_engine_kind {
 	const char *name;
+	enum twheel_kind kind;
 	int exact;		/* runs every timer at exactly its expiry */
 	int hrtimer;		/* also replays the hrtimer stream */
 	size_t size;		/* its struct */
-	int (*init)(void *obj, void **storage, unsigned long clk,
-		    unsigned int cap);
 };
 
 extern const struct rp_engine_kind rp_engines[];

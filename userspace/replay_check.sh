@@ -17,14 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 exact="classic reference heap hash simple hash_sorted straight ordered"
 fail=0
-result() {
-	if [ "$1" -eq 0 ]; then
-		echo "PASS $2"
-	else
-		echo "FAIL $2"
-		fail=1
-	fi
-}
+# result STATUS NAME
+result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }
 bad() { echo "replay-check: $*" >&2; return 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -466,81 +466,77 @@ void rp_finish(struct rp_trace *tr)
 
 /* The engines. */
 
-static int rp_classic_init(void *o, void **storage, unsigned long clk,
-			   unsigned int cap)
-{
-	twheel_classic_init(o, clk);
-	return 0;
-}
-
-static int rp_modern_init(void *o, void **storage, unsigned long clk,
-			  unsigned int cap)
-{
-	return twheel_modern_init(o, clk, TW_MODERN_DEFAULT_DEPTH);
-}
-
-static int rp_reference_init(void *o, void **storage, unsigned long clk,
-			     unsigned int cap)
-{
-	twheel_reference_init(o, clk);
-	return 0;
-}
-
-static int rp_heap_init(void *o, void **storage, unsigned long clk,
-			unsigned int cap)
-{
-	*storage = calloc(cap, sizeof(struct twheel_heap_slot));
-	return twheel_heap_init(o, clk, *storage, cap);
-}
-
-static int rp_hash_init(void *o, void **storage, unsigned long clk,
-			unsigned int cap)
-{
-	*storage = malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS));
-	return twheel_hash_init(o, clk, *storage, TW_HASH_DEFAULT_SLOTS);
-}
-
-static int rp_simple_init(void *o, void **storage, unsigned long clk,
-			  unsigned int cap)
-{
-	*storage = malloc(twheel_hash_storage_size(TW_SIMPLE_DEFAULT_INTERVAL));
-	return twheel_simple_init(o, clk, *storage, TW_SIMPLE_DEFAULT_INTERVAL);
-}
-
-static int rp_hash_sorted_init(void *o, void **storage, unsigned long clk,
-			       unsigned int cap)
-{
-	*storage = malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS));
-	return twheel_hash_sorted_init(o, clk, *storage, TW_HASH_DEFAULT_SLOTS);
-}
-
-static int rp_straight_init(void *o, void **storage, unsigned long clk,
-			    unsigned int cap)
-{
-	twheel_straight_init(o, clk);
-	return 0;
-}
-
-static int rp_ordered_init(void *o, void **storage, unsigned long clk,
-			   unsigned int cap)
-{
-	twheel_ordered_init(o, clk);
-	return 0;
-}
-
 /* In the order of enum twheel_kind; new engines at the end, one a line. */
 const struct rp_engine_kind rp_engines[] = {
-	{ "classic", 1, 0, sizeof(struct twheel_classic), rp_classic_init },
-	{ "modern", 0, 0, sizeof(struct twheel_modern), rp_modern_init },
-	{ "reference", 1, 1, sizeof(struct twheel_reference), rp_reference_init },
-	{ "heap", 1, 1, sizeof(struct twheel_heap), rp_heap_init },
-	{ "hash", 1, 0, sizeof(struct twheel_hash), rp_hash_init },
-	{ "simple", 1, 0, sizeof(struct twheel_simple), rp_simple_init },
-	{ "hash_sorted", 1, 0, sizeof(struct twheel_hash_sorted), rp_hash_sorted_init },
-	{ "straight", 1, 0, sizeof(struct twheel_straight), rp_straight_init },
-	{ "ordered", 1, 0, sizeof(struct twheel_ordered), rp_ordered_init },
+	{ "classic", TWHEEL_CLASSIC, 1, 0, sizeof(struct twheel_classic) },
+	{ "modern", TWHEEL_MODERN, 0, 0, sizeof(struct twheel_modern) },
+	{ "reference", TWHEEL_REFERENCE, 1, 1, sizeof(struct twheel_reference) },
+	{ "heap", TWHEEL_HEAP, 1, 1, sizeof(struct twheel_heap) },
+	{ "hash", TWHEEL_HASH, 1, 0, sizeof(struct twheel_hash) },
+	{ "simple", TWHEEL_SIMPLE, 1, 0, sizeof(struct twheel_simple) },
+	{ "hash_sorted", TWHEEL_HASH_SORTED, 1, 0, sizeof(struct twheel_hash_sorted) },
+	{ "straight", TWHEEL_STRAIGHT, 1, 0, sizeof(struct twheel_straight) },
+	{ "ordered", TWHEEL_ORDERED, 1, 0, sizeof(struct twheel_ordered) },
 };
 const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
+
+/* A case of rp_engine_new(): an engine set up from its clock alone ... */
+#define RP_PLAIN(kind, init)	case kind: init(o, clk); break
+/* ... or with its storage, of n slots. */
+#define RP_SLOTS(kind, init, n)	case kind: ret = init(o, clk, *storage, n); break
+
+/*
+ * A new engine of kind k, with its clock at clk, room for cap timers where
+ * it needs to be told (the heap), and the sizes the module gives them by
+ * default (hash and hash_sorted: 256 slots; simple: MaxInterval 4096). The
+ * engine and its storage (*storage) are the caller's to free.
+ */
+static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
+					   unsigned long clk, unsigned int cap,
+					   void **storage)
+{
+	unsigned int slots = k->kind == TWHEEL_SIMPLE ? TW_SIMPLE_DEFAULT_INTERVAL :
+			     TW_HASH_DEFAULT_SLOTS;
+	void *o = calloc(1, k->size);
+	size_t need = 0;
+	int ret = 0;
+
+	*storage = NULL;
+	if (!o)
+		return NULL;
+	if (k->kind == TWHEEL_HEAP)
+		need = cap * sizeof(struct twheel_heap_slot);
+	else if (k->kind == TWHEEL_HASH || k->kind == TWHEEL_SIMPLE ||
+		 k->kind == TWHEEL_HASH_SORTED)
+		need = twheel_hash_storage_size(slots);
+	if (need) {
+		*storage = calloc(1, need);
+		if (!*storage)
+			goto fail;
+	}
+	switch (k->kind) {
+	RP_PLAIN(TWHEEL_CLASSIC, twheel_classic_init);
+	RP_PLAIN(TWHEEL_REFERENCE, twheel_reference_init);
+	RP_PLAIN(TWHEEL_STRAIGHT, twheel_straight_init);
+	RP_PLAIN(TWHEEL_ORDERED, twheel_ordered_init);
+	case TWHEEL_MODERN:
+		ret = twheel_modern_init(o, clk, TW_MODERN_DEFAULT_DEPTH);
+		break;
+	RP_SLOTS(TWHEEL_HEAP, twheel_heap_init, cap);
+	RP_SLOTS(TWHEEL_HASH, twheel_hash_init, slots);
+	RP_SLOTS(TWHEEL_SIMPLE, twheel_simple_init, slots);
+	RP_SLOTS(TWHEEL_HASH_SORTED, twheel_hash_sorted_init, slots);
+	default:
+		ret = -EINVAL;
+	}
+	if (!ret)
+		return o;	/* each engine's struct starts with its twheel_engine */
+fail:
+	free(*storage);
+	*storage = NULL;
+	free(o);
+	return NULL;
+}
 
 /* Playing a stream through an engine. */
 
@@ -666,23 +662,22 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 {
 	unsigned long clk = s->has_clock ? s->first : 0;
 	struct rp_play p = { .res = res };
-	void *obj, *storage = NULL;
 	unsigned int cap = nsh ? nsh : 1;
+	void *storage = NULL;
 	double t0;
 	uint32_t i;
 	int ret = -ENOMEM;
 
 	memset(res, 0, sizeof(*res));
-	obj = calloc(1, k->size);
 	p.tm = calloc(cap, sizeof(*p.tm));
 	p.due = calloc(cap, sizeof(*p.due));
 	res->late = malloc((s->starts + 1) * sizeof(*res->late));
-	if (!obj || !p.tm || !p.due || !res->late)
+	if (!p.tm || !p.due || !res->late)
 		goto out;
-	ret = k->init(obj, &storage, clk, cap);
-	if (ret)
+	p.e = rp_engine_new(k, clk, cap, &storage);
+	if (!p.e)
 		goto out;
-	p.e = obj;	/* every engine's struct starts with its twheel_engine */
+	ret = 0;
 	p.jiffy = clk;
 	for (i = 0; i < cap; i++)
 		twheel_timer_setup(p.e, &p.tm[i], NULL);
@@ -696,7 +691,7 @@ out:
 	free(storage);
 	free(p.due);
 	free(p.tm);
-	free(obj);
+	free(p.e);
 	if (ret) {
 		free(res->late);
 		res->late = NULL;

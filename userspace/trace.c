@@ -15,20 +15,13 @@
 #include <string.h>
 #include "trace.h"
 
+/* In the order of enum tp_type and enum tp_form. */
 static const char *const tp_names[TP_NR_TYPES] = {
-	[TP_TIMER_START] = "timer_start",
-	[TP_TIMER_CANCEL] = "timer_cancel",
-	[TP_TIMER_EXPIRE] = "timer_expire_entry",
-	[TP_HRTIMER_START] = "hrtimer_start",
-	[TP_HRTIMER_CANCEL] = "hrtimer_cancel",
-	[TP_HRTIMER_EXPIRE] = "hrtimer_expire_entry",
+	"timer_start", "timer_cancel", "timer_expire_entry",
+	"hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry",
 };
 
-static const char *const tp_forms[TP_NR_FORMS] = {
-	[TP_FORM_TRACEFS] = "tracefs",
-	[TP_FORM_TRACE_CMD] = "trace-cmd",
-	[TP_FORM_PERF] = "perf",
-};
+static const char *const tp_forms[TP_NR_FORMS] = { "tracefs", "trace-cmd", "perf" };
 
 const char *tp_type_name(enum tp_type type)
 {
@@ -270,46 +263,34 @@ static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
 /* The fields f[0, n) of an event of type ev->type. */
 static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 {
-	const char *why = NULL, *p;
+	int hr = ev->type >= TP_HRTIMER_START;
+	const char *why, *p;
 	size_t pn, i;
 
-	switch (ev->type) {
-	case TP_TIMER_START:
-		why = tp_get(f, n, "timer", TP_HEX, &ev->ptr, 1);
-		if (!why)
-			why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
-		if (!why && tp_field(f, n, "timeout", &p, &pn)) {
+	/* every event has its timer; the start its expiry, the expiry now */
+	why = tp_get(f, n, hr ? "hrtimer" : "timer", TP_HEX, &ev->ptr, 1);
+	if (!why && (ev->type == TP_TIMER_START || ev->type == TP_HRTIMER_START))
+		why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
+	if (!why && (ev->type == TP_TIMER_EXPIRE || ev->type == TP_HRTIMER_EXPIRE))
+		why = tp_get(f, n, "now", TP_UDEC, &ev->now, 1);
+	if (why)
+		return why;
+	if (ev->type == TP_TIMER_START) {
+		if (tp_field(f, n, "timeout", &p, &pn)) {
 			if (!tp_sdec(p, pn, &ev->timeout))
 				return "a field is not a number";
 			ev->has_timeout = 1;
 		}
-		if (!why && tp_field(f, n, "flags", &p, &pn))
+		if (tp_field(f, n, "flags", &p, &pn))
 			for (i = 0; i < pn; i++)
 				ev->deferrable |= p[i] == 'D';
-		return why;
-	case TP_TIMER_CANCEL:
-		return tp_get(f, n, "timer", TP_HEX, &ev->ptr, 1);
-	case TP_TIMER_EXPIRE:
-		why = tp_get(f, n, "timer", TP_HEX, &ev->ptr, 1);
-		return why ? why : tp_get(f, n, "now", TP_UDEC, &ev->now, 1);
-	case TP_HRTIMER_START:
-		why = tp_get(f, n, "hrtimer", TP_HEX, &ev->ptr, 1);
-		if (!why)
-			why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
+	} else if (ev->type == TP_HRTIMER_START) {
 		ev->softexpires = ev->expires;
-		if (!why)
-			why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
+		why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
 		if (!why && ev->softexpires > ev->expires)
 			why = "softexpires after expires";
-		return why;
-	case TP_HRTIMER_CANCEL:
-		return tp_get(f, n, "hrtimer", TP_HEX, &ev->ptr, 1);
-	case TP_HRTIMER_EXPIRE:
-		why = tp_get(f, n, "hrtimer", TP_HEX, &ev->ptr, 1);
-		return why ? why : tp_get(f, n, "now", TP_UDEC, &ev->now, 1);
-	default:
-		return "no such event";
 	}
+	return why;
 }
 
 static int tp_starts(const char *s, size_t n, const char *w)
