@@ -3,10 +3,11 @@
 # (scripts/guest/traffic.sh) and writes them as text, gzipped, in the form
 # the replay reads (userspace/replay):
 #
-#   scripts/record-trace.sh [--form=tracefs|trace-cmd|perf] [--seconds=N]
+#   scripts/record-trace.sh [--form=tracefs|trace_pipe|trace-cmd|perf] [--seconds=N]
 #                           [--clients=N] [--kernel=stock|test] OUT.gz
 #
 # tracefs:   the text of /sys/kernel/tracing/trace, as the guest prints it;
+# trace_pipe: what a reader of trace_pipe got while the traffic ran;
 # trace-cmd: trace-cmd record in the guest, `trace-cmd report` here;
 # perf:      perf record -a in the guest, `perf script` here.
 # The last two copy this host's trace-cmd or perf into the guest (Debian's
@@ -31,10 +32,10 @@ for a in "${@:1:$#-1}"; do
 	esac
 done
 case "$form" in
-tracefs) bins="" ;;
+tracefs|trace_pipe) bins="" ;;
 trace-cmd) apt_need trace-cmd; bins=trace-cmd ;;
 perf) apt_need linux-perf; bins=perf ;;
-*) die "--form= takes tracefs, trace-cmd or perf" ;;
+*) die "--form= takes tracefs, trace_pipe, trace-cmd or perf" ;;
 esac
 
 work=$(mktemp -d)
@@ -47,7 +48,7 @@ grep -E '^(traffic|record):' "$work/console" >&2
 sed -n '/^@@RECORD-BEGIN '"$form"'@@$/,/^@@RECORD-END@@$/p' "$work/console" |
 	sed '1d;$d' | base64 -d | gunzip >"$work/raw" || die "no recording in the guest's output"
 case "$form" in
-tracefs) cp "$work/raw" "$work/text" ;;
+tracefs|trace_pipe) cp "$work/raw" "$work/text" ;;
 trace-cmd) trace-cmd report -i "$work/raw" >"$work/text" 2>"$work/err" ||
 	{ cat "$work/err" >&2; die "trace-cmd report failed"; } ;;
 perf) perf script -i "$work/raw" >"$work/text" 2>"$work/err" ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The replay's checks (userspace/check.sh runs them): the traces recorded in
-# the guest in each of the three text forms, and a hand-made file of bad
-# lines, through userspace/replay.sh. One "PASS <name>" or "FAIL <name>" line
+# the guest in each of the three text forms (tracefs' from both trace and
+# trace_pipe), and a hand-made file of bad lines, through userspace/replay.sh. One "PASS <name>" or "FAIL <name>" line
 # per check; exits non-zero if any failed.
 #  - the events parsed per type equal a count made here with grep, every
 #    line is of the form recorded, none is malformed;
@@ -64,43 +64,44 @@ check_tables() {
 	return 0
 }
 
-# FORM FILE [callgrind]: a recorded trace
+# check_form NAME FORM FILE [callgrind]: a recorded trace in FORM
 check_form() {
-	local form=$1 file=$2 cg=${3:-0} name total=0 n got fails=0
-	out=$tmp/$form.out
-	gzip -dc "$file" >"$tmp/$form.txt"
-	REPLAY_CALLGRIND=$cg REPLAY_REPEAT=1 "$here/replay.sh" "$file" >"$out" 2>"$tmp/$form.err" ||
-		{ cat "$tmp/$form.err" >&2; bad "replay.sh $file failed"; result 1 "replay-$form"; return; }
+	local what=$1 form=$2 file=$3 cg=${4:-0} name total=0 n got fails=0
+	out=$tmp/$what.out
+	gzip -dc "$file" >"$tmp/$what.txt"
+	REPLAY_CALLGRIND=$cg REPLAY_REPEAT=1 "$here/replay.sh" "$file" >"$out" 2>"$tmp/$what.err" ||
+		{ cat "$tmp/$what.err" >&2; bad "replay.sh $file failed"; result 1 "replay-$what"; return; }
 	for name in timer_start timer_cancel timer_expire_entry hrtimer_start hrtimer_cancel \
 		hrtimer_expire_entry; do
-		n=$(grep -cE "[ :]$name: " "$tmp/$form.txt")
+		n=$(grep -cE "[ :]$name: " "$tmp/$what.txt")
 		got=$(sed -n "s/^# events:.* $name=\([0-9]*\).*/\1/p" "$out")
-		[ "$got" = "$n" ] || { bad "$form: $got $name parsed, grep counts $n"; fails=1; }
+		[ "$got" = "$n" ] || { bad "$what: $got $name parsed, grep counts $n"; fails=1; }
 		total=$((total + n))
 	done
-	[ "$total" -gt 1000 ] || { bad "$form: only $total events"; fails=1; }
-	grep -q "^# forms:.* $form=$total\( \|$\)" "$out" || { bad "$form: not every event in the $form form: $(grep '^# forms' "$out")"; fails=1; }
+	[ "$total" -gt 1000 ] || { bad "$what: only $total events"; fails=1; }
+	grep -q "^# forms:.* $form=$total\( \|$\)" "$out" || { bad "$what: not every event in the $form form: $(grep '^# forms' "$out")"; fails=1; }
 	grep -q "^# lines [0-9]*: events $total, .* malformed 0, lost 0 events" "$out" ||
-		{ bad "$form: $(grep '^# lines' "$out")"; fails=1; }
-	check_tables >&2 2>"$tmp/$form.bad" && [ ! -s "$tmp/$form.bad" ] || { cat "$tmp/$form.bad" >&2; fails=1; }
+		{ bad "$what: $(grep '^# lines' "$out")"; fails=1; }
+	check_tables >&2 2>"$tmp/$what.bad" && [ ! -s "$tmp/$what.bad" ] || { cat "$tmp/$what.bad" >&2; fails=1; }
 	# real traffic: timers expired, and the modern wheel ran some late
 	[ "$(rows timer_list expired | awk -F'|' '$1 == "classic" { print $2 }')" -gt 100 ] ||
-		{ bad "$form: next to no expiries"; fails=1; }
+		{ bad "$what: next to no expiries"; fails=1; }
 	[ "$(rows timer_list "late max" | awk -F'|' '$1 == "modern" { print $2 }')" -gt 0 ] ||
-		{ bad "$form: the modern wheel never late"; fails=1; }
+		{ bad "$what: the modern wheel never late"; fails=1; }
 	if [ "$cg" = 1 ]; then
 		rows timer_list "Ir/op" "ns/op" >"$tmp/ir"
 		rows hrtimer "Ir/op" "ns/op" >>"$tmp/ir"
 		[ "$(grep -cE '^[a-z_]+\|[0-9]+\.[0-9]\|[0-9]+\.[0-9]$' "$tmp/ir")" = 11 ] ||
-			{ bad "$form: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
+			{ bad "$what: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
 	fi
 	cat "$out" >&2
-	result $fails "replay-$form"
+	result $fails "replay-$what"
 }
 
-check_form tracefs "$here/traces/guest-tcp.tracefs.gz" 1
-check_form trace-cmd "$here/traces/guest-tcp.trace-cmd.gz"
-check_form perf "$here/traces/guest-tcp.perf.gz"
+check_form tracefs tracefs "$here/traces/guest-tcp.tracefs.gz" 1
+check_form trace_pipe tracefs "$here/traces/guest-tcp.trace_pipe.gz"
+check_form trace-cmd trace-cmd "$here/traces/guest-tcp.trace-cmd.gz"
+check_form perf perf "$here/traces/guest-tcp.perf.gz"
 
 # The bad lines: each reported, with its number and reason.
 out=$tmp/malformed.out

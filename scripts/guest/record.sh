@@ -4,7 +4,8 @@
 # "@@RECORD-BEGIN FORM@@" and "@@RECORD-END@@" (scripts/record-trace.sh
 # takes it from the console).
 #   sh record.sh FORM [SECONDS [CLIENTS]]
-# FORM: tracefs (the text of /sys/kernel/tracing/trace), trace-cmd (a
+# FORM: tracefs (the text of /sys/kernel/tracing/trace), trace_pipe (what
+# a reader of trace_pipe got while it was written), trace-cmd (a
 # trace.dat of trace-cmd record) or perf (a perf.data of perf record -a);
 # the last two need the program in the guest (TWHEEL_GUEST_BINS).
 PATH=$PATH:/usr/bin:/usr/sbin
@@ -34,6 +35,24 @@ tracefs)
 	for ev in $events; do echo 0 > "$T/events/${ev%%:*}/${ev#*:}/enable"; done
 	cat $T/trace > $out
 	;;
+trace_pipe)
+	# the same lines as trace, read while they are written
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	for ev in $events; do echo 1 > "$T/events/${ev%%:*}/${ev#*:}/enable"; done
+	cat $T/trace_pipe > $out &
+	reader=$!
+	echo 1 > $T/tracing_on
+	sh /guest/traffic.sh "$secs" "$clients" || fail "traffic.sh failed"
+	echo 0 > $T/tracing_on
+	for ev in $events; do echo 0 > "$T/events/${ev%%:*}/${ev#*:}/enable"; done
+	# what is left in the buffer is read before the reader is stopped
+	while [ "$(cat $T/per_cpu/cpu*/stats | awk '$1 == "entries:" { n += $2 } END { print n + 0 }')" -gt 0 ]; do
+		sleep 1
+	done
+	kill $reader
+	wait $reader
+	;;
 trace-cmd)
 	set --
 	for ev in $events; do set -- "$@" -e "$ev"; done
@@ -46,7 +65,7 @@ perf)
 	perf record -q -a -m 1024 "$@" -o $out -- sh /guest/traffic.sh "$secs" "$clients" ||
 		fail "perf record failed"
 	;;
-*) fail "FORM is tracefs, trace-cmd or perf" ;;
+*) fail "FORM is tracefs, trace_pipe, trace-cmd or perf" ;;
 esac
 lost=$(cat $T/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')
 echo "record: $form, $(wc -c < $out) bytes, ring buffer lost $lost events"
