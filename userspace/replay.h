@@ -63,6 +63,7 @@ struct rp_kernel {
  * @first: the clock at the first event that gave a time: every engine
  *	starts with its clk there
  * @clock: the latest time seen (jiffies, or ns)
+ * @done: the last tick the engines have been advanced through
  * @has_clock: @first and @clock are set
  * @pre: before @has_clock, the earliest expiry started (@has_pre)
  * @k: the kernel's own counts
@@ -75,7 +76,7 @@ struct rp_kernel {
 struct rp_stream {
 	struct rp_op *op;
 	size_t n, cap;
-	unsigned long first, clock, pre;
+	unsigned long first, clock, done, pre;
 	int has_clock, has_pre;
 	struct rp_kernel k;
 	unsigned long *late;

@@ -22,7 +22,8 @@
  *   time any event has shown (jiffies: a timer_start's expires - timeout,
  *   a timer_expire_entry's now; hrtimer: an hrtimer_expire_entry's now),
  *   never moved back. When an event shows a later time, every engine is
- *   first advanced to it (RP_ADV), running what fell due on the way.
+ *   first advanced to the tick before it (RP_ADV), running what fell due
+ *   on the way; an expiry's own tick too (see rp_clock()).
  * The kernel's own expiries are not replayed: each engine runs its timers
  * when its own rules say, and that is what it is measured on.
  */
@@ -103,9 +104,17 @@ static size_t rp_emit(struct rp_trace *tr, struct rp_stream *s, uint32_t type,
 	return ++s->n;
 }
 
-/* The stream has seen time t: engines advance to it if it is later. */
-static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t)
+/*
+ * The stream has seen time t. The engines advance to t - 1: what fell due
+ * before t has run, what falls due at t waits, as timers the kernel's
+ * softirq has not reached yet (a timer deleted or re-armed at t before
+ * that never runs). An expiry at t (upto) lets them run t as well.
+ */
+static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t,
+		     int upto)
 {
+	unsigned long target = upto ? t : t - 1;
+
 	if (!s->has_clock) {
 		/*
 		 * The engines start early enough for every start so far, but
@@ -116,12 +125,14 @@ static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t)
 		if (s->has_pre && time_before(s->pre, t) && t - s->pre <= RP_MAX_JUMP)
 			s->first = s->pre;
 		s->clock = t;
+		s->done = s->first - 1;
 		s->has_clock = 1;
-		if (s->first != t)
-			rp_emit(tr, s, RP_ADV, 0, t);
 	} else if (time_after(t, s->clock)) {
 		s->clock = t;
-		rp_emit(tr, s, RP_ADV, 0, t);
+	}
+	if (time_after(target, s->done)) {
+		s->done = target;
+		rp_emit(tr, s, RP_ADV, 0, target);
 	}
 }
 
@@ -225,7 +236,7 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		return;
 	}
 	if (!hr && ev->has_timeout)
-		rp_clock(tr, s, ev->expires - ev->timeout);
+		rp_clock(tr, s, ev->expires - ev->timeout, 0);
 	if (!hr && ev->deferrable)
 		s->k.deferrable++;
 	sh = rp_shadow(tr, ev->ptr, hr, 1);
@@ -294,7 +305,7 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		s->k.wall++;
 		return;
 	}
-	rp_clock(tr, s, ev->now);
+	rp_clock(tr, s, ev->now, 1);
 	sh = rp_shadow(tr, ev->ptr, hr, 0);
 	if (!sh) {
 		s->k.unknown++;
