@@ -47,12 +47,12 @@ trace_pipe)
 	echo 0 > $T/tracing_on
 	for ev in $events; do echo 0 > "$T/events/${ev%%:*}/${ev#*:}/enable"; done
 	# what is left in the buffer is read before the reader is stopped
-	i=0
-	while [ "$(cat $T/per_cpu/cpu*/stats | awk '$1 == "entries:" { n += $2 } END { print n + 0 }')" -gt 0 ]; do
-		i=$((i + 1))
-		[ $i -le 30 ] || fail "trace_pipe's reader left events unread"
+	unread() { cat $T/per_cpu/cpu*/stats | awk '$1 == "entries:" { n += $2 } END { print n + 0 }'; }
+	for i in $(seq 30); do
+		[ "$(unread)" = 0 ] && break
 		sleep 1
 	done
+	[ "$(unread)" = 0 ] || fail "trace_pipe's reader left events unread"
 	kill $reader
 	wait $reader
 	;;
