@@ -10,7 +10,8 @@
 #    timer at exactly its due tick (late max 0, none early);
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
-#  - the bad lines are reported with their line numbers and reasons.
+#  - the bad lines are reported with their line numbers and reasons;
+#  - each trace passes the fuzz target's checks, under ASan and UBSan.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -20,6 +21,8 @@ fail=0
 # result STATUS NAME
 result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }
 bad() { echo "replay-check: $*" >&2; return 1; }
+ksrc=$("$here/setup.sh") && make -s -C "$here" KSRC="$ksrc" build/fuzz-trace >&2 ||
+	{ echo "FAIL replay-build"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -94,6 +97,9 @@ check_form() {
 		[ "$(grep -cE '^[a-z_]+\|[0-9]+\.[0-9]\|[0-9]+\.[0-9]$' "$tmp/ir")" = 11 ] ||
 			{ bad "$what: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
 	fi
+	# the whole trace through the fuzz target: ASan and UBSan, its checks
+	"$here/build/fuzz-trace" "$tmp/$what.txt" >"$tmp/$what.asan" 2>&1 ||
+		{ tail -n 20 "$tmp/$what.asan" >&2; bad "$what: fuzz-trace on the trace failed"; fails=1; }
 	cat "$out" >&2
 	result $fails "replay-$what"
 }

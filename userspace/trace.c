@@ -138,7 +138,7 @@ static int tp_field(const char *p, size_t n, const char *key,
 	return 0;
 }
 
-enum { TP_HEX, TP_UDEC, TP_SDEC };
+enum { TP_HEX, TP_UDEC };
 
 /* Field key of the fields f[0, n) into *v as kind; the reason if not. */
 static const char *tp_get(const char *f, size_t n, const char *key, int kind,
@@ -152,10 +152,8 @@ static const char *tp_get(const char *f, size_t n, const char *key, int kind,
 		return required ? "a field is missing" : NULL;
 	if (kind == TP_HEX)
 		ok = tp_hex(p, pn, v);
-	else if (kind == TP_UDEC)
-		ok = tp_udec(p, pn, v);
 	else
-		ok = tp_sdec(p, pn, v);
+		ok = tp_udec(p, pn, v);
 	return ok ? NULL : "a field is not a number";
 }
 
