@@ -75,3 +75,12 @@ fuzz:
 bench-user:
 	userspace/bench.sh
 	userspace/stream.sh
+
+# A kernel timer trace replayed through every engine in user space
+# (userspace/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
+# trace-cmd report's or perf script's form, plain, .gz or .xz; by default
+# the trace recorded in the guest under TCP traffic (userspace/traces/).
+TRACE ?=
+.PHONY: replay
+replay:
+	userspace/replay.sh $(TRACE)

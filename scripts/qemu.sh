@@ -4,6 +4,7 @@
 #
 #   scripts/qemu.sh [--kernel test|debug|stock] [--timeout SECS] [--smp N]
 #                   [--log FILE] [--no-load] [-- COMMAND...]
+# (TWHEEL_GUEST_BINS="prog..." copies host programs and their libraries in)
 #
 # COMMAND is a command and its arguments, run as given (scripts/qemu.sh --
 # sh -c 'a; b' runs both); one single argument is a command line for the
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--no-load) load=0; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -67,6 +68,15 @@ cp "$moddir"/*.ko "$root/lib/twheel/"
 [ -n "$(ls "$moddir"/extra/*.ko 2>/dev/null)" ] && cp "$moddir"/extra/*.ko "$root/lib/twheel/"
 : >"$root/etc/twheel-preload"
 for m in ${TWHEEL_PRELOAD:-}; do echo "$m" >>"$root/etc/twheel-preload"; done
+# Host programs for the guest (TWHEEL_GUEST_BINS, e.g. "trace-cmd perf"),
+# each with the shared libraries it loads, at the same paths.
+for b in ${TWHEEL_GUEST_BINS:-}; do
+	p=$(command -v "$b") || die "TWHEEL_GUEST_BINS: no $b on this host"
+	for f in "$p" $(ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
+done
 [ $load -eq 1 ] && echo twheel.ko >>"$root/etc/twheel-preload"
 if [ $# -eq 1 ]; then
 	# One argument: a command line, as the guest's sh reads it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The user-space checks, short: build, each fuzz target for FUZZ_SECONDS
-# (20 s each), a tiny benchmark run that only has to produce its table.
+# (20 s each), a tiny benchmark run that only has to produce its table, the
+# trace replay on a trace of each form and on bad lines (replay_check.sh).
 # One "PASS <name>" or "FAIL <name>" line per check; exits non-zero if any
 # failed.
 set -uo pipefail
@@ -43,5 +44,7 @@ printf '%s\n' "$table" >&2
 rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference) \| [us] \| 1000 ')
 [ $rc -eq 0 ] && [ "$rows" -eq 6 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? stream-user-tiny
+
+"$here/replay_check.sh" || fail=1
 
 exit $fail

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * replay: a kernel timer trace played through every engine.
+ *
+ *   replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-
+ *
+ * TRACE is text in any of the three forms (trace.h): the tracefs files,
+ * `trace-cmd report`, `perf script`. Prints what it read (events per type
+ * and form, the line numbers of malformed and other lines), then per
+ * stream (timer_list, hrtimer) a table: each engine's operations, cost and
+ * lateness, and the kernel's own row from the trace.
+ *
+ * Natively it times each engine (REPEAT runs, default 3, the fastest kept).
+ * Under callgrind (--instr-atstart=no --collect-atstart=no) it replays each
+ * engine once per kind of call, collecting only that kind, dumps the counts
+ * as "ENGINE STREAM KIND" and prints "calls ENGINE STREAM KIND N": the
+ * dump's Ir over N is Ir per call. IRFILE gives those back to the native
+ * run as "ir ENGINE STREAM KIND IR-PER-CALL" lines for the table (replay.sh
+ * does both). Exits 1 if an engine's counters do not add up, 2 on a usage
+ * or read error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/callgrind.h>
+#include "replay.h"
+
+static const char *const rp_stream_name[RP_NR_STREAMS] = { "timer", "hrtimer" };
+static const char *const rp_call_name[RP_NR_CALLS] = { "add", "mod", "del", "adv" };
+
+static struct {
+	int repeat;
+	const char *engines;	/* NULL: all */
+	double ir[32][RP_NR_STREAMS][RP_NR_CALLS];	/* -1: not known */
+	int bad;
+} o = { .repeat = 3 };
+
+static int rp_wanted(const char *name)
+{
+	const char *p = o.engines;
+	size_t n = strlen(name);
+
+	if (!p)
+		return 1;
+	while (p) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static void rp_read_ir(const char *path)
+{
+	char name[64], stream[16], call[16];
+	unsigned int e, s, c;
+	double ir;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while (fscanf(f, "ir %63s %15s %15s %lf\n", name, stream, call, &ir) == 4)
+		for (e = 0; e < rp_nr_engines; e++)
+			for (s = 0; s < RP_NR_STREAMS; s++)
+				for (c = 0; c < RP_NR_CALLS; c++)
+					if (!strcmp(name, rp_engines[e].name) &&
+					    !strcmp(stream, rp_stream_name[s]) &&
+					    !strcmp(call, rp_call_name[c]))
+						o.ir[e][s][c] = ir;
+	fclose(f);
+}
+
+static void rp_lines(const char *what, uint64_t n, const uint64_t *line,
+		     const char *const *why)
+{
+	uint64_t i;
+
+	if (!n)
+		return;
+	printf("# %s lines (%s%llu):", what, n > RP_LINES_KEPT ? "the first of " : "",
+	       (unsigned long long)n);
+	for (i = 0; i < n && i < RP_LINES_KEPT; i++) {
+		printf(" %llu", (unsigned long long)line[i]);
+		if (why)
+			printf(" (%s)", why[i]);
+	}
+	printf("\n");
+}
+
+static void rp_report(const char *path, const struct rp_trace *tr)
+{
+	uint64_t events = 0;
+	int i;
+
+	for (i = 0; i < TP_NR_TYPES; i++)
+		events += tr->count[i];
+	printf("# replay of %s\n", path);
+	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, malformed %llu, lost %llu events on %llu lines\n",
+	       (unsigned long long)tr->lines, (unsigned long long)events,
+	       (unsigned long long)tr->blank, (unsigned long long)tr->other,
+	       (unsigned long long)tr->malformed,
+	       (unsigned long long)tr->lost_events,
+	       (unsigned long long)tr->lost_lines);
+	printf("# events:");
+	for (i = 0; i < TP_NR_TYPES; i++)
+		printf(" %s=%llu", tp_type_name(i), (unsigned long long)tr->count[i]);
+	printf("\n# forms:");
+	for (i = 0; i < TP_NR_FORMS; i++)
+		printf(" %s=%llu", tp_form_name(i), (unsigned long long)tr->forms[i]);
+	printf("\n");
+	rp_lines("malformed", tr->malformed, tr->bad_line, tr->bad_why);
+	rp_lines("other-event", tr->other, tr->other_line, NULL);
+	if (tr->nomem)
+		printf("# out of memory: the replay stopped taking events\n");
+}
+
+static int rp_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "on time %, p50, p99, max" of n lateness values (sorted here). */
+static void rp_late_cells(unsigned long *late, size_t n, uint64_t early)
+{
+	size_t zero = 0, i;
+
+	if (!n) {
+		printf(" - | - | - | - | %llu |", (unsigned long long)early);
+		return;
+	}
+	qsort(late, n, sizeof(*late), rp_cmp);
+	for (i = 0; i < n && !late[i]; i++)
+		zero++;
+	printf(" %.1f | %lu | %lu | %lu | %llu |", 100.0 * zero / (n + early),
+	       late[(n - 1) / 2], late[(n - 1) * 99 / 100], late[n - 1],
+	       (unsigned long long)early);
+}
+
+static void rp_ir_cells(unsigned int e, int s, const struct rp_result *r)
+{
+	double sum = 0, ops = 0;
+	int c, known = 1;
+
+	for (c = 0; c < RP_NR_CALLS; c++) {
+		if (o.ir[e][s][c] < 0)
+			known = 0;
+		else
+			sum += o.ir[e][s][c] * r->calls[c];
+	}
+	ops = r->calls[RP_CALL_ADD] + r->calls[RP_CALL_MOD] +
+	      r->calls[RP_CALL_DEL] + r->st.expired;
+	if (known && ops)
+		printf(" %.1f |", sum / ops);
+	else
+		printf(" - |");
+	for (c = 0; c < RP_NR_CALLS; c++)
+		if (o.ir[e][s][c] < 0 || !r->calls[c])
+			printf(" - |");
+		else
+			printf(" %.1f |", o.ir[e][s][c]);
+}
+
+static void rp_table(const struct rp_trace *tr, int s)
+{
+	const struct rp_stream *st = &tr->st[s];
+	const struct rp_kernel *k = &st->k;
+	const char *unit = s == RP_TIMER ? "jiffies" : "ns";
+	struct rp_result r, t;
+	double best, null, ops;
+	unsigned int e;
+	int i;
+
+	printf("\n## %s: %zu operations, %llu starts, ticks in %s, over %lu %s\n",
+	       s == RP_TIMER ? "timer_list" : "hrtimer", st->n,
+	       (unsigned long long)st->starts, unit,
+	       st->has_clock ? st->clock - st->first : 0, unit);
+	printf("# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, on timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu\n",
+	       (unsigned long long)k->adds, (unsigned long long)k->rearms,
+	       (unsigned long long)k->rearms_nocancel, (unsigned long long)k->dels,
+	       (unsigned long long)k->expired, (unsigned long long)k->expired_nocancel,
+	       (unsigned long long)k->pending, (unsigned long long)k->aged,
+	       (unsigned long long)k->unknown, (unsigned long long)k->deferrable,
+	       (unsigned long long)k->past, (unsigned long long)k->wall);
+	printf("| engine | adds | mods | dels | expired | pending | refused | Ir/op | Ir/add | Ir/mod | Ir/del | Ir/adv | ns/op | cascades | cascaded | worst tick | worst adv ns | on time %% | late p50 | late p99 | late max | early | counters |\n");
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (e = 0; e < rp_nr_engines; e++) {
+		if ((s == RP_HRTIMER && !rp_engines[e].hrtimer) ||
+		    !rp_wanted(rp_engines[e].name))
+			continue;
+		if (rp_run(&rp_engines[e], st, tr->nsh, -1, RP_WORST, &r)) {
+			printf("| %s | could not run |\n", rp_engines[e].name);
+			o.bad = 1;
+			continue;
+		}
+		best = null = -1;
+		for (i = 0; i < o.repeat; i++) {
+			if (!rp_run(&rp_engines[e], st, tr->nsh, -1, RP_TIME, &t) &&
+			    (best < 0 || t.ns < best))
+				best = t.ns;
+			free(t.late);
+			if (!rp_run(&rp_engines[e], st, tr->nsh, -1, RP_TIME_NULL, &t) &&
+			    (null < 0 || t.ns < null))
+				null = t.ns;
+			free(t.late);
+		}
+		ops = r.calls[RP_CALL_ADD] + r.calls[RP_CALL_MOD] +
+		      r.calls[RP_CALL_DEL] + r.st.expired;
+		printf("| %s | %llu | %llu | %llu | %llu | %lu | %llu |",
+		       rp_engines[e].name, (unsigned long long)r.st.added,
+		       (unsigned long long)r.st.modified,
+		       (unsigned long long)r.st.deleted,
+		       (unsigned long long)r.st.expired, r.st.pending,
+		       (unsigned long long)r.st.refused);
+		rp_ir_cells(e, s, &r);
+		if (best >= 0 && null >= 0 && ops)
+			printf(" %.1f |", (best > null ? best - null : 0) / ops);
+		else
+			printf(" - |");
+		printf(" %llu | %llu | %llu | %.0f |", (unsigned long long)r.st.cascades,
+		       (unsigned long long)r.st.cascaded,
+		       (unsigned long long)r.worst_work, r.worst_ns);
+		rp_late_cells(r.late, r.nlate, r.early);
+		if (r.st.added == r.st.expired + r.st.deleted + r.st.pending &&
+		    r.st.pending == r.count) {
+			printf(" ok |\n");
+		} else {
+			printf(" BROKEN |\n");
+			o.bad = 1;
+		}
+		free(r.late);
+	}
+	printf("| kernel (trace) | %llu | %llu | %llu | %llu | %llu | - | - | - | - | - | - | - | - | - | - | - |",
+	       (unsigned long long)k->adds, (unsigned long long)k->rearms,
+	       (unsigned long long)k->dels, (unsigned long long)k->expired,
+	       (unsigned long long)k->pending);
+	rp_late_cells(st->late, st->nlate, st->early);
+	printf(" - |\n");
+}
+
+/* Under callgrind: each engine once per kind of call. */
+static void rp_callgrind(const struct rp_trace *tr)
+{
+	struct rp_result r;
+	char what[96];
+	unsigned int e;
+	int s, c;
+
+	CALLGRIND_START_INSTRUMENTATION;
+	for (s = 0; s < RP_NR_STREAMS; s++) {
+		for (e = 0; e < rp_nr_engines; e++) {
+			if ((s == RP_HRTIMER && !rp_engines[e].hrtimer) ||
+			    !rp_wanted(rp_engines[e].name))
+				continue;
+			for (c = 0; c < RP_NR_CALLS; c++) {
+				CALLGRIND_ZERO_STATS;
+				if (rp_run(&rp_engines[e], &tr->st[s], tr->nsh, c,
+					   RP_PLAIN, &r)) {
+					o.bad = 1;
+					continue;
+				}
+				snprintf(what, sizeof(what), "%s %s %s", rp_engines[e].name,
+					 rp_stream_name[s], rp_call_name[c]);
+				CALLGRIND_DUMP_STATS_AT(what);
+				printf("calls %s %llu\n", what,
+				       (unsigned long long)r.calls[c]);
+				free(r.late);
+			}
+		}
+	}
+	CALLGRIND_STOP_INSTRUMENTATION;
+}
+
+static void rp_usage(void)
+{
+	fprintf(stderr, "usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL, *irfile = NULL;
+	struct rp_trace tr;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			o.repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-e") && i + 1 < argc)
+			o.engines = argv[++i];
+		else if (!strcmp(argv[i], "-i") && i + 1 < argc)
+			irfile = argv[++i];
+		else if (path || (argv[i][0] == '-' && argv[i][1]))
+			rp_usage();
+		else
+			path = argv[i];
+	}
+	if (!path || o.repeat < 1)
+		rp_usage();
+	if (rp_nr_engines > ARRAY_SIZE(o.ir)) {
+		fprintf(stderr, "replay: more engines than o.ir has rows\n");
+		return 2;
+	}
+	for (i = 0; i < (int)(sizeof(o.ir) / sizeof(double)); i++)
+		((double *)o.ir)[i] = -1;
+	if (irfile)
+		rp_read_ir(irfile);
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f || rp_init(&tr)) {
+		perror(path);
+		return 2;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			rp_line(&tr, line, n - 1, 1);
+		else
+			rp_line(&tr, line, n, 0);
+	}
+	free(line);
+	if (ferror(f)) {
+		perror(path);
+		return 2;
+	}
+	if (f != stdin)
+		fclose(f);
+	rp_finish(&tr);
+	rp_report(path, &tr);
+	if (RUNNING_ON_VALGRIND)
+		rp_callgrind(&tr);
+	else
+		for (i = 0; i < RP_NR_STREAMS; i++)
+			rp_table(&tr, i);
+	rp_free(&tr);
+	return o.bad;
+}

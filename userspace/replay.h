@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Offline replay of a kernel timer trace through the engines, in user
+ * space. rp_line() takes the trace line by line (trace.h parses it) and
+ * turns its events into two lists of operations, one per stream: the
+ * timer_list events (ticks are jiffies) and the hrtimer events (ticks are
+ * ns). rp_run() then plays a list through one engine. See replay_core.c
+ * for the tracepoints' rules and how each is handled.
+ */
+#ifndef TWHEEL_REPLAY_H
+#define TWHEEL_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "twheel.h"
+#include "trace.h"
+
+/* Line numbers kept per kind of bad line, for the report. */
+#define RP_LINES_KEPT	20
+/* The most a timer_list event's jiffies may be from the clock (18 h at HZ 250). */
+#define RP_MAX_JUMP	(1UL << 24)
+/* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
+#define RP_HR_WALL	(1ULL << 59)
+
+enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
+
+enum rp_op_type { RP_NOP, RP_START, RP_DEL, RP_ADV };
+
+/* One operation: start (add or mod) or delete shadow s, or advance to v. */
+struct rp_op {
+	uint32_t type;
+	uint32_t s;
+	unsigned long v;
+};
+
+/**
+ * struct rp_kernel - what the kernel itself did, as the trace shows it
+ * @adds: starts of a timer that was not pending
+ * @rearms: starts of a pending one: a cancel and a start next to each
+ *	other on one CPU (mod_timer), or a start with no cancel before it
+ * @rearms_nocancel: of @rearms, those with no cancel (hrtimer restarts of
+ *	an armed timer; for timer_list, a lost event)
+ * @dels: cancels that were neither part of an expiry nor of a re-arm
+ * @expired: expiries of timers whose start the trace has
+ * @expired_nocancel: of @expired, those with no cancel just before
+ * @unknown: cancels and expiries of timers started before the trace
+ * @aged: timers thought pending that had no event long past their expiry:
+ *	taken as gone (freed without a cancel, or events lost)
+ * @pending: pending when the trace ends
+ * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL), skipped
+ * @deferrable: timer_start events of deferrable timers
+ * @past: starts whose expiry was already past (timeout <= 0 or behind
+ *	the replay's clock)
+ */
+struct rp_kernel {
+	uint64_t adds, rearms, rearms_nocancel, dels, expired, expired_nocancel;
+	uint64_t unknown, aged, pending, wall, deferrable, past;
+};
+
+/**
+ * struct rp_stream - the operations of one stream and what they came from
+ * @op: the operations, @n of them (@cap allocated)
+ * @first: the clock at the first event that gave a time: every engine
+ *	starts with its clk there
+ * @clock: the latest time seen (jiffies, or ns)
+ * @done: the last tick the engines have been advanced through
+ * @has_clock: @first and @clock are set
+ * @pre: before @has_clock, the earliest expiry started (@has_pre)
+ * @k: the kernel's own counts
+ * @late: the kernel's lateness per expiry (expire's now - the expiry),
+ *	@nlate of them; @early: expiries before the expiry
+ * @starts: RP_START operations, the most expiries any engine can have
+ * @tame: every start within 2^31 ticks of the clock (the engines' exactness
+ *	is then checked; beyond, the wheels clamp or refuse)
+ */
+struct rp_stream {
+	struct rp_op *op;
+	size_t n, cap;
+	unsigned long first, clock, done, pre;
+	int has_clock, has_pre;
+	struct rp_kernel k;
+	unsigned long *late;
+	size_t nlate, late_cap;
+	uint64_t early;
+	uint64_t starts;
+	int tame;
+};
+
+struct rp_shadow;
+
+/**
+ * struct rp_trace - a trace being read, and its report
+ * @st: the two streams
+ * @sh: the shadow timers, one per timer pointer (and stream), @nsh of them
+ * @map: open addressing from pointer to shadow index + 1, @mapcap slots
+ * @cpu_seq: per CPU (and TP_NO_CPU), the sequence number of its last event
+ * @seq: events so far
+ * @lines: lines read
+ * @count: events per type
+ * @forms: events per form
+ * @blank: comments, headers and empty lines
+ * @other: lines of other events; @other_line the first RP_LINES_KEPT
+ * @malformed: lines that are not well-formed; @bad_line, @bad_why the first
+ *	RP_LINES_KEPT
+ * @lost: "[LOST N EVENTS]" lines and the events they add up to
+ * @nomem: an allocation failed: the replay stopped taking events
+ */
+struct rp_trace {
+	struct rp_stream st[RP_NR_STREAMS];
+	struct rp_shadow *sh;
+	uint32_t nsh, capsh;
+	uint32_t *map;
+	size_t mapcap;
+	uint64_t *cpu_seq;
+	uint64_t seq;
+	uint64_t lines, count[TP_NR_TYPES], forms[TP_NR_FORMS], blank;
+	uint64_t other, other_line[RP_LINES_KEPT];
+	uint64_t malformed, bad_line[RP_LINES_KEPT];
+	const char *bad_why[RP_LINES_KEPT];
+	uint64_t lost_lines, lost_events;
+	int nomem;
+};
+
+int rp_init(struct rp_trace *tr);
+void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol);
+void rp_text(struct rp_trace *tr, const char *buf, size_t len);
+void rp_finish(struct rp_trace *tr);
+void rp_free(struct rp_trace *tr);
+
+/* The engines a stream is replayed through. */
+struct rp_engine_kind {
+	const char *name;
+	enum twheel_kind kind;
+	int exact;		/* runs every timer at exactly its expiry */
+	int hrtimer;		/* also replays the hrtimer stream */
+	size_t size;		/* its struct */
+};
+
+extern const struct rp_engine_kind rp_engines[];
+extern const unsigned int rp_nr_engines;
+
+enum rp_call { RP_CALL_ADD, RP_CALL_MOD, RP_CALL_DEL, RP_CALL_ADV, RP_NR_CALLS };
+
+/**
+ * struct rp_result - one engine's replay of one stream
+ * @st: the engine's counters at the end
+ * @count: what twheel_count() finds in it at the end
+ * @calls: the calls made, per kind
+ * @late: lateness of each expiry against its due tick (the expiry, or the
+ *	clock if that was already past), @nlate of them; @early: before it
+ * @worst_work: the most timers expired and cascaded in one tick
+ * @worst_ns: the longest advance, ns (RP_WORST)
+ * @ns: the whole replay, ns (RP_TIME, RP_TIME_NULL)
+ */
+struct rp_result {
+	struct twheel_stats st;
+	unsigned long count;
+	uint64_t calls[RP_NR_CALLS];
+	unsigned long *late;
+	size_t nlate;
+	uint64_t early;
+	uint64_t worst_work;
+	double worst_ns;
+	double ns;
+};
+
+/*
+ * What rp_run() times: nothing; each advance (worst_ns); the whole replay
+ * (ns); the whole replay's loop without the engine calls (ns).
+ */
+enum rp_mode { RP_PLAIN, RP_WORST, RP_TIME, RP_TIME_NULL };
+
+int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
+	   uint32_t nsh, int collect, enum rp_mode mode, struct rp_result *res);
+
+#endif /* TWHEEL_REPLAY_H */

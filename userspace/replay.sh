@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Replays a kernel timer trace through every engine (userspace/replay) and
+# prints its tables, Ir per call from callgrind filled in.
+#   userspace/replay.sh [TRACE]     (make replay TRACE=...)
+# TRACE: text in any of the three forms (tracefs, trace-cmd report, perf
+# script), plain or .gz/.xz; by default the trace recorded in the guest
+# under TCP traffic, userspace/traces/guest-tcp.tracefs.gz.
+#   REPLAY_REPEAT    native runs per engine; the table keeps the fastest (3)
+#   REPLAY_ENGINES   engines, comma-separated (all)
+#   REPLAY_CALLGRIND 0: no callgrind run, the Ir columns stay "-" (1)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../scripts/lib.sh"
+
+trace=${1:-$here/traces/guest-tcp.tracefs.gz}
+repeat=${REPLAY_REPEAT:-3}
+engines=${REPLAY_ENGINES:+-e $REPLAY_ENGINES}
+bin=$here/build/replay
+
+ksrc=$("$here/setup.sh")
+make -s -C "$here" KSRC="$ksrc" replay
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+case "$trace" in
+-) cat >"$tmp/trace" ;;
+*.gz) gzip -dc -- "$trace" >"$tmp/trace" ;;
+*.xz) xz -dc -- "$trace" >"$tmp/trace" ;;
+*) cp -- "$trace" "$tmp/trace" ;;
+esac
+
+: >"$tmp/ir"
+if [ "${REPLAY_CALLGRIND:-1}" != 0 ]; then
+	log "replay: callgrind, one run per engine and kind of call"
+	# shellcheck disable=SC2086
+	valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
+		--callgrind-out-file="$tmp/cg.out" "$bin" $engines "$tmp/trace" >"$tmp/calls"
+	for f in "$tmp"/cg.out.*; do
+		what=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+		ir=$(sed -n 's/^summary: //p' "$f")
+		awk -v what="$what" -v ir="$ir" '
+			$1 == "calls" && $2 " " $3 " " $4 == what && $5 > 0 {
+				printf "ir %s %.1f\n", what, ir / $5 }' "$tmp/calls" >>"$tmp/ir"
+	done
+fi
+# shellcheck disable=SC2086
+"$bin" -r "$repeat" $engines -i "$tmp/ir" "$tmp/trace" | sed "s|$tmp/trace|$trace|"

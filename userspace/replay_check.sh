@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The replay's checks (userspace/check.sh runs them): the traces recorded in
+# the guest in each of the three text forms (tracefs' from both trace and
+# trace_pipe), and a hand-made file of bad lines, through userspace/replay.sh. One "PASS <name>" or "FAIL <name>" line
+# per check; exits non-zero if any failed.
+#  - the events parsed per type equal a count made here with grep, every
+#    line is of the form recorded, none is malformed;
+#  - every engine's counters add up in the table (adds = dels + expired +
+#    pending), each start is one add or mod, every exact engine ran every
+#    timer at exactly its due tick (late max 0, none early);
+#  - on the shipped default trace, every engine's Ir/op (callgrind) and
+#    ns/op are there;
+#  - the bad lines are reported with their line numbers and reasons;
+#  - each trace passes the fuzz target's checks, under ASan and UBSan.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../scripts/lib.sh"
+
+exact="classic reference heap hash simple hash_sorted straight ordered"
+fail=0
+# result STATUS NAME
+result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }
+bad() { echo "replay-check: $*" >&2; return 1; }
+ksrc=$("$here/setup.sh") && make -s -C "$here" KSRC="$ksrc" build/fuzz-trace >&2 ||
+	{ echo "FAIL replay-build"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# rows TABLE COL...: the rows of the table under "## TABLE:" as the named
+# columns' cells joined by "|", the engine first.
+rows() {
+	local t=$1 w
+	shift
+	w=$(IFS='|'; echo "$*")
+	awk -F'|' -v t="## $t:" -v want="$w" '
+		function trim(s) { gsub(/^ +| +$/, "", s); return s }
+		index($0, t) == 1 { on = 1; n = 0; next }
+		/^## / { on = 0 }
+		!on || !/^\|/ || /^\|---/ { next }
+		!n { for (i = 2; i < NF; i++) c[trim($i)] = i; n = split(want, k, "|"); next }
+		{ l = trim($2); for (j = 1; j <= n; j++) l = l "|" trim($c[k[j]]); print l }' "$out"
+}
+# starts TABLE: the starts its heading counts
+starts() { sed -n "s/^## $1: [0-9]* operations, \([0-9]*\) starts.*/\1/p" "$out"; }
+
+check_tables() {
+	local t e adds mods dels exp pend ref late early ok n s
+	for t in timer_list hrtimer; do
+		s=$(starts $t)
+		n=0
+		while IFS='|' read -r e adds mods dels exp pend ref late early ok; do
+			n=$((n + 1))
+			[ "$e" = "kernel (trace)" ] && {
+				[ $((adds + mods)) = "$s" ] || bad "$t kernel: $adds adds + $mods re-arms != $s starts"
+				continue
+			}
+			[ "$ok" = ok ] || bad "$t $e: counters $ok"
+			[ $((adds - dels - exp - pend)) = 0 ] || bad "$t $e: adds $adds != dels $dels + expired $exp + pending $pend"
+			[ "$ref" != 0 ] || [ $((adds + mods)) = "$s" ] || bad "$t $e: $adds adds + $mods mods != $s starts"
+			case " $exact " in *" $e "*)
+				[ "$late" = 0 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
+			esac
+		done < <(rows $t adds mods dels expired pending refused "late max" early counters)
+		[ "$t" = timer_list ] && [ $n -ne 10 ] && bad "$t: $n rows, not 9 engines and the kernel"
+		[ "$t" = hrtimer ] && [ $n -ne 3 ] && bad "$t: $n rows, not heap, reference and the kernel"
+	done
+	return 0
+}
+
+# check_form NAME FORM FILE [callgrind]: a recorded trace in FORM
+check_form() {
+	local what=$1 form=$2 file=$3 cg=${4:-0} name total=0 n got fails=0
+	out=$tmp/$what.out
+	gzip -dc "$file" >"$tmp/$what.txt"
+	REPLAY_CALLGRIND=$cg REPLAY_REPEAT=1 "$here/replay.sh" "$file" >"$out" 2>"$tmp/$what.err" ||
+		{ cat "$tmp/$what.err" >&2; bad "replay.sh $file failed"; result 1 "replay-$what"; return; }
+	for name in timer_start timer_cancel timer_expire_entry hrtimer_start hrtimer_cancel \
+		hrtimer_expire_entry; do
+		n=$(grep -cE "[ :]$name: " "$tmp/$what.txt")
+		got=$(sed -n "s/^# events:.* $name=\([0-9]*\).*/\1/p" "$out")
+		[ "$got" = "$n" ] || { bad "$what: $got $name parsed, grep counts $n"; fails=1; }
+		total=$((total + n))
+	done
+	[ "$total" -gt 1000 ] || { bad "$what: only $total events"; fails=1; }
+	grep -q "^# forms:.* $form=$total\( \|$\)" "$out" || { bad "$what: not every event in the $form form: $(grep '^# forms' "$out")"; fails=1; }
+	grep -q "^# lines [0-9]*: events $total, .* malformed 0, lost 0 events" "$out" ||
+		{ bad "$what: $(grep '^# lines' "$out")"; fails=1; }
+	check_tables >&2 2>"$tmp/$what.bad" && [ ! -s "$tmp/$what.bad" ] || { cat "$tmp/$what.bad" >&2; fails=1; }
+	# real traffic: timers expired, and the modern wheel ran some late
+	[ "$(rows timer_list expired | awk -F'|' '$1 == "classic" { print $2 }')" -gt 100 ] ||
+		{ bad "$what: next to no expiries"; fails=1; }
+	[ "$(rows timer_list "late max" | awk -F'|' '$1 == "modern" { print $2 }')" -gt 0 ] ||
+		{ bad "$what: the modern wheel never late"; fails=1; }
+	if [ "$cg" = 1 ]; then
+		rows timer_list "Ir/op" "ns/op" >"$tmp/ir"
+		rows hrtimer "Ir/op" "ns/op" >>"$tmp/ir"
+		[ "$(grep -cE '^[a-z_]+\|[0-9]+\.[0-9]\|[0-9]+\.[0-9]$' "$tmp/ir")" = 11 ] ||
+			{ bad "$what: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
+	fi
+	# the whole trace through the fuzz target: ASan and UBSan, its checks
+	"$here/build/fuzz-trace" "$tmp/$what.txt" >"$tmp/$what.asan" 2>&1 ||
+		{ tail -n 20 "$tmp/$what.asan" >&2; bad "$what: fuzz-trace on the trace failed"; fails=1; }
+	cat "$out" >&2
+	result $fails "replay-$what"
+}
+
+check_form tracefs tracefs "$here/traces/guest-tcp.tracefs.gz" 1
+check_form trace_pipe tracefs "$here/traces/guest-tcp.trace_pipe.gz"
+check_form trace-cmd trace-cmd "$here/traces/guest-tcp.trace-cmd.gz"
+check_form perf perf "$here/traces/guest-tcp.perf.gz"
+
+# The bad lines: each reported, with its number and reason.
+out=$tmp/malformed.out
+fails=0
+REPLAY_CALLGRIND=0 REPLAY_REPEAT=1 "$here/replay.sh" "$here/traces/malformed.tracefs" >"$out" 2>&2 || fails=1
+cat "$out" >&2
+want="# malformed lines (7): 6 (a field is missing) 7 (a field is not a number) 9 (not an event line) 13 (a field is not a number) 15 (cpu out of range) 16 (line too long) 18 (truncated: no end of line)"
+grep -qxF "$want" "$out" || { bad "malformed: not $want"; fails=1; }
+grep -qxF "# other-event lines (2): 5 14" "$out" || { bad "malformed: other-event lines"; fails=1; }
+grep -qxF "# lines 18: events 5, blank or header 3, other events 2, malformed 7, lost 42 events on 1 lines" "$out" ||
+	{ bad "malformed: line counts"; fails=1; }
+grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_start=1 hrtimer_cancel=0 hrtimer_expire_entry=1" "$out" ||
+	{ bad "malformed: event counts"; fails=1; }
+# the one timer expired in the kernel on time, the hrtimer 100 us late
+[ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
+	{ bad "malformed: the kernel's timer_list expiry"; fails=1; }
+[ "$(rows hrtimer expired "late max" | grep '^kernel')" = "kernel (trace)|1|100000" ] ||
+	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
+check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
+result $fails replay-malformed-lines
+exit $fail

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay: a trace's timer events as operations on shadow timers
+ * (replay_run.c plays them through an engine).
+ *
+ * The tracepoints' rules, and what is done with each:
+ * - timer_cancel is emitted before every expiry (the timer is detached,
+ *   then its callback runs) and before every re-arm of a pending timer
+ *   (mod_timer detaches it, then starts it again). So a cancel is only
+ *   noted, as a delete to be, and decided by the next event of the same
+ *   timer: its expiry on the same CPU makes it part of the expiry (no
+ *   delete: the engines run the timer themselves); its start on the same
+ *   CPU with no other event of that CPU in between makes it part of a
+ *   re-arm (the start is a mod in the engines); anything else, or nothing,
+ *   leaves it a delete, at the place of the cancel. hrtimers alike.
+ * - A mod_timer that keeps the expiry, or moves it within the bucket it is
+ *   in, emits nothing: the engines keep the expiry they were given.
+ * - Timers can vanish without a cancel. A timer thought pending with no
+ *   event long past its expiry is counted as aged out of the kernel's view;
+ *   the engines need nothing: they run it at its expiry, as they must.
+ * - Events of several CPUs interleave: the clock of a stream is the latest
+ *   time any event has shown (jiffies: a timer_start's expires - timeout,
+ *   a timer_expire_entry's now; hrtimer: an hrtimer_expire_entry's now),
+ *   never moved back. When an event shows a later time, every engine is
+ *   first advanced to the tick before it (RP_ADV), running what fell due
+ *   on the way; an expiry's own tick too (see rp_clock()).
+ * The kernel's own expiries are not replayed: each engine runs its timers
+ * when its own rules say, and that is what it is measured on.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/jiffies.h>
+#include "replay.h"
+
+/*
+ * A timer as the trace shows it. @armed: pending in the kernel's view;
+ * @expires, @timeout: its last start; @cancel: index + 1 of its undecided
+ * cancel's RP_DEL, made at event @cancel_seq on CPU @cancel_cpu.
+ */
+struct rp_shadow {
+	uint64_t ptr;
+	uint32_t hr:1, armed:1;
+	unsigned long expires, timeout;
+	size_t cancel;
+	uint64_t cancel_seq;
+	unsigned int cancel_cpu;
+};
+
+/* hrtimers are taken as gone a second after their expiry. */
+#define RP_HR_AGE	1000000000UL
+
+int rp_init(struct rp_trace *tr)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->cpu_seq = calloc(TP_MAX_CPUS + 1, sizeof(*tr->cpu_seq));
+	tr->st[RP_TIMER].tame = 1;
+	tr->st[RP_HRTIMER].tame = 1;
+	return tr->cpu_seq ? 0 : -ENOMEM;
+}
+
+void rp_free(struct rp_trace *tr)
+{
+	int i;
+
+	for (i = 0; i < RP_NR_STREAMS; i++) {
+		free(tr->st[i].op);
+		free(tr->st[i].late);
+	}
+	free(tr->sh);
+	free(tr->map);
+	free(tr->cpu_seq);
+	memset(tr, 0, sizeof(*tr));
+}
+
+static int rp_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static size_t rp_emit(struct rp_trace *tr, struct rp_stream *s, uint32_t type,
+		      uint32_t sh, unsigned long v)
+{
+	if (rp_grow((void **)&s->op, &s->cap, s->n + 1, sizeof(*s->op))) {
+		tr->nomem = 1;
+		return 0;
+	}
+	s->op[s->n].type = type;
+	s->op[s->n].s = sh;
+	s->op[s->n].v = v;
+	return ++s->n;
+}
+
+/*
+ * The stream has seen time t. The engines advance to t - 1: what fell due
+ * before t has run, what falls due at t waits, as timers the kernel's
+ * softirq has not reached yet (a timer deleted or re-armed at t before
+ * that never runs). An expiry at t (upto) lets them run t as well.
+ */
+static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t,
+		     int upto)
+{
+	unsigned long target = upto ? t : t - 1;
+
+	if (!s->has_clock) {
+		/*
+		 * The engines start early enough for every start so far, but
+		 * no more than RP_MAX_JUMP early (the wheels' advances cost
+		 * in proportion to the span).
+		 */
+		s->first = t;
+		if (s->has_pre && time_before(s->pre, t) && t - s->pre <= RP_MAX_JUMP)
+			s->first = s->pre;
+		s->clock = t;
+		s->done = s->first - 1;
+		s->has_clock = 1;
+	} else if (time_after(t, s->clock)) {
+		s->clock = t;
+	}
+	if (time_after(target, s->done)) {
+		s->done = target;
+		rp_emit(tr, s, RP_ADV, 0, target);
+	}
+}
+
+static uint64_t rp_hash(uint64_t ptr, int hr)
+{
+	uint64_t h = (ptr ^ (hr ? 0x5bd1e995ULL : 0)) * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+static int rp_map_put(uint32_t *map, size_t cap, uint64_t h, uint32_t idx)
+{
+	size_t i = h & (cap - 1);
+
+	while (map[i])
+		i = (i + 1) & (cap - 1);
+	map[i] = idx + 1;
+	return 0;
+}
+
+/* The shadow of (ptr, hr), made if create; NULL if none. */
+static struct rp_shadow *rp_shadow(struct rp_trace *tr, uint64_t ptr, int hr,
+				   int create)
+{
+	size_t i, cap;
+	uint32_t *map, j;
+	struct rp_shadow *sh;
+
+	if (tr->mapcap) {
+		for (i = rp_hash(ptr, hr) & (tr->mapcap - 1); tr->map[i];
+		     i = (i + 1) & (tr->mapcap - 1)) {
+			sh = &tr->sh[tr->map[i] - 1];
+			if (sh->ptr == ptr && sh->hr == !!hr)
+				return sh;
+		}
+	}
+	if (!create || tr->nsh >= UINT32_MAX / 4)
+		return NULL;
+	if (2 * (tr->nsh + 1) > tr->mapcap) {
+		cap = tr->mapcap ? 2 * tr->mapcap : 256;
+		map = calloc(cap, sizeof(*map));
+		if (!map)
+			return NULL;
+		for (j = 0; j < tr->nsh; j++)
+			rp_map_put(map, cap, rp_hash(tr->sh[j].ptr, tr->sh[j].hr), j);
+		free(tr->map);
+		tr->map = map;
+		tr->mapcap = cap;
+	}
+	i = tr->capsh;
+	if (rp_grow((void **)&tr->sh, &i, tr->nsh + 1, sizeof(*tr->sh)))
+		return NULL;
+	tr->capsh = i;
+	sh = &tr->sh[tr->nsh];
+	memset(sh, 0, sizeof(*sh));
+	sh->ptr = ptr;
+	sh->hr = !!hr;
+	rp_map_put(tr->map, tr->mapcap, rp_hash(ptr, hr), tr->nsh++);
+	return sh;
+}
+
+/* An undecided cancel stays a delete. */
+static void rp_settle(struct rp_stream *s, struct rp_shadow *sh)
+{
+	if (sh->cancel) {
+		s->k.dels++;
+		sh->cancel = 0;
+	}
+}
+
+/* Long past its expiry with no event: gone from the kernel's view. */
+static int rp_aged(const struct rp_stream *s, const struct rp_shadow *sh, int hr)
+{
+	unsigned long age = hr ? RP_HR_AGE : 2 * HZ + sh->timeout / 8;
+
+	return time_after(s->clock, sh->expires + age);
+}
+
+static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
+			   unsigned long now, unsigned long expires)
+{
+	if (time_before(now, expires)) {
+		s->early++;
+		return;
+	}
+	if (rp_grow((void **)&s->late, &s->late_cap, s->nlate + 1, sizeof(*s->late))) {
+		tr->nomem = 1;
+		return;
+	}
+	s->late[s->nlate++] = now - expires;
+}
+
+static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
+{
+	struct rp_stream *s = &tr->st[hr];
+	unsigned long v = hr ? ev->softexpires : ev->expires;
+	struct rp_shadow *sh;
+
+	if (hr && ev->expires >= RP_HR_WALL) {
+		s->k.wall++;
+		return;
+	}
+	if (!hr && ev->has_timeout)
+		rp_clock(tr, s, ev->expires - ev->timeout, 0);
+	if (!hr && ev->deferrable)
+		s->k.deferrable++;
+	sh = rp_shadow(tr, ev->ptr, hr, 1);
+	if (!sh) {
+		tr->nomem = 1;
+		return;
+	}
+	if (sh->cancel && sh->cancel_cpu == ev->cpu &&
+	    tr->cpu_seq[ev->cpu] == sh->cancel_seq) {
+		/* mod_timer: the cancel and the start are one re-arm */
+		s->op[sh->cancel - 1].type = RP_NOP;
+		sh->cancel = 0;
+		s->k.rearms++;
+	} else if (!sh->cancel && sh->armed && !rp_aged(s, sh, hr)) {
+		s->k.rearms++;
+		s->k.rearms_nocancel++;
+	} else {
+		if (!sh->cancel && sh->armed)
+			s->k.aged++;
+		rp_settle(s, sh);
+		s->k.adds++;
+	}
+	if (!s->has_clock) {
+		/* no time yet (hrtimer starts): the earliest expiry so far */
+		if (!s->has_pre || time_before(v, s->pre))
+			s->pre = v;
+		s->has_pre = 1;
+		sh->timeout = 0;
+	} else {
+		if (!time_after(v, s->clock))
+			s->k.past++;
+		else if (!hr && ev->has_timeout && ev->timeout <= 0)
+			s->k.past++;
+		if (v - s->clock > (1UL << 31) && s->clock - v > (1UL << 31))
+			s->tame = 0;
+		sh->timeout = v - s->clock;
+	}
+	sh->armed = 1;
+	sh->expires = v;
+	s->starts++;
+	rp_emit(tr, s, RP_START, sh - tr->sh, v);
+}
+
+static void rp_cancel(struct rp_trace *tr, const struct tp_event *ev, int hr)
+{
+	struct rp_stream *s = &tr->st[hr];
+	struct rp_shadow *sh = rp_shadow(tr, ev->ptr, hr, 0);
+
+	if (!sh) {
+		s->k.unknown++;
+		return;
+	}
+	rp_settle(s, sh);
+	sh->cancel = rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
+	sh->cancel_seq = tr->seq;
+	sh->cancel_cpu = ev->cpu;
+	sh->armed = 0;
+}
+
+static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
+{
+	struct rp_stream *s = &tr->st[hr];
+	struct rp_shadow *sh;
+
+	if (hr && ev->now >= RP_HR_WALL) {
+		s->k.wall++;
+		return;
+	}
+	rp_clock(tr, s, ev->now, 1);
+	sh = rp_shadow(tr, ev->ptr, hr, 0);
+	if (!sh) {
+		s->k.unknown++;
+		return;
+	}
+	if (sh->cancel && sh->cancel_cpu == ev->cpu) {
+		s->op[sh->cancel - 1].type = RP_NOP;
+		sh->cancel = 0;
+	} else if (sh->armed) {
+		s->k.expired_nocancel++;
+	} else {
+		/* a timer neither pending nor just cancelled: not ours */
+		rp_settle(s, sh);
+		s->k.unknown++;
+		return;
+	}
+	sh->armed = 0;
+	s->k.expired++;
+	rp_kernel_late(tr, s, ev->now, sh->expires);
+}
+
+/*
+ * A timer_list event whose jiffies are more than RP_MAX_JUMP from the
+ * stream's clock is taken as corrupt: jiffies only move on, and the
+ * wheels' advances cost in proportion to the span (hrtimers replay on the
+ * heap and the reference only, whose cost does not depend on it).
+ */
+static int rp_implausible(const struct rp_stream *s, const struct tp_event *ev)
+{
+	unsigned long t;
+
+	if (!s->has_clock)
+		return 0;
+	if (ev->type == TP_TIMER_START && ev->has_timeout)
+		t = ev->expires - ev->timeout;
+	else if (ev->type == TP_TIMER_EXPIRE)
+		t = ev->now;
+	else
+		return 0;
+	return t - s->clock > RP_MAX_JUMP && s->clock - t > RP_MAX_JUMP;
+}
+
+static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
+{
+	if (n <= RP_LINES_KEPT)
+		lines[n - 1] = line;
+}
+
+/**
+ * rp_line() - take the next line of the trace
+ * @tr: the trace, set up by rp_init()
+ * @s: the line, without its '\n'
+ * @n: its length
+ * @eol: it ended with a '\n'; if not (the trace's last line, cut short), it
+ *	is malformed whatever it says
+ */
+void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
+{
+	struct tp_event ev;
+	enum tp_kind kind;
+	int hr;
+
+	tr->lines++;
+	kind = tp_parse_line(s, n, &ev);
+	if (!eol && kind != TP_BLANK) {
+		kind = TP_MALFORMED;
+		ev.why = "truncated: no end of line";
+	}
+	switch (kind) {
+	case TP_BLANK:
+		tr->blank++;
+		return;
+	case TP_LOST:
+		tr->lost_lines++;
+		tr->lost_events += ev.lost;
+		return;
+	case TP_OTHER:
+		rp_keep(tr->other_line, ++tr->other, tr->lines);
+		return;
+	case TP_MALFORMED:
+		if (++tr->malformed <= RP_LINES_KEPT)
+			tr->bad_why[tr->malformed - 1] = ev.why;
+		rp_keep(tr->bad_line, tr->malformed, tr->lines);
+		return;
+	case TP_EVENT:
+		break;
+	}
+	hr = ev.type >= TP_HRTIMER_START;
+	if (rp_implausible(&tr->st[hr], &ev)) {
+		if (++tr->malformed <= RP_LINES_KEPT)
+			tr->bad_why[tr->malformed - 1] = "time too far from the trace's clock";
+		rp_keep(tr->bad_line, tr->malformed, tr->lines);
+		return;
+	}
+	tr->count[ev.type]++;
+	tr->forms[ev.form]++;
+	if (tr->nomem)
+		return;
+	tr->seq++;
+	switch (ev.type) {
+	case TP_TIMER_START:
+	case TP_HRTIMER_START:
+		rp_start(tr, &ev, hr);
+		break;
+	case TP_TIMER_CANCEL:
+	case TP_HRTIMER_CANCEL:
+		rp_cancel(tr, &ev, hr);
+		break;
+	default:
+		rp_expire(tr, &ev, hr);
+		break;
+	}
+	tr->cpu_seq[ev.cpu] = tr->seq;
+}
+
+/**
+ * rp_text() - take a whole text, line by line
+ * @tr: the trace
+ * @buf: the text
+ * @len: its length
+ */
+void rp_text(struct rp_trace *tr, const char *buf, size_t len)
+{
+	const char *nl;
+
+	while (len) {
+		nl = memchr(buf, '\n', len);
+		if (!nl) {
+			rp_line(tr, buf, len, 0);
+			return;
+		}
+		rp_line(tr, buf, nl - buf, 1);
+		len -= nl + 1 - buf;
+		buf = nl + 1;
+	}
+}
+
+/**
+ * rp_finish() - the trace has ended
+ * @tr: the trace
+ *
+ * Undecided cancels stay deletes; timers still pending in the kernel's
+ * view are counted pending, or aged out if long past their expiry.
+ */
+void rp_finish(struct rp_trace *tr)
+{
+	struct rp_shadow *sh;
+	struct rp_stream *s;
+	uint32_t i;
+
+	for (s = tr->st; s < tr->st + RP_NR_STREAMS; s++) {
+		if (!s->has_clock && s->has_pre) {
+			s->first = s->pre;
+			s->clock = s->pre;
+			s->has_clock = 1;
+		}
+	}
+	for (i = 0; i < tr->nsh; i++) {
+		sh = &tr->sh[i];
+		rp_settle(&tr->st[sh->hr], sh);
+		if (!sh->armed)
+			continue;
+		if (rp_aged(&tr->st[sh->hr], sh, sh->hr))
+			tr->st[sh->hr].k.aged++;
+		else
+			tr->st[sh->hr].k.pending++;
+	}
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The timer events of a kernel trace in text: see trace.h. A line is
+ *
+ *	PREFIX TIMESTAMP: [SYSTEM:]EVENT: FIELDS
+ *
+ * PREFIX is "comm-pid [cpu] flags" (tracefs), "comm-pid [cpu]" (trace-cmd
+ * report) or "comm pid [cpu]" (perf script, whose EVENT has its system,
+ * "timer:"); TIMESTAMP is seconds with a fraction. The event is found as
+ * the first ": " after a timestamp that is followed by an event name and a
+ * colon, so a task name with spaces or colons in it does not matter. FIELDS
+ * are key=value tokens ([timeout=N] too), each found by its key. Every
+ * byte is looked at within the length given; nothing is allocated.
+ */
+#include <string.h>
+#include "trace.h"
+
+/* In the order of enum tp_type and enum tp_form. */
+static const char *const tp_names[TP_NR_TYPES] = {
+	"timer_start", "timer_cancel", "timer_expire_entry",
+	"hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry",
+};
+
+static const char *const tp_forms[TP_NR_FORMS] = { "tracefs", "trace-cmd", "perf" };
+
+const char *tp_type_name(enum tp_type type)
+{
+	return type < TP_NR_TYPES ? tp_names[type] : "?";
+}
+
+const char *tp_form_name(enum tp_form form)
+{
+	return form < TP_NR_FORMS ? tp_forms[form] : "?";
+}
+
+static int tp_isdigit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int tp_isname(char c)
+{
+	return tp_isdigit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* An unsigned decimal filling p[0, n) exactly; 0 on overflow or junk. */
+static int tp_udec(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!tp_isdigit(p[i]) || x > (UINT64_MAX - 9) / 10)
+			return 0;
+		x = x * 10 + (p[i] - '0');
+	}
+	*v = x;
+	return 1;
+}
+
+static int tp_sdec(const char *p, size_t n, int64_t *v)
+{
+	uint64_t x;
+
+	if (n && p[0] == '-') {
+		if (!tp_udec(p + 1, n - 1, &x) || x > (uint64_t)INT64_MAX)
+			return 0;
+		*v = -(int64_t)x;
+		return 1;
+	}
+	if (!tp_udec(p, n, &x) || x > (uint64_t)INT64_MAX)
+		return 0;
+	*v = (int64_t)x;
+	return 1;
+}
+
+/* A pointer: 1 to 16 hex digits, "0x" or not. */
+static int tp_hex(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+	char c;
+
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		n -= 2;
+	}
+	if (!n || n > 16)
+		return 0;
+	for (i = 0; i < n; i++) {
+		c = p[i];
+		if (tp_isdigit(c))
+			x = x << 4 | (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = x << 4 | (c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			x = x << 4 | (c - 'A' + 10);
+		else
+			return 0;
+	}
+	*v = x;
+	return 1;
+}
+
+/*
+ * The value of "key=" among the space-separated tokens of p[0, n), a
+ * token's brackets stripped ("[timeout=1]"); 0 if there is none.
+ */
+static int tp_field(const char *p, size_t n, const char *key,
+		    const char **v, size_t *vn)
+{
+	size_t k = strlen(key), i = 0, j;
+
+	while (i < n) {
+		while (i < n && p[i] == ' ')
+			i++;
+		j = i;
+		while (j < n && p[j] != ' ')
+			j++;
+		/* p[i, j) is a token */
+		if (j > i && p[i] == '[') {
+			i++;
+			if (j > i && p[j - 1] == ']')
+				j--;
+		}
+		if (j - i > k && !memcmp(p + i, key, k) && p[i + k] == '=') {
+			*v = p + i + k + 1;
+			*vn = j - i - k - 1;
+			return 1;
+		}
+		while (j < n && p[j] != ' ')
+			j++;
+		i = j;
+	}
+	return 0;
+}
+
+enum { TP_HEX, TP_UDEC };
+
+/* Field key of the fields f[0, n) into *v as kind; the reason if not. */
+static const char *tp_get(const char *f, size_t n, const char *key, int kind,
+			  void *v, int required)
+{
+	const char *p;
+	size_t pn;
+	int ok;
+
+	if (!tp_field(f, n, key, &p, &pn))
+		return required ? "a field is missing" : NULL;
+	if (kind == TP_HEX)
+		ok = tp_hex(p, pn, v);
+	else
+		ok = tp_udec(p, pn, v);
+	return ok ? NULL : "a field is not a number";
+}
+
+/*
+ * If s[i] starts ": " after a timestamp and before "[SYSTEM:]EVENT:", sets
+ * the timestamp's start, the name's bounds and returns 1.
+ */
+static int tp_marker(const char *s, size_t n, size_t i, size_t *ts,
+		     size_t *name, size_t *name_end)
+{
+	size_t j = i, k;
+
+	/* TIMESTAMP: digits, or digits '.' digits, at the start or after ' ' */
+	while (j > 0 && tp_isdigit(s[j - 1]))
+		j--;
+	if (j == i)
+		return 0;
+	if (j > 0 && s[j - 1] == '.') {
+		j--;
+		k = j;
+		while (j > 0 && tp_isdigit(s[j - 1]))
+			j--;
+		if (j == k)
+			return 0;
+	}
+	if (j > 0 && s[j - 1] != ' ')
+		return 0;
+	/* the event's name, then ':' and a space or the end */
+	k = i + 2;
+	while (k < n && s[k] == ' ')
+		k++;
+	*name = k;
+	while (k < n && (tp_isname(s[k]) || s[k] == ':'))
+		k++;
+	if (k == *name || s[k - 1] != ':' || (k < n && s[k] != ' '))
+		return 0;
+	*ts = j;
+	*name_end = k - 1;
+	return 1;
+}
+
+/* The timestamp t[0, n): seconds[.fraction], in ns. */
+static int tp_timestamp(const char *t, size_t n, uint64_t *ns)
+{
+	size_t dot = 0, f;
+	uint64_t sec, frac = 0;
+
+	while (dot < n && t[dot] != '.')
+		dot++;
+	if (!tp_udec(t, dot, &sec))
+		return 0;
+	if (dot == n) {		/* a counter, not seconds: taken as ns */
+		*ns = sec;
+		return 1;
+	}
+	if (sec > UINT64_MAX / 1000000000ULL - 1)
+		return 0;
+	for (f = 0; f < 9; f++)
+		frac = frac * 10 + (dot + 1 + f < n ? t[dot + 1 + f] - '0' : 0);
+	*ns = sec * 1000000000ULL + frac;
+	return 1;
+}
+
+/*
+ * The prefix p[0, n) (before the timestamp): the CPU and the form. A
+ * trailing token after "[cpu]" is tracefs' flags column.
+ */
+static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
+{
+	size_t e = n, d;
+	uint64_t cpu;
+	int flags = 0;
+
+	while (e > 0 && p[e - 1] == ' ')
+		e--;
+	if (e > 0 && p[e - 1] != ']') {
+		d = e;
+		while (d > 0 && p[d - 1] != ' ')
+			d--;
+		if (e - d <= 8) {
+			flags = 1;
+			e = d;
+			while (e > 0 && p[e - 1] == ' ')
+				e--;
+		}
+	}
+	ev->form = flags ? TP_FORM_TRACEFS : TP_FORM_TRACE_CMD;
+	ev->cpu = TP_NO_CPU;
+	if (!(e > 0 && p[e - 1] == ']')) {
+		/* perf script -F without cpu has none; others must */
+		ev->form = TP_FORM_PERF;
+		return NULL;
+	}
+	d = e - 1;
+	while (d > 0 && tp_isdigit(p[d - 1]))
+		d--;
+	if (d == 0 || p[d - 1] != '[' || !tp_udec(p + d, e - 1 - d, &cpu))
+		return "no [cpu] before the timestamp";
+	if (cpu >= TP_MAX_CPUS)
+		return "cpu out of range";
+	ev->cpu = cpu;
+	return NULL;
+}
+
+/* The fields f[0, n) of an event of type ev->type. */
+static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
+{
+	int hr = ev->type >= TP_HRTIMER_START;
+	const char *why, *p;
+	size_t pn, i;
+
+	/* every event has its timer; the start its expiry, the expiry now */
+	why = tp_get(f, n, hr ? "hrtimer" : "timer", TP_HEX, &ev->ptr, 1);
+	if (!why && (ev->type == TP_TIMER_START || ev->type == TP_HRTIMER_START))
+		why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
+	if (!why && (ev->type == TP_TIMER_EXPIRE || ev->type == TP_HRTIMER_EXPIRE))
+		why = tp_get(f, n, "now", TP_UDEC, &ev->now, 1);
+	if (why)
+		return why;
+	if (ev->type == TP_TIMER_START) {
+		if (tp_field(f, n, "timeout", &p, &pn)) {
+			if (!tp_sdec(p, pn, &ev->timeout))
+				return "a field is not a number";
+			ev->has_timeout = 1;
+		}
+		if (tp_field(f, n, "flags", &p, &pn))
+			for (i = 0; i < pn; i++)
+				ev->deferrable |= p[i] == 'D';
+	} else if (ev->type == TP_HRTIMER_START) {
+		ev->softexpires = ev->expires;
+		why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
+		if (!why && ev->softexpires > ev->expires)
+			why = "softexpires after expires";
+	}
+	return why;
+}
+
+static int tp_starts(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !memcmp(s, w, k);
+}
+
+/**
+ * tp_parse_line() - what one line of a trace is
+ * @s: the line, without its '\n'; need not be NUL-terminated
+ * @n: its length
+ * @ev: filled in for TP_EVENT; @ev->lost for TP_LOST, @ev->why for
+ *	TP_MALFORMED
+ *
+ * Return: the kind of line.
+ */
+enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
+{
+	size_t i, ts = 0, name = 0, name_end = 0, sys = 0, k;
+	const char *why;
+	int type;
+
+	memset(ev, 0, sizeof(*ev));
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (n > TP_LINE_MAX) {
+		ev->why = "line too long";
+		return TP_MALFORMED;
+	}
+	i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == n || s[i] == '#' || tp_starts(s + i, n - i, "cpus=") ||
+	    tp_starts(s + i, n - i, "version = "))
+		return TP_BLANK;
+	for (k = i; k + 6 <= n; k++) {
+		if (!memcmp(s + k, "[LOST ", 6)) {
+			for (i = k + 6; i < n && tp_isdigit(s[i]); i++)
+				;
+			if (tp_starts(s + i, n - i, " EVENTS]") &&
+			    tp_udec(s + k + 6, i - k - 6, &ev->lost))
+				return TP_LOST;
+			break;
+		}
+	}
+	for (i = 1; i + 1 < n; i++)
+		if (s[i] == ':' && s[i + 1] == ' ' &&
+		    tp_marker(s, n, i, &ts, &name, &name_end))
+			break;
+	if (i + 1 >= n) {
+		ev->why = "not an event line";
+		return TP_MALFORMED;
+	}
+	/* "timer:timer_start" (perf) or "timer_start" */
+	for (k = name; k < name_end; k++)
+		if (s[k] == ':')
+			sys = k + 1;
+	if (sys && (sys - name != 6 || memcmp(s + name, "timer:", 6)))
+		return TP_OTHER;
+	k = sys ? sys : name;
+	for (type = 0; type < TP_NR_TYPES; type++)
+		if (strlen(tp_names[type]) == name_end - k &&
+		    !memcmp(s + k, tp_names[type], name_end - k))
+			break;
+	if (type == TP_NR_TYPES)
+		return TP_OTHER;
+	ev->type = type;
+	why = tp_prefix(s, ts, ev);
+	if (!why && sys)
+		ev->form = TP_FORM_PERF;
+	if (!why && !tp_timestamp(s + ts, i - ts, &ev->ts_ns))
+		why = "bad timestamp";
+	if (!why)
+		why = tp_fields(s + name_end + 1, n - name_end - 1, ev);
+	if (why) {
+		ev->why = why;
+		return TP_MALFORMED;
+	}
+	/* libtraceevent prints every flag whatever the timer's are */
+	if (ev->form != TP_FORM_TRACEFS)
+		ev->deferrable = 0;
+	return TP_EVENT;
+}

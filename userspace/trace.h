@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The timer events of a kernel trace, in the three text forms people have:
+ * the tracefs files (/sys/kernel/tracing/trace and trace_pipe), `trace-cmd
+ * report` and `perf script`. One line at a time, from a buffer that need not
+ * be NUL-terminated; no allocation, no global state.
+ */
+#ifndef TWHEEL_TRACE_H
+#define TWHEEL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The longest line taken; longer ones are malformed. */
+#define TP_LINE_MAX	4096
+/* CPUs numbered 0 .. TP_MAX_CPUS - 1; TP_NO_CPU when the line has none. */
+#define TP_MAX_CPUS	8192
+#define TP_NO_CPU	TP_MAX_CPUS
+
+enum tp_type {
+	TP_TIMER_START,
+	TP_TIMER_CANCEL,
+	TP_TIMER_EXPIRE,	/* timer_expire_entry */
+	TP_HRTIMER_START,
+	TP_HRTIMER_CANCEL,
+	TP_HRTIMER_EXPIRE,	/* hrtimer_expire_entry */
+	TP_NR_TYPES,
+};
+
+/* What a line is. */
+enum tp_kind {
+	TP_EVENT,	/* one of enum tp_type, in the event */
+	TP_BLANK,	/* empty, a comment ('#') or a header (cpus=, version =) */
+	TP_LOST,	/* "CPU:N [LOST M EVENTS]": M in the event's @lost */
+	TP_OTHER,	/* a well-formed line of another event */
+	TP_MALFORMED,	/* anything else; the reason in the event's @why */
+};
+
+/* The form a line is in, told by its prefix. */
+enum tp_form {
+	TP_FORM_TRACEFS,	/* "comm-pid [cpu] flags ts: event: ..." */
+	TP_FORM_TRACE_CMD,	/* "comm-pid [cpu] ts: event: ..." */
+	TP_FORM_PERF,		/* "comm pid [cpu] ts: timer:event: ..." */
+	TP_NR_FORMS,
+};
+
+/**
+ * struct tp_event - one timer event
+ * @type: which event
+ * @form: the form of the line
+ * @cpu: the CPU of the line's "[cpu]", TP_NO_CPU if it has none
+ * @ts_ns: its timestamp, ns
+ * @ptr: the timer_list or hrtimer pointer
+ * @expires: timer_start: the expiry, jiffies; hrtimer_start: ns
+ * @softexpires: hrtimer_start: the soft expiry, ns (@expires if absent)
+ * @now: the expire events: jiffies (timer) or the base's time, ns (hrtimer)
+ * @timeout: timer_start: expires - jiffies at the call, when @has_timeout
+ * @has_timeout: timer_start printed [timeout=]
+ * @deferrable: timer_start: flags has D (TIMER_DEFERRABLE); tracefs form
+ *	only: trace-cmd report and perf script (libtraceevent 1.7) print
+ *	"D|P|I" for every timer
+ * @lost: TP_LOST: the events the line says were lost
+ * @why: TP_MALFORMED: a static string saying why
+ */
+struct tp_event {
+	enum tp_type type;
+	enum tp_form form;
+	unsigned int cpu;
+	uint64_t ts_ns;
+	uint64_t ptr;
+	uint64_t expires;
+	uint64_t softexpires;
+	uint64_t now;
+	int64_t timeout;
+	int has_timeout;
+	int deferrable;
+	uint64_t lost;
+	const char *why;
+};
+
+enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev);
+const char *tp_type_name(enum tp_type type);
+const char *tp_form_name(enum tp_form form);
+
+#endif /* TWHEEL_TRACE_H */
