@@ -44,8 +44,10 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
 
 /**
  * struct twheel_timer - a timer of one of the engines
- * @list: the classic wheel's link into a slot or its collected list
- * @entry: the modern wheel's link into a bucket or its collected list
+ * @list: the classic wheel's link into a slot or its collected list (the
+ *	ratas engine's into its collected list)
+ * @entry: the modern wheel's link into a bucket or its collected list (the
+ *	ratas engine's into a slot)
  * @bucket: the wheels only: the index of the bucket the timer is filed
  *	in, while it is; TWHEEL_COLLECTED once set up. A collected timer
  *	keeps the index it had (see struct twheel_ops.in_bucket)
@@ -62,7 +64,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  *
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
- * with @bucket; the reference engine uses @node, the heap @due and
+ * with @bucket; the ratas engine @entry in a slot and @list once collected
+ * (its @bucket is TWHEEL_COLLECTED then); the reference engine uses @node, the heap @due and
  * @heap_idx, the hash and straight engines @hash_link and @rounds, the
  * simple, hash_sorted and ordered engines @hash_link (their @rounds is
  * TW_HASH_COLLECTED while collected). A timer belongs to one engine at a time, so they share
@@ -108,6 +111,7 @@ enum twheel_kind {
 	TWHEEL_HASH_SORTED,
 	TWHEEL_STRAIGHT,
 	TWHEEL_ORDERED,
+	TWHEEL_RATAS,
 	TWHEEL_NR_KINDS,
 };
 
@@ -356,6 +360,7 @@ extern const struct twheel_ops twheel_simple_ops;
 extern const struct twheel_ops twheel_hash_sorted_ops;
 extern const struct twheel_ops twheel_straight_ops;
 extern const struct twheel_ops twheel_ordered_ops;
+extern const struct twheel_ops twheel_ratas_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -367,6 +372,7 @@ extern const struct twheel_ops twheel_ordered_ops;
 #include "engines/hash_sorted.h"
 #include "engines/straight.h"
 #include "engines/ordered.h"
+#include "engines/ratas.h"
 
 /*
  * The operations. An engine with fast paths (classic, modern) has them

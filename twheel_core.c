@@ -21,7 +21,8 @@
  *	or TWHEEL_NO_BUCKET)
  *
  * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern
- * wheel: @bucket / TW_LVL_SIZE; the reference engine: always 0.
+ * wheel: @bucket / TW_LVL_SIZE; ratas: @bucket / TW_RATAS_SIZE; the
+ * engines of one level: always 0.
  */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
@@ -33,6 +34,8 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 		return 1 + (bucket - TW_TVR_SIZE) / TW_TVN_SIZE;
 	case TWHEEL_MODERN:
 		return bucket / TW_LVL_SIZE;
+	case TWHEEL_RATAS:
+		return bucket / TW_RATAS_SIZE;
 	default:
 		return 0;
 	}

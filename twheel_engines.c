@@ -33,6 +33,7 @@ struct tw_engine_runner {
 		struct twheel_hash_sorted hash_sorted;
 		struct twheel_straight straight;
 		struct twheel_ordered ordered;
+		struct twheel_ratas ratas;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -122,6 +123,10 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 	case TWHEEL_ORDERED:
 		twheel_ordered_init(&er->ordered, clk);
 		er->e = &er->ordered.e;
+		break;
+	case TWHEEL_RATAS:
+		twheel_ratas_init(&er->ratas, clk);
+		er->e = &er->ratas.e;
 		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
@@ -494,6 +499,19 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	seq_putc(m, '\n');
 }
 
+/* Timers in each of n hlist buckets (through @entry), into per[]. */
+static unsigned int tw_count_hlists(const struct hlist_head *vec,
+				    unsigned int n, unsigned int *per)
+{
+	struct twheel_timer *t;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		hlist_for_each_entry(t, &vec[i], entry)
+			per[i]++;
+	return n;
+}
+
 /* Timers per bucket of a wheel, counted under the lock into per[]. */
 static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 					    unsigned int *per)
@@ -508,10 +526,9 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 				per[i]++;
 		return TW_CLASSIC_BUCKETS;
 	case TWHEEL_MODERN:
-		for (i = 0; i < TW_MODERN_BUCKETS; i++)
-			hlist_for_each_entry(t, &er->modern.vec[i], entry)
-				per[i]++;
-		return TW_MODERN_BUCKETS;
+		return tw_count_hlists(er->modern.vec, TW_MODERN_BUCKETS, per);
+	case TWHEEL_RATAS:
+		return tw_count_hlists(er->ratas.slots, TW_RATAS_BUCKETS, per);
 	case TWHEEL_HASH:
 	case TWHEEL_HASH_SORTED:
 	case TWHEEL_SIMPLE:
@@ -528,8 +545,9 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
-	unsigned int nb = max(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
-				   er->cfg.hash_slots), er->cfg.max_interval);
+	unsigned int nb = max3(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
+				    er->cfg.hash_slots), er->cfg.max_interval,
+			       TW_RATAS_BUCKETS);
 	unsigned int lvl, levels, i, *per;
 	unsigned long lp[TWHEEL_MAX_LEVELS];
 

@@ -69,6 +69,12 @@ static inline unsigned long __fls(unsigned long x)
 #endif
 }
 
+/* The lowest set bit's number; x must not be 0 (x86-64: one bsf). */
+static inline unsigned long __ffs(unsigned long x)
+{
+	return __builtin_ctzl(x);
+}
+
 /* The first set bit at or after offset, or size when there is none. */
 static inline unsigned long find_next_bit(const unsigned long *map,
 					  unsigned long size,
