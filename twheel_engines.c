@@ -34,6 +34,7 @@ struct tw_engine_runner {
 		struct twheel_straight straight;
 		struct twheel_ordered ordered;
 		struct twheel_ratas ratas;
+		struct twheel_volt volt;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -128,6 +129,10 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		twheel_ratas_init(&er->ratas, clk);
 		er->e = &er->ratas.e;
 		break;
+	case TWHEEL_VOLT:
+		twheel_volt_init(&er->volt, clk);
+		er->e = &er->volt.e;
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -164,6 +169,8 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 	}
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
+	if (er->e->ops->cancel)
+		r->caps |= TW_CAP_LAZY;
 	er->clock_offset = cfg->clock_offset;
 	er->tick_jiffies = cfg->tick_jiffies;
 	r->priv = er;
@@ -529,6 +536,16 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 		return tw_count_hlists(er->modern.vec, TW_MODERN_BUCKETS, per);
 	case TWHEEL_RATAS:
 		return tw_count_hlists(er->ratas.slots, TW_RATAS_BUCKETS, per);
+	case TWHEEL_VOLT:
+		/* live timers only; the overflow list is the bucket after */
+		for (i = 0; i <= TW_VOLT_BUCKETS; i++) {
+			struct list_head *h = i < TW_VOLT_BUCKETS ?
+					      &er->volt.slots[i] : &er->volt.overflow;
+
+			list_for_each_entry(t, h, volt_link)
+				per[i] += !t->volt_cancelled;
+		}
+		return TW_VOLT_BUCKETS + 1;
 	case TWHEEL_HASH:
 	case TWHEEL_HASH_SORTED:
 	case TWHEEL_SIMPLE:
@@ -596,6 +613,14 @@ static u32 tw_engine_max_timers(struct tw_runner *r)
 	}
 }
 
+/* Cancelled timers a lazy engine still links go before their memory does. */
+static void tw_engine_forget(struct tw_runner *r)
+{
+	spin_lock_bh(&r->lock);
+	twheel_purge(tw_er(r)->e);
+	spin_unlock_bh(&r->lock);
+}
+
 const struct tw_runner_ops tw_engine_runner_ops = {
 	.timer_size	= sizeof(struct tw_engine_timer),
 	.caps		= TW_CAP_ENGINE,
@@ -613,4 +638,5 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.show		= tw_engine_show,
 	.occupancy	= tw_engine_occupancy,
 	.max_timers	= tw_engine_max_timers,
+	.forget		= tw_engine_forget,
 };

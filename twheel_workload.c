@@ -41,6 +41,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_STRAIGHT]	= "straight",
 	[TWHEEL_ORDERED]	= "ordered",
 	[TWHEEL_RATAS]		= "ratas",
+	[TWHEEL_VOLT]		= "volt",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

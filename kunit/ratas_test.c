@@ -254,9 +254,9 @@ static void ratas_next_event_without_bitmap(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &a));
 	KUNIT_EXPECT_EQ(test, twheel_next_event(e, ULONG_MAX), ULONG_MAX);
 	/* a level-7 timer: its promotion point is 2^56 jiffies away at most */
-	KUNIT_ASSERT_EQ(test, twheel_add(e, &a, 0x105 + LONG_MAX), 0);
+	KUNIT_ASSERT_EQ(test, twheel_add(e, &a, 0x105UL + LONG_MAX), 0);
 	KUNIT_EXPECT_EQ(test, twheel_next_event(e, ULONG_MAX),
-			((0x105 + LONG_MAX) & ~((1UL << 56) - 1)) - 0x105);
+			((0x105UL + LONG_MAX) & ~((1UL << 56) - 1)) - 0x105);
 }
 
 static struct kunit_case tw_ratas_cases[] = {

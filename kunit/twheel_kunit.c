@@ -154,7 +154,9 @@ unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n)
  *
  * Runs @e up to the jiffy before the last run (not every timer has run),
  * then that jiffy: every timer ran once, at its own jiffy, and the engine
- * holds nothing. Return: the timers, for further checks.
+ * holds nothing.
+ *
+ * Return: the timers, for further checks.
  */
 struct tw_rec *tw_exact_deltas(struct kunit *test, struct twheel_engine *e,
 			       const unsigned long *deltas, unsigned int n)

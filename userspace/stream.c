@@ -45,6 +45,7 @@ static struct twheel_classic classic;
 static struct twheel_modern modern;
 static struct twheel_reference reference;
 static struct twheel_ratas ratas;
+static struct twheel_volt volt;
 
 static struct {
 	struct twheel_engine *e;
@@ -80,6 +81,9 @@ static void engine_init(const char *name, unsigned long clk)
 	} else if (!strcmp(name, "ratas")) {
 		twheel_ratas_init(&ratas, clk);
 		b.e = &ratas.e;
+	} else if (!strcmp(name, "volt")) {
+		twheel_volt_init(&volt, clk);
+		b.e = &volt.e;
 	} else {
 		fprintf(stderr, "stream: no engine %s\n", name);
 		exit(2);
@@ -235,7 +239,7 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: stream <classic|modern|reference|ratas> <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt> <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The volt engine: seed 003's wheel (the Volt async runtime's). Five
+ * levels of 64 slots, six bits of the tick each (2^30 jiffies, about 50
+ * days at HZ 250), and an overflow list beyond. The level comes in O(1)
+ * from the highest bit in which the clock and the expiry differ (__fls of
+ * clk ^ expires), the next slot with work from one u64 occupancy word per
+ * level (__ffs). When a slot comes due its timers are filed again against
+ * the clock, into lower levels, so every timer runs at its own jiffy;
+ * the overflow list is walked when the top level turns over to where its
+ * earliest timer fits (not at every turn: a timer LONG_MAX out would be
+ * walked 2^33 times). Cancel is
+ * lazy: a cancelled timer is flagged and stays linked until its slot is
+ * processed (or the collected list handed out), then reclaimed.
+ *
+ * Guarantee: exact, for every delta up to LONG_MAX: a timer runs at the
+ * jiffy it asked for, one in the past at the next jiffy processed. Within
+ * a jiffy, in the order they were filed into their level-0 slot (FIFO).
+ * Cost: start O(1) (an xor, a __fls, a list add, a bit set); stop O(1):
+ * a flag, nothing unlinked (the memory stays held, counted in
+ * st.lazy_held); per tick O(1) plus the timers due or reclaimed, and every
+ * 64^k-th jiffy one level-k slot re-filed (a timer is filed at most once
+ * per level it crosses, 5 times, plus once per walk of the overflow list
+ * while it waits there: the list is walked whole at each of its timers'
+ * 2^30 boundaries, O(overflow) each); next_event O(levels): an __ffs per
+ * level.
+ * Memory: the timer's own 40 bytes, and those of every cancelled timer
+ * until its slot comes due (up to the timer's whole delta: a timer
+ * cancelled right after a 2^29-jiffy arm is held for 2^29 jiffies); per
+ * engine 320 list heads (5 KiB), the overflow and collected lists and 5
+ * u64 words.
+ *
+ * A lazily cancelled timer is not pending, but the engine still links it:
+ * armed again, it is unlinked there and then (or, if its new expiry files
+ * in the slot it is in, just unflagged), never linked twice; its owner
+ * must not free it, nor set it up again, before twheel_purge() or the
+ * engine's own reclaim let go of it (the module's runner purges before it
+ * frees its timers).
+ */
+#ifndef TWHEEL_ENGINES_VOLT_H
+#define TWHEEL_ENGINES_VOLT_H
+
+#define TW_VOLT_BITS		6
+#define TW_VOLT_SIZE		BIT(TW_VOLT_BITS)
+#define TW_VOLT_LEVELS		5U
+#define TW_VOLT_SPAN_BITS	(TW_VOLT_LEVELS * TW_VOLT_BITS)
+#define TW_VOLT_BUCKETS		(TW_VOLT_LEVELS * TW_VOLT_SIZE)
+/* volt_slot of a timer on the overflow list, the collected list, neither */
+#define TW_VOLT_OVERFLOW	TW_VOLT_BUCKETS
+#define TW_VOLT_COLLECTED	(TW_VOLT_BUCKETS + 1)
+#define TW_VOLT_IDLE		(TW_VOLT_BUCKETS + 2)
+
+/**
+ * struct twheel_volt - the Volt hierarchical wheel
+ * @e: the engine; @e.st.lazy_held and lazy_held_max count the cancelled
+ *	timers it still links
+ * @collected: timers collected and not yet popped, in the order they fire
+ *	(cancelled ones among them are skipped and reclaimed by the pop)
+ * @overflow: timers beyond the top level: expiries that differ from the
+ *	clock above bit 29
+ * @overflow_next: while @overflow is not empty, the jiffy it is walked
+ *	at: the earliest 2^30 boundary at which one of its timers fits in the
+ *	wheel (at most that: a timer leaving the list leaves it as it was)
+ * @occupied: per level a bit per non-empty slot
+ * @slots: level n's 64 slots from n * TW_VOLT_SIZE on; FIFO lists
+ *
+ * Set up by twheel_volt_init().
+ */
+struct twheel_volt {
+	struct twheel_engine e;
+	struct list_head collected;
+	struct list_head overflow;
+	unsigned long overflow_next;
+	u64 occupied[TW_VOLT_LEVELS];
+	struct list_head slots[TW_VOLT_BUCKETS];
+};
+
+void twheel_volt_init(struct twheel_volt *v, unsigned long clk);
+
+/*
+ * Where volt files expires when its clock is clk: the level of the highest
+ * bit in which they differ (bits 6n..6n+5: level n), the slot of the
+ * expiry's bits of that level; TW_VOLT_OVERFLOW beyond the top level. The
+ * expiry and the clock agree above the level, and the expiry's slot is
+ * after the clock's there, so the slot comes due within one turn, at the
+ * expiry with its low 6n bits cleared. A past expiry files as the clock.
+ */
+static __always_inline unsigned int tw_volt_index(unsigned long expires,
+						  unsigned long clk)
+{
+	unsigned long x;
+	unsigned int lvl;
+
+	if ((long)(expires - clk) < 0)
+		expires = clk;
+	x = expires ^ clk;
+	if (x >> TW_VOLT_SPAN_BITS)
+		return TW_VOLT_OVERFLOW;
+	lvl = __fls(x | (TW_VOLT_SIZE - 1)) / TW_VOLT_BITS;
+	return lvl * TW_VOLT_SIZE +
+	       ((expires >> (lvl * TW_VOLT_BITS)) & (TW_VOLT_SIZE - 1));
+}
+
+#endif /* TWHEEL_ENGINES_VOLT_H */
