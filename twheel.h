@@ -405,10 +405,11 @@ extern const struct twheel_ops twheel_volt_ops;
 #include "engines/volt.h"
 
 /*
- * The operations. An engine with fast paths (classic, modern) has them
- * inlined here: no call, no indirect call; any other goes through its ops
- * (twheel_ops_add() and the others, in twheel_core.c). Each is documented
- * at its twheel_ops_ counterpart, which behaves the same.
+ * The operations. An engine with fast paths (classic, modern, ratas,
+ * volt) has them inlined here: no call, no indirect call; any other goes
+ * through its ops (twheel_ops_add() and the others, in twheel_core.c).
+ * Each is documented at its twheel_ops_ counterpart, which behaves the
+ * same.
  *
  * twheel_add() and the others pick the fast path by e->kind, a test or two
  * per operation. The _as variants take the kind as an argument: a caller
@@ -432,6 +433,10 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 		return t->list.next;
 	if (kind == TWHEEL_MODERN)
 		return t->entry.pprev;
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_pending(t);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_pending(t);
 	return twheel_ops_pending(e, t);
 }
 
@@ -453,6 +458,10 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 		return tw_classic_add(twheel_to_classic(e), t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_add(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_add(twheel_to_ratas(e), t, expires);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_add(twheel_to_volt(e), t, expires);
 	return twheel_ops_add(e, t, expires);
 }
 
@@ -472,6 +481,10 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 		return tw_classic_del(twheel_to_classic(e), t);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_del(twheel_to_modern(e), t);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_del(twheel_to_ratas(e), t);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_del(twheel_to_volt(e), t);
 	return twheel_ops_del(e, t);
 }
 
@@ -493,6 +506,10 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 		return tw_classic_mod(twheel_to_classic(e), t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_mod(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_mod(twheel_to_ratas(e), t, expires);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_mod(twheel_to_volt(e), t, expires);
 	return twheel_ops_mod(e, t, expires);
 }
 
@@ -510,6 +527,10 @@ twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 		return tw_classic_pop(twheel_to_classic(e));
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_pop(twheel_to_modern(e));
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_pop(twheel_to_ratas(e));
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_pop(twheel_to_volt(e));
 	return twheel_ops_pop(e);
 }
 
@@ -529,15 +550,17 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      unsigned long now)
 {
-	if (now == e->clk && kind == TWHEEL_CLASSIC) {
+	if (now == e->clk && (kind == TWHEEL_CLASSIC || kind == TWHEEL_MODERN ||
+			      kind == TWHEEL_RATAS || kind == TWHEEL_VOLT)) {
 		e->st.advances++;
 		e->st.jiffies++;
-		return tw_classic_step(twheel_to_classic(e));
-	}
-	if (now == e->clk && kind == TWHEEL_MODERN) {
-		e->st.advances++;
-		e->st.jiffies++;
-		return tw_modern_step(twheel_to_modern(e));
+		if (kind == TWHEEL_CLASSIC)
+			return tw_classic_step(twheel_to_classic(e));
+		if (kind == TWHEEL_MODERN)
+			return tw_modern_step(twheel_to_modern(e));
+		if (kind == TWHEEL_RATAS)
+			return tw_ratas_step(twheel_to_ratas(e));
+		return tw_volt_step(twheel_to_volt(e));
 	}
 	return twheel_ops_advance(e, now);
 }

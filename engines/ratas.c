@@ -15,14 +15,9 @@ static struct twheel_ratas *to_ratas(const struct twheel_engine *e)
 	return container_of(e, struct twheel_ratas, e);
 }
 
-/*
- * A timer is pending while linked: in a slot through @entry, on the
- * collected list through @list; either way the second word, @entry.pprev
- * or @list.prev (one and the same), is set.
- */
-static bool tw_ratas_pending(const struct twheel_timer *t)
+static bool tw_ratas_ops_pending(const struct twheel_timer *t)
 {
-	return t->entry.pprev;
+	return tw_ratas_pending(t);
 }
 
 static void tw_ratas_setup(struct twheel_timer *t)
@@ -38,13 +33,6 @@ static unsigned int tw_ratas_bucket_of(const struct twheel_engine *e,
 	return tw_ratas_index(expires, e->clk);
 }
 
-static void tw_ratas_link(struct twheel_ratas *r, struct twheel_timer *t,
-			  unsigned int idx)
-{
-	hlist_add_head(&t->entry, &r->slots[idx]);
-	t->bucket = idx;
-}
-
 static void tw_ratas_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	tw_ratas_link(to_ratas(e), t, tw_ratas_index(t->expires, e->clk));
@@ -52,12 +40,7 @@ static void tw_ratas_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 
 static void tw_ratas_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	if (t->bucket == TWHEEL_COLLECTED) {
-		__list_del(t->list.prev, t->list.next);
-		t->list.prev = NULL;
-	} else {
-		hlist_del_init(&t->entry);
-	}
+	tw_ratas_unlink(t);
 }
 
 /* Collected timers keep no bucket index, so they are never in one. */
@@ -145,6 +128,27 @@ static bool tw_ratas_process(struct twheel_engine *e)
 	return r->collected.prev != tail;
 }
 
+/**
+ * twheel_ratas_tick() - the ratas engine's jiffy with work
+ * @r: the engine
+ *
+ * The out-of-line part of a one-jiffy twheel_advance(): processes the
+ * jiffy @r->e.clk (promotions, then its level-0 slot) and counts
+ * st.events if there was anything to do. Leaves the clock alone.
+ *
+ * Return: true if it collected any timer.
+ */
+bool twheel_ratas_tick(struct twheel_ratas *r)
+{
+	u64 cascades = r->e.st.cascades;
+	bool collected = tw_ratas_process(&r->e);
+
+	if (collected || r->e.st.cascades != cascades)
+		r->e.st.events++;
+	return collected;
+}
+EXPORT_SYMBOL_GPL(twheel_ratas_tick);
+
 /*
  * Jiffies from the clock to the first processing point of level lvl, at
  * most 256 of them, whose slot is not empty and which comes before best;
@@ -192,17 +196,9 @@ static unsigned long tw_ratas_next_event(const struct twheel_engine *e,
 	return best;
 }
 
-static struct twheel_timer *tw_ratas_pop(struct twheel_engine *e)
+static struct twheel_timer *tw_ratas_ops_pop(struct twheel_engine *e)
 {
-	struct twheel_ratas *r = to_ratas(e);
-	struct twheel_timer *t;
-
-	if (list_empty(&r->collected))
-		return NULL;
-	t = list_first_entry(&r->collected, struct twheel_timer, list);
-	__list_del(&r->collected, t->list.next);
-	t->list.prev = NULL;
-	return t;
+	return tw_ratas_take(to_ratas(e));
 }
 
 static unsigned long tw_ratas_count(const struct twheel_engine *e,
@@ -226,14 +222,14 @@ const struct twheel_ops twheel_ratas_ops = {
 	.name		= "ratas",
 	.kind		= TWHEEL_RATAS,
 	.setup		= tw_ratas_setup,
-	.pending	= tw_ratas_pending,
+	.pending	= tw_ratas_ops_pending,
 	.enqueue	= tw_ratas_enqueue,
 	.dequeue	= tw_ratas_dequeue,
 	.bucket_of	= tw_ratas_bucket_of,
 	.in_bucket	= tw_ratas_in_bucket,
 	.process	= tw_ratas_process,
 	.next_event	= tw_ratas_next_event,
-	.pop		= tw_ratas_pop,
+	.pop		= tw_ratas_ops_pop,
 	.count		= tw_ratas_count,
 };
 EXPORT_SYMBOL_GPL(twheel_ratas_ops);

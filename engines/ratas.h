@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The ratas engine: seed 002's hierarchical wheel (Juho Snellman's Ratas).
+ * The ratas engine: seed 002's hierarchical wheel (Juho Snellman's Ratas):
+ * its type and its fast paths, inlined into twheel_add() and the other
+ * operations (twheel.h) as the classic wheel's are. The rest is in
+ * engines/ratas.c.
+ *
  * Eight levels of 256 slots, eight bits of the tick each, so together they
  * span the whole 64-bit tick range: no delta is clamped. A timer goes to
  * the lowest level on which its slot is fewer than 256 slots from the
@@ -55,6 +59,12 @@ struct twheel_ratas {
 };
 
 void twheel_ratas_init(struct twheel_ratas *r, unsigned long clk);
+bool twheel_ratas_tick(struct twheel_ratas *r);
+
+static inline struct twheel_ratas *twheel_to_ratas(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_ratas, e);
+}
 
 /*
  * The slot ratas files expires in when its clock is clk: level n (n >= 1)
@@ -81,6 +91,126 @@ static __always_inline unsigned int tw_ratas_index(unsigned long expires,
 		shift += TW_RATAS_BITS;
 	}
 	return lvl * TW_RATAS_SIZE + ((expires >> shift) & (TW_RATAS_SIZE - 1));
+}
+
+/*
+ * A timer is pending while linked: in a slot through @entry, on the
+ * collected list through @list; either way the second word, @entry.pprev
+ * or @list.prev (one and the same), is set.
+ */
+static __always_inline bool tw_ratas_pending(const struct twheel_timer *t)
+{
+	return t->entry.pprev;
+}
+
+/* Files t, not pending, at the head of slot idx, as Ratas does. */
+static __always_inline void tw_ratas_link(struct twheel_ratas *r,
+					  struct twheel_timer *t, unsigned int idx)
+{
+	hlist_add_head(&t->entry, &r->slots[idx]);
+	t->bucket = idx;
+}
+
+/* Takes a pending t out of its slot (no bitmap to keep) or the collected list. */
+static __always_inline void tw_ratas_unlink(struct twheel_timer *t)
+{
+	if (t->bucket == TWHEEL_COLLECTED) {
+		__list_del(t->list.prev, t->list.next);
+		t->list.prev = NULL;
+	} else {
+		__hlist_del(&t->entry);
+		t->entry.pprev = NULL;
+	}
+}
+
+static __always_inline int tw_ratas_add(struct twheel_ratas *r,
+					struct twheel_timer *t, unsigned long expires)
+{
+	if (tw_ratas_pending(t))
+		return -EBUSY;
+	t->expires = expires;
+	tw_ratas_link(r, t, tw_ratas_index(expires, r->e.clk));
+	r->e.st.added++;
+	r->e.st.pending++;
+	return 0;
+}
+
+static __always_inline bool tw_ratas_del(struct twheel_ratas *r,
+					 struct twheel_timer *t)
+{
+	if (!tw_ratas_pending(t))
+		return false;
+	tw_ratas_unlink(t);
+	r->e.st.deleted++;
+	r->e.st.pending--;
+	return true;
+}
+
+/* Collected timers say TWHEEL_COLLECTED, so never stay in place. */
+static __always_inline bool tw_ratas_mod(struct twheel_ratas *r,
+					 struct twheel_timer *t, unsigned long expires)
+{
+	unsigned int idx;
+
+	if (!tw_ratas_pending(t)) {
+		tw_ratas_add(r, t, expires);
+		return false;
+	}
+	r->e.st.modified++;
+	if (t->expires == expires) {
+		r->e.st.mod_noop++;
+		return true;
+	}
+	idx = tw_ratas_index(expires, r->e.clk);
+	t->expires = expires;
+	if (t->bucket == idx) {
+		r->e.st.mod_inplace++;
+		return true;
+	}
+	tw_ratas_unlink(t);
+	tw_ratas_link(r, t, idx);
+	return true;
+}
+
+/* Takes the first collected timer off; NULL if none. Counts nothing. */
+static __always_inline struct twheel_timer *tw_ratas_take(struct twheel_ratas *r)
+{
+	struct twheel_timer *t;
+
+	if (list_empty(&r->collected))
+		return NULL;
+	t = list_first_entry(&r->collected, struct twheel_timer, list);
+	__list_del(&r->collected, t->list.next);
+	t->list.prev = NULL;
+	return t;
+}
+
+static __always_inline struct twheel_timer *tw_ratas_pop(struct twheel_ratas *r)
+{
+	struct twheel_timer *t = tw_ratas_take(r);
+
+	if (t) {
+		r->e.st.expired++;
+		r->e.st.pending--;
+	}
+	return t;
+}
+
+/*
+ * One jiffy, the clock's own: a jiffy that promotes nothing (its low 8
+ * bits are not 0) and whose level-0 slot is empty costs one load; any
+ * other calls twheel_ratas_tick().
+ */
+static __always_inline bool tw_ratas_step(struct twheel_ratas *r)
+{
+	unsigned long clk = r->e.clk;
+	bool collected = false;
+
+	if (unlikely(!(clk & (TW_RATAS_SIZE - 1))) ||
+	    !hlist_empty(&r->slots[clk & (TW_RATAS_SIZE - 1)]))
+		collected = twheel_ratas_tick(r);
+	r->e.clk = clk + 1;
+	return collected;
 }
 
 #endif /* TWHEEL_ENGINES_RATAS_H */

@@ -25,10 +25,9 @@ static void tw_volt_setup(struct twheel_timer *t)
 	t->volt_cancelled = false;
 }
 
-/* Linked and not cancelled: a cancelled timer is no longer pending. */
-static bool tw_volt_pending(const struct twheel_timer *t)
+static bool tw_volt_ops_pending(const struct twheel_timer *t)
 {
-	return t->volt_link.next && !t->volt_cancelled;
+	return tw_volt_pending(t);
 }
 
 static unsigned int tw_volt_bucket_of(const struct twheel_engine *e,
@@ -48,64 +47,48 @@ static void tw_volt_link(struct twheel_volt *v, struct twheel_timer *t,
 {
 	unsigned long at;
 
-	if (idx == TW_VOLT_OVERFLOW) {
-		at = tw_volt_fits_at(t->expires);
-		if (list_empty(&v->overflow) || time_before(at, v->overflow_next))
-			v->overflow_next = at;
-		list_add_tail(&t->volt_link, &v->overflow);
-	} else {
-		list_add_tail(&t->volt_link, &v->slots[idx]);
-		v->occupied[idx / TW_VOLT_SIZE] |= BIT_ULL(idx % TW_VOLT_SIZE);
+	if (idx < TW_VOLT_BUCKETS) {
+		tw_volt_link_slot(v, t, idx);
+		return;
 	}
+	at = tw_volt_fits_at(t->expires);
+	if (list_empty(&v->overflow) || time_before(at, v->overflow_next))
+		v->overflow_next = at;
+	list_add_tail(&t->volt_link, &v->overflow);
 	t->volt_slot = idx;
 }
 
-/*
- * Takes t off whatever list it is on; a slot whose only other node was
- * its head is empty now and loses its bit.
+/**
+ * twheel_volt_file() - file a timer that is not pending, any case
+ * @v: the engine
+ * @t: the timer, not pending, its expiry set
+ *
+ * The out-of-line part of an arm: the overflow list, and a lazily
+ * cancelled @t still linked. If its new expiry files in the slot it is in
+ * it only loses its flag, else it is unlinked first (always from the
+ * overflow list, whose next walk the new expiry may move). Either way it
+ * is linked once. Counts nothing but st.lazy_held.
  */
-static void tw_volt_unlink(struct twheel_volt *v, struct twheel_timer *t)
+void twheel_volt_file(struct twheel_volt *v, struct twheel_timer *t)
 {
-	struct list_head *prev = t->volt_link.prev, *next = t->volt_link.next;
-	unsigned int idx = t->volt_slot;
-
-	__list_del(prev, next);
-	if (prev == next && idx < TW_VOLT_BUCKETS)
-		v->occupied[idx / TW_VOLT_SIZE] &= ~BIT_ULL(idx % TW_VOLT_SIZE);
-	t->volt_link.next = NULL;
-	t->volt_slot = TW_VOLT_IDLE;
-}
-
-/* A cancelled timer taken off its list: the engine lets go of it. */
-static void tw_volt_reclaimed(struct twheel_volt *v, struct twheel_timer *t)
-{
-	t->volt_link.next = NULL;
-	t->volt_slot = TW_VOLT_IDLE;
-	t->volt_cancelled = false;
-	v->e.st.lazy_held--;
-}
-
-/*
- * Files t, not pending. A lazily cancelled t is still linked: if its new
- * expiry files in the slot it is in it only loses its flag, else it is
- * unlinked first (always from the overflow list, whose next walk the new
- * expiry may move). Either way it is linked once.
- */
-static void tw_volt_enqueue(struct twheel_engine *e, struct twheel_timer *t)
-{
-	struct twheel_volt *v = to_volt(e);
-	unsigned int idx = tw_volt_index(t->expires, e->clk);
+	unsigned int idx = tw_volt_index(t->expires, v->e.clk);
 
 	if (t->volt_link.next) {
 		if (t->volt_slot == idx && idx < TW_VOLT_BUCKETS) {
 			t->volt_cancelled = false;
-			e->st.lazy_held--;
+			v->e.st.lazy_held--;
 			return;
 		}
 		tw_volt_unlink(v, t);
 		tw_volt_reclaimed(v, t);
 	}
 	tw_volt_link(v, t, idx);
+}
+EXPORT_SYMBOL_GPL(twheel_volt_file);
+
+static void tw_volt_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+{
+	twheel_volt_file(to_volt(e), t);
 }
 
 /* A pending t re-filed by a mod: unlinked at once. */
@@ -219,6 +202,28 @@ static bool tw_volt_process(struct twheel_engine *e)
 	return v->collected.prev != tail;
 }
 
+/**
+ * twheel_volt_tick() - the volt engine's jiffy with work
+ * @v: the engine
+ *
+ * The out-of-line part of a one-jiffy twheel_advance(): processes the
+ * jiffy @v->e.clk (the overflow list's walk, re-filings, its level-0 slot)
+ * and counts st.events if there was anything to do. Leaves the clock
+ * alone.
+ *
+ * Return: true if it collected any timer.
+ */
+bool twheel_volt_tick(struct twheel_volt *v)
+{
+	u64 cascades = v->e.st.cascades, held = v->e.st.lazy_held;
+	bool collected = tw_volt_process(&v->e);
+
+	if (collected || v->e.st.cascades != cascades || v->e.st.lazy_held != held)
+		v->e.st.events++;
+	return collected;
+}
+EXPORT_SYMBOL_GPL(twheel_volt_tick);
+
 /*
  * Jiffies from clk to the next point at which a level of 64 slots of
  * 2^shift jiffies has an occupied slot, or ULONG_MAX: the word turned so
@@ -261,23 +266,9 @@ static unsigned long tw_volt_next_event(const struct twheel_engine *e,
 	return best;
 }
 
-/* The first collected timer that is not cancelled; cancelled ones go. */
-static struct twheel_timer *tw_volt_pop(struct twheel_engine *e)
+static struct twheel_timer *tw_volt_ops_pop(struct twheel_engine *e)
 {
-	struct twheel_volt *v = to_volt(e);
-	struct twheel_timer *t;
-
-	while (!list_empty(&v->collected)) {
-		t = list_first_entry(&v->collected, struct twheel_timer, volt_link);
-		__list_del(&v->collected, t->volt_link.next);
-		if (!t->volt_cancelled) {
-			t->volt_link.next = NULL;
-			t->volt_slot = TW_VOLT_IDLE;
-			return t;
-		}
-		tw_volt_reclaimed(v, t);
-	}
-	return NULL;
+	return tw_volt_take(to_volt(e));
 }
 
 /* Live timers of a list, counted into *n. */
@@ -333,7 +324,7 @@ const struct twheel_ops twheel_volt_ops = {
 	.name		= "volt",
 	.kind		= TWHEEL_VOLT,
 	.setup		= tw_volt_setup,
-	.pending	= tw_volt_pending,
+	.pending	= tw_volt_ops_pending,
 	.enqueue	= tw_volt_enqueue,
 	.dequeue	= tw_volt_dequeue,
 	.cancel		= tw_volt_cancel,
@@ -341,7 +332,7 @@ const struct twheel_ops twheel_volt_ops = {
 	.in_bucket	= tw_volt_in_bucket,
 	.process	= tw_volt_process,
 	.next_event	= tw_volt_next_event,
-	.pop		= tw_volt_pop,
+	.pop		= tw_volt_ops_pop,
 	.count		= tw_volt_count,
 	.purge		= tw_volt_purge,
 };

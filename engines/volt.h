@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The volt engine: seed 003's wheel (the Volt async runtime's). Five
+ * The volt engine: seed 003's wheel (the Volt async runtime's): its type
+ * and its fast paths, inlined into twheel_add() and the other operations
+ * (twheel.h) as the classic wheel's are; the rest is in engines/volt.c.
+ *
+ * Five
  * levels of 64 slots, six bits of the tick each (2^30 jiffies, about 50
  * days at HZ 250), and an overflow list beyond. The level comes in O(1)
  * from the highest bit in which the clock and the expiry differ (__fls of
@@ -76,6 +80,13 @@ struct twheel_volt {
 };
 
 void twheel_volt_init(struct twheel_volt *v, unsigned long clk);
+bool twheel_volt_tick(struct twheel_volt *v);
+void twheel_volt_file(struct twheel_volt *v, struct twheel_timer *t);
+
+static inline struct twheel_volt *twheel_to_volt(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_volt, e);
+}
 
 /*
  * Where volt files expires when its clock is clk: the level of the highest
@@ -99,6 +110,167 @@ static __always_inline unsigned int tw_volt_index(unsigned long expires,
 	lvl = __fls(x | (TW_VOLT_SIZE - 1)) / TW_VOLT_BITS;
 	return lvl * TW_VOLT_SIZE +
 	       ((expires >> (lvl * TW_VOLT_BITS)) & (TW_VOLT_SIZE - 1));
+}
+
+/* Linked and not cancelled: a cancelled timer is no longer pending. */
+static __always_inline bool tw_volt_pending(const struct twheel_timer *t)
+{
+	return t->volt_link.next && !t->volt_cancelled;
+}
+
+/* Files t, not linked, in slot idx (not the overflow list). */
+static __always_inline void tw_volt_link_slot(struct twheel_volt *v,
+					      struct twheel_timer *t,
+					      unsigned int idx)
+{
+	list_add_tail(&t->volt_link, &v->slots[idx]);
+	v->occupied[idx / TW_VOLT_SIZE] |= BIT_ULL(idx % TW_VOLT_SIZE);
+	t->volt_slot = idx;
+}
+
+/*
+ * Takes t off whatever list it is on; a slot whose only other node was
+ * its head is empty now and loses its bit.
+ */
+static __always_inline void tw_volt_unlink(struct twheel_volt *v,
+					   struct twheel_timer *t)
+{
+	struct list_head *prev = t->volt_link.prev, *next = t->volt_link.next;
+	unsigned int idx = t->volt_slot;
+
+	__list_del(prev, next);
+	if (prev == next && idx < TW_VOLT_BUCKETS)
+		v->occupied[idx / TW_VOLT_SIZE] &= ~BIT_ULL(idx % TW_VOLT_SIZE);
+	t->volt_link.next = NULL;
+	t->volt_slot = TW_VOLT_IDLE;
+}
+
+/* A cancelled timer taken off its list: the engine lets go of it. */
+static __always_inline void tw_volt_reclaimed(struct twheel_volt *v,
+					      struct twheel_timer *t)
+{
+	t->volt_link.next = NULL;
+	t->volt_slot = TW_VOLT_IDLE;
+	t->volt_cancelled = false;
+	v->e.st.lazy_held--;
+}
+
+/*
+ * Files t, not pending, by t->expires: inline into a slot when t is not
+ * linked; the overflow list and a cancelled t still linked out of line.
+ */
+static __always_inline void tw_volt_file(struct twheel_volt *v,
+					 struct twheel_timer *t, unsigned int idx)
+{
+	if (likely(!t->volt_link.next && idx < TW_VOLT_BUCKETS))
+		tw_volt_link_slot(v, t, idx);
+	else
+		twheel_volt_file(v, t);
+}
+
+static __always_inline int tw_volt_add(struct twheel_volt *v,
+				       struct twheel_timer *t, unsigned long expires)
+{
+	if (tw_volt_pending(t))
+		return -EBUSY;
+	t->expires = expires;
+	tw_volt_file(v, t, tw_volt_index(expires, v->e.clk));
+	v->e.st.added++;
+	v->e.st.pending++;
+	return 0;
+}
+
+/* The lazy cancel: a flag; the timer stays linked where it is. */
+static __always_inline bool tw_volt_del(struct twheel_volt *v,
+					struct twheel_timer *t)
+{
+	if (!tw_volt_pending(t))
+		return false;
+	t->volt_cancelled = true;
+	if (++v->e.st.lazy_held > v->e.st.lazy_held_max)
+		v->e.st.lazy_held_max = v->e.st.lazy_held;
+	v->e.st.deleted++;
+	v->e.st.pending--;
+	return true;
+}
+
+/*
+ * A pending timer is re-filed at once (unlinked, linked again), unless its
+ * new expiry files in the slot it is in; the overflow list is never such
+ * a slot (its next walk may have to move).
+ */
+static __always_inline bool tw_volt_mod(struct twheel_volt *v,
+					struct twheel_timer *t, unsigned long expires)
+{
+	unsigned int idx;
+
+	if (!tw_volt_pending(t)) {
+		tw_volt_add(v, t, expires);
+		return false;
+	}
+	v->e.st.modified++;
+	if (t->expires == expires) {
+		v->e.st.mod_noop++;
+		return true;
+	}
+	idx = tw_volt_index(expires, v->e.clk);
+	t->expires = expires;
+	if (t->volt_slot == idx && idx < TW_VOLT_BUCKETS) {
+		v->e.st.mod_inplace++;
+		return true;
+	}
+	tw_volt_unlink(v, t);
+	tw_volt_file(v, t, idx);
+	return true;
+}
+
+/*
+ * The first collected timer that is not cancelled; cancelled ones on the
+ * way are reclaimed. Counts nothing.
+ */
+static __always_inline struct twheel_timer *tw_volt_take(struct twheel_volt *v)
+{
+	struct twheel_timer *t;
+
+	while (!list_empty(&v->collected)) {
+		t = list_first_entry(&v->collected, struct twheel_timer, volt_link);
+		__list_del(&v->collected, t->volt_link.next);
+		if (likely(!t->volt_cancelled)) {
+			t->volt_link.next = NULL;
+			t->volt_slot = TW_VOLT_IDLE;
+			return t;
+		}
+		tw_volt_reclaimed(v, t);
+	}
+	return NULL;
+}
+
+static __always_inline struct twheel_timer *tw_volt_pop(struct twheel_volt *v)
+{
+	struct twheel_timer *t = tw_volt_take(v);
+
+	if (t) {
+		v->e.st.expired++;
+		v->e.st.pending--;
+	}
+	return t;
+}
+
+/*
+ * One jiffy, the clock's own: one that re-files nothing (its low 6 bits
+ * are not 0) and whose level-0 slot is empty costs a bit test; any other
+ * calls twheel_volt_tick().
+ */
+static __always_inline bool tw_volt_step(struct twheel_volt *v)
+{
+	unsigned long clk = v->e.clk;
+	unsigned int idx = clk & (TW_VOLT_SIZE - 1);
+	bool collected = false;
+
+	if (unlikely(!idx) || (v->occupied[0] & BIT_ULL(idx)))
+		collected = twheel_volt_tick(v);
+	v->e.clk = clk + 1;
+	return collected;
 }
 
 #endif /* TWHEEL_ENGINES_VOLT_H */

@@ -192,6 +192,16 @@ static void run_tick_modern(struct ss_stream *s, unsigned long tick, int record)
 	run_tick_as(s, tick, record, TWHEEL_MODERN);
 }
 
+static void run_tick_ratas(struct ss_stream *s, unsigned long tick, int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_RATAS);
+}
+
+static void run_tick_volt(struct ss_stream *s, unsigned long tick, int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_VOLT);
+}
+
 static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
 {
 	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
@@ -223,6 +233,10 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 		run_tick = run_tick_classic;
 	else if (b.e->kind == TWHEEL_MODERN)
 		run_tick = run_tick_modern;
+	else if (b.e->kind == TWHEEL_RATAS)
+		run_tick = run_tick_ratas;
+	else if (b.e->kind == TWHEEL_VOLT)
+		run_tick = run_tick_volt;
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
