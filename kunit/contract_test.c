@@ -150,21 +150,19 @@ static struct twheel_engine *tw_init_ordered(void *mem, unsigned long clk)
 	return &o->e;
 }
 
-static struct twheel_engine *tw_init_ratas(void *mem, unsigned long clk)
-{
-	struct twheel_ratas *r = mem;
-
-	twheel_ratas_init(r, clk);
-	return &r->e;
+/*
+ * The adapter of an engine whose init takes only its clock: struct
+ * twheel_<name> with its engine in @e, twheel_<name>_init().
+ */
+#define TW_INIT_CLK_ONLY(name)						\
+static struct twheel_engine *tw_init_##name(void *mem, unsigned long clk) \
+{									\
+	twheel_##name##_init(mem, clk);					\
+	return &((struct twheel_##name *)mem)->e;			\
 }
 
-static struct twheel_engine *tw_init_volt(void *mem, unsigned long clk)
-{
-	struct twheel_volt *v = mem;
-
-	twheel_volt_init(v, clk);
-	return &v->e;
-}
+TW_INIT_CLK_ONLY(ratas)
+TW_INIT_CLK_ONLY(volt)
 
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,

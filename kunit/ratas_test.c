@@ -98,13 +98,9 @@ static void ratas_index_is_ratas_rule(struct kunit *test)
 static void ratas_every_delta_to_70000(struct kunit *test)
 {
 	static const unsigned long clks[] = { 0, (3UL << 16) + (17UL << 8) + 77 };
-	unsigned long *deltas;
-	unsigned int i, c, n = 70003;
+	unsigned long *deltas = tw_deltas_from(test, -3, 70003);
+	unsigned int c, n = 70003;
 
-	deltas = tw_kvzalloc(test, n * sizeof(*deltas));
-	KUNIT_ASSERT_NOT_NULL(test, deltas);
-	for (i = 0; i < n; i++)
-		deltas[i] = (unsigned long)i - 3;	/* three in the past */
 	for (c = 0; c < ARRAY_SIZE(clks); c++)
 		tw_exact_deltas(test, &tw_ratas_new(test, clks[c])->e, deltas, n);
 }
@@ -148,13 +144,8 @@ static void ratas_level_edges_to_long_max(struct kunit *test)
 /* Every delta up to four level-0 turns, across the 64-bit wrap. */
 static void ratas_clock_wrap(struct kunit *test)
 {
-	unsigned int i, n = 1030;
-	unsigned long *deltas = tw_kvzalloc(test, n * sizeof(*deltas));
-
-	KUNIT_ASSERT_NOT_NULL(test, deltas);
-	for (i = 0; i < n; i++)
-		deltas[i] = (unsigned long)i - 3;
-	tw_exact_deltas(test, &tw_ratas_new(test, ULONG_MAX - 500)->e, deltas, n);
+	tw_exact_deltas(test, &tw_ratas_new(test, ULONG_MAX - 500)->e,
+			tw_deltas_from(test, -3, 1030), 1030);
 }
 
 /*
@@ -170,9 +161,7 @@ static void ratas_promotion(struct kunit *test)
 	struct tw_ctx ctx;
 	struct tw_rec *t;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 2);
+	t = tw_exact_recs(test, &ctx, e, 2);
 	tw_arm_exact(test, e, &t[0], 0x20000);
 	tw_arm_exact(test, e, &t[1], 0x20305);
 	KUNIT_EXPECT_EQ(test, t[0].t.bucket, 2 * TW_RATAS_SIZE + 2);
@@ -219,9 +208,7 @@ static void ratas_carry_goes_up_a_level(struct kunit *test)
 	struct tw_rec *t;
 	unsigned int i;
 
-	tw_ctx_init(&ctx, test, &r->e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 2);
+	t = tw_exact_recs(test, &ctx, &r->e, 2);
 	for (i = 0; i < 2; i++)
 		tw_arm_exact(test, &r->e, &t[i], 0x1f0 + deltas[i]);
 	KUNIT_EXPECT_EQ(test, t[0].t.bucket, 2 * TW_RATAS_SIZE + 1);

@@ -102,13 +102,9 @@ static void volt_index_is_the_definition(struct kunit *test)
 static void volt_every_delta_to_5000(struct kunit *test)
 {
 	static const unsigned long clks[] = { 0, (5UL << 12) + (17UL << 6) + 33 };
-	unsigned long *deltas;
-	unsigned int i, c, n = 5003;
+	unsigned long *deltas = tw_deltas_from(test, -3, 5003);
+	unsigned int c, n = 5003;
 
-	deltas = tw_kvzalloc(test, n * sizeof(*deltas));
-	KUNIT_ASSERT_NOT_NULL(test, deltas);
-	for (i = 0; i < n; i++)
-		deltas[i] = (unsigned long)i - 3;
 	for (c = 0; c < ARRAY_SIZE(clks); c++) {
 		struct twheel_volt *v = tw_volt_new(test, clks[c]);
 
@@ -159,13 +155,8 @@ static void volt_level_edges_to_long_max(struct kunit *test)
 /* Every delta up to 1027 across the 64-bit wrap: through the overflow. */
 static void volt_clock_wrap(struct kunit *test)
 {
-	unsigned int i, n = 1030;
-	unsigned long *deltas = tw_kvzalloc(test, n * sizeof(*deltas));
-
-	KUNIT_ASSERT_NOT_NULL(test, deltas);
-	for (i = 0; i < n; i++)
-		deltas[i] = (unsigned long)i - 3;
-	tw_exact_deltas(test, &tw_volt_new(test, ULONG_MAX - 500)->e, deltas, n);
+	tw_exact_deltas(test, &tw_volt_new(test, ULONG_MAX - 500)->e,
+			tw_deltas_from(test, -3, 1030), 1030);
 }
 
 /*
@@ -180,9 +171,7 @@ static void volt_refiles_when_due(struct kunit *test)
 	struct tw_ctx ctx;
 	struct tw_rec *t;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 1);
+	t = tw_exact_recs(test, &ctx, e, 1);
 	tw_arm_exact(test, e, &t[0], 0x2345);
 	KUNIT_EXPECT_EQ(test, t[0].t.volt_slot, 2 * 64 + 2);
 	KUNIT_EXPECT_EQ(test, twheel_next_event(e, ULONG_MAX), 0x2000UL - 1000);
@@ -221,9 +210,7 @@ static void volt_overflow_list(struct kunit *test)
 
 	if (BITS_PER_LONG < 64)
 		kunit_skip(test, "needs 64-bit jiffies");
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 2);
+	t = tw_exact_recs(test, &ctx, e, 2);
 	tw_arm_exact(test, e, &t[0], clk + 8);
 	tw_arm_exact(test, e, &t[1], 1UL << 32);
 	KUNIT_EXPECT_EQ(test, t[0].t.volt_slot, TW_VOLT_OVERFLOW);
@@ -264,9 +251,7 @@ static void volt_lazy_cancel_is_reclaimed_when_due(struct kunit *test)
 	struct tw_rec *t;
 	unsigned int i;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 10);
+	t = tw_exact_recs(test, &ctx, e, 10);
 	for (i = 0; i < 10; i++)
 		tw_arm_exact(test, e, &t[i], 0x440 + i);
 	KUNIT_EXPECT_EQ(test, tw_volt_linked(slot), 10U);
@@ -305,14 +290,14 @@ static void volt_lazy_cancel_is_reclaimed_when_due(struct kunit *test)
  */
 static void volt_rearm_of_a_cancelled_timer(struct kunit *test)
 {
+	static const unsigned long at[] = { 0x47f, 0x420, 0x415 };
 	struct twheel_volt *v = tw_volt_new(test, 0x400);
 	struct twheel_engine *e = &v->e;
 	struct tw_ctx ctx;
 	struct tw_rec *t;
+	unsigned int i;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 3);
+	t = tw_exact_recs(test, &ctx, e, 3);
 	/* (a) */
 	tw_arm_exact(test, e, &t[0], 0x450);
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &t[0].t));
@@ -339,9 +324,8 @@ static void volt_rearm_of_a_cancelled_timer(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, twheel_pop(e));
 	KUNIT_EXPECT_EQ(test, e->st.lazy_held, 0ULL);
 	tw_run_until(&ctx, 0x500);
-	KUNIT_EXPECT_EQ(test, t[0].fired_at, 0x47fUL);
-	KUNIT_EXPECT_EQ(test, t[1].fired_at, 0x420UL);
-	KUNIT_EXPECT_EQ(test, t[2].fired_at, 0x415UL);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, t[i].fired_at, at[i], "timer %u", i);
 	KUNIT_EXPECT_EQ(test, ctx.runs, 3UL);
 	KUNIT_EXPECT_EQ(test, ctx.bad, 0UL);
 	KUNIT_EXPECT_EQ(test, e->st.lazy_held_max, 1ULL);
@@ -362,9 +346,7 @@ static void volt_purge_lets_go(struct kunit *test)
 	struct tw_rec *t;
 	unsigned int i;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	t = tw_recs_new(test, &ctx, 4);
+	t = tw_exact_recs(test, &ctx, e, 4);
 	tw_arm_exact(test, e, &t[0], 100);		/* collected below */
 	tw_arm_exact(test, e, &t[1], 5000);
 	tw_arm_exact(test, e, &t[2], 1UL << 31);	/* overflow */
