@@ -485,6 +485,7 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	struct twheel_engine *e = tw_er(r)->e;
 	unsigned long clk, per[TWHEEL_MAX_LEVELS], held, pending;
 	unsigned int levels, lvl;
+	u64 lazy, lazy_max;
 
 	/*
 	 * A walk over every timer held, under the lock: a read-out's cost.
@@ -495,6 +496,8 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	levels = e->nr_levels;
 	held = twheel_count(e, per);
 	pending = e->st.pending;
+	lazy = e->st.lazy_held;
+	lazy_max = e->st.lazy_held_max;
 	spin_unlock_bh(&r->lock);
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "clk: %lu\n", clk);
@@ -504,6 +507,10 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	for (lvl = 0; lvl < levels; lvl++)
 		seq_printf(m, " %lu", per[lvl]);
 	seq_putc(m, '\n');
+	/* what lazily cancelled timers keep: each a whole workload timer */
+	if (r->caps & TW_CAP_LAZY)
+		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
+			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
 }
 
 /* Timers in each of n hlist buckets (through @entry), into per[]. */
