@@ -42,53 +42,37 @@ static unsigned long tw_volt_fits_at(unsigned long expires)
 	return expires & ~((1UL << TW_VOLT_SPAN_BITS) - 1);
 }
 
-static void tw_volt_link(struct twheel_volt *v, struct twheel_timer *t,
-			 unsigned int idx)
+/**
+ * twheel_volt_overflow() - put a timer on the overflow list
+ * @v: the engine
+ * @t: the timer, not linked, its expiry beyond the top level
+ *
+ * The out-of-line part of an arm: the list's walk moves earlier if @t fits
+ * in the wheel before every timer already there.
+ */
+void twheel_volt_overflow(struct twheel_volt *v, struct twheel_timer *t)
 {
-	unsigned long at;
+	unsigned long at = tw_volt_fits_at(t->expires);
 
-	if (idx < TW_VOLT_BUCKETS) {
-		tw_volt_link_slot(v, t, idx);
-		return;
-	}
-	at = tw_volt_fits_at(t->expires);
 	if (list_empty(&v->overflow) || time_before(at, v->overflow_next))
 		v->overflow_next = at;
 	list_add_tail(&t->volt_link, &v->overflow);
-	t->volt_slot = idx;
+	t->volt_slot = TW_VOLT_OVERFLOW;
 }
+EXPORT_SYMBOL_GPL(twheel_volt_overflow);
 
-/**
- * twheel_volt_file() - file a timer that is not pending, any case
- * @v: the engine
- * @t: the timer, not pending, its expiry set
- *
- * The out-of-line part of an arm: the overflow list, and a lazily
- * cancelled @t still linked. If its new expiry files in the slot it is in
- * it only loses its flag, else it is unlinked first (always from the
- * overflow list, whose next walk the new expiry may move). Either way it
- * is linked once. Counts nothing but st.lazy_held.
- */
-void twheel_volt_file(struct twheel_volt *v, struct twheel_timer *t)
+static void tw_volt_link(struct twheel_volt *v, struct twheel_timer *t,
+			 unsigned int idx)
 {
-	unsigned int idx = tw_volt_index(t->expires, v->e.clk);
-
-	if (t->volt_link.next) {
-		if (t->volt_slot == idx && idx < TW_VOLT_BUCKETS) {
-			t->volt_cancelled = false;
-			v->e.st.lazy_held--;
-			return;
-		}
-		tw_volt_unlink(v, t);
-		tw_volt_reclaimed(v, t);
-	}
-	tw_volt_link(v, t, idx);
+	if (idx < TW_VOLT_BUCKETS)
+		tw_volt_link_slot(v, t, idx);
+	else
+		twheel_volt_overflow(v, t);
 }
-EXPORT_SYMBOL_GPL(twheel_volt_file);
 
 static void tw_volt_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	twheel_volt_file(to_volt(e), t);
+	tw_volt_file(to_volt(e), t, tw_volt_index(t->expires, e->clk));
 }
 
 /* A pending t re-filed by a mod: unlinked at once. */

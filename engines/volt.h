@@ -81,7 +81,7 @@ struct twheel_volt {
 
 void twheel_volt_init(struct twheel_volt *v, unsigned long clk);
 bool twheel_volt_tick(struct twheel_volt *v);
-void twheel_volt_file(struct twheel_volt *v, struct twheel_timer *t);
+void twheel_volt_overflow(struct twheel_volt *v, struct twheel_timer *t);
 
 static inline struct twheel_volt *twheel_to_volt(struct twheel_engine *e)
 {
@@ -156,16 +156,28 @@ static __always_inline void tw_volt_reclaimed(struct twheel_volt *v,
 }
 
 /*
- * Files t, not pending, by t->expires: inline into a slot when t is not
- * linked; the overflow list and a cancelled t still linked out of line.
+ * Files t, not pending, in idx (tw_volt_index() of its expiry). A lazily
+ * cancelled t is still linked: if idx is the slot it is in it only loses
+ * its flag, else it is unlinked first (always from the overflow list,
+ * whose next walk the new expiry may move). Either way it is linked once.
+ * The overflow list is out of line.
  */
 static __always_inline void tw_volt_file(struct twheel_volt *v,
 					 struct twheel_timer *t, unsigned int idx)
 {
-	if (likely(!t->volt_link.next && idx < TW_VOLT_BUCKETS))
+	if (unlikely(t->volt_link.next)) {
+		if (t->volt_slot == idx && idx < TW_VOLT_BUCKETS) {
+			t->volt_cancelled = false;
+			v->e.st.lazy_held--;
+			return;
+		}
+		tw_volt_unlink(v, t);
+		tw_volt_reclaimed(v, t);
+	}
+	if (likely(idx < TW_VOLT_BUCKETS))
 		tw_volt_link_slot(v, t, idx);
 	else
-		twheel_volt_file(v, t);
+		twheel_volt_overflow(v, t);
 }
 
 static __always_inline int tw_volt_add(struct twheel_volt *v,

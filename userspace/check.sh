@@ -39,9 +39,9 @@ table=$(STREAM_SIZES=1000 STREAM_MIXES="u s" STREAM_OPS=2000 STREAM_REPEAT=1 \
 	"$here/stream.sh")
 rc=$?
 printf '%s\n' "$table" >&2
-# Six rows (three engines, two mixes), every cell filled in.
-rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference) \| [us] \| 1000 ')
-[ $rc -eq 0 ] && [ "$rows" -eq 6 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+# Ten rows (five engines, two mixes), every cell filled in.
+rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|ratas|volt) \| [us] \| 1000 ')
+[ $rc -eq 0 ] && [ "$rows" -eq 10 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? stream-user-tiny
 
 exit $fail
