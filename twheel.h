@@ -44,8 +44,10 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
 
 /**
  * struct twheel_timer - a timer of one of the engines
- * @list: the classic wheel's link into a slot or its collected list
- * @entry: the modern wheel's link into a bucket or its collected list
+ * @list: the classic wheel's link into a slot or its collected list (the
+ *	ratas engine's into its collected list)
+ * @entry: the modern wheel's link into a bucket or its collected list (the
+ *	ratas engine's into a slot)
  * @bucket: the wheels only: the index of the bucket the timer is filed
  *	in, while it is; TWHEEL_COLLECTED once set up. A collected timer
  *	keeps the index it had (see struct twheel_ops.in_bucket)
@@ -57,15 +59,23 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  *	ordered engines') link into a slot, a list or the collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot;
  *	straight: ticks left; TW_HASH_COLLECTED while collected
+ * @volt_link: the volt engine's link into a slot, its overflow list or
+ *	its collected list; a cancelled timer stays linked until reclaimed
+ * @volt_slot: the volt engine: the slot's index, TW_VOLT_OVERFLOW,
+ *	TW_VOLT_COLLECTED, or TW_VOLT_IDLE when not linked
+ * @volt_cancelled: the volt engine: cancelled and still linked (lazy
+ *	cancel): not pending
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
- * with @bucket; the reference engine uses @node, the heap @due and
+ * with @bucket; the ratas engine @entry in a slot and @list once collected
+ * (its @bucket is TWHEEL_COLLECTED then); the reference engine uses @node, the heap @due and
  * @heap_idx, the hash and straight engines @hash_link and @rounds, the
  * simple, hash_sorted and ordered engines @hash_link (their @rounds is
- * TW_HASH_COLLECTED while collected). A timer belongs to one engine at a time, so they share
+ * TW_HASH_COLLECTED while collected), the volt engine @volt_link,
+ * @volt_slot and @volt_cancelled. A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
  * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -88,6 +98,11 @@ struct twheel_timer {
 			struct list_head hash_link;
 			unsigned long rounds;
 		};
+		struct {
+			struct list_head volt_link;
+			unsigned int volt_slot;
+			bool volt_cancelled;
+		};
 	};
 	unsigned long expires;
 	twheel_fn_t function;
@@ -108,6 +123,8 @@ enum twheel_kind {
 	TWHEEL_HASH_SORTED,
 	TWHEEL_STRAIGHT,
 	TWHEEL_ORDERED,
+	TWHEEL_RATAS,
+	TWHEEL_VOLT,
 	TWHEEL_NR_KINDS,
 };
 
@@ -150,6 +167,10 @@ enum twheel_kind {
  * @refused: arms the engine refused (twheel_ops.admit): adds that returned
  *	an error, mods that disarmed the timer instead
  * @pending: timers armed, or collected and not yet popped
+ * @lazy_held: engines with lazy cancel (volt) only: timers cancelled and
+ *	still linked, not pending and not yet reclaimed; the memory a lazy
+ *	cancel keeps (each timer with what its owner embeds it in)
+ * @lazy_held_max: the most @lazy_held was since the counters were reset
  *
  * added = expired + deleted + pending, at any time; twheel_count() counts
  * what the engine really holds, to check it. Timers per level are not
@@ -170,6 +191,8 @@ struct twheel_stats {
 	u64 events;
 	u64 refused;
 	unsigned long pending;
+	u64 lazy_held;
+	u64 lazy_held_max;
 };
 
 struct twheel_engine;
@@ -182,6 +205,10 @@ struct twheel_engine;
  * @pending: whether a timer is armed, or collected and not yet popped
  * @enqueue: files t by t->expires; t is not pending
  * @dequeue: removes a pending t, from a bucket or from the collected list
+ * @cancel: optional: what twheel_del() does to a pending t instead of
+ *	@dequeue, for an engine with lazy cancel: t is no longer pending, but
+ *	may stay linked until the engine reclaims it (counted in
+ *	st.lazy_held); NULL: @dequeue
  * @bucket_of: the bucket a timer expiring at @expires would be filed in now,
  *	or TWHEEL_NO_BUCKET
  * @in_bucket: whether a pending timer is filed in bucket idx, so that a
@@ -198,6 +225,8 @@ struct twheel_engine;
  * @admit: optional: 0 if the engine takes a timer expiring at @expires
  *	now, else the error twheel_add() returns (engines with a range limit);
  *	NULL: every expiry is taken
+ * @purge: optional: reclaims every cancelled timer the engine still
+ *	links (twheel_purge()); NULL: @cancel is NULL, it links none
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -210,6 +239,7 @@ struct twheel_ops {
 	bool (*pending)(const struct twheel_timer *t);
 	void (*enqueue)(struct twheel_engine *e, struct twheel_timer *t);
 	void (*dequeue)(struct twheel_engine *e, struct twheel_timer *t);
+	void (*cancel)(struct twheel_engine *e, struct twheel_timer *t);
 	unsigned int (*bucket_of)(const struct twheel_engine *e,
 				  unsigned long expires);
 	bool (*in_bucket)(const struct twheel_engine *e,
@@ -221,6 +251,7 @@ struct twheel_ops {
 	unsigned long (*count)(const struct twheel_engine *e,
 			       unsigned long *per_level);
 	int (*admit)(const struct twheel_engine *e, unsigned long expires);
+	void (*purge)(struct twheel_engine *e);
 };
 
 /**
@@ -293,6 +324,7 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level);
+void twheel_purge(struct twheel_engine *e);
 
 /* Level of a bucket index, for occupancy read-outs. */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
@@ -356,6 +388,8 @@ extern const struct twheel_ops twheel_simple_ops;
 extern const struct twheel_ops twheel_hash_sorted_ops;
 extern const struct twheel_ops twheel_straight_ops;
 extern const struct twheel_ops twheel_ordered_ops;
+extern const struct twheel_ops twheel_ratas_ops;
+extern const struct twheel_ops twheel_volt_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -367,12 +401,15 @@ extern const struct twheel_ops twheel_ordered_ops;
 #include "engines/hash_sorted.h"
 #include "engines/straight.h"
 #include "engines/ordered.h"
+#include "engines/ratas.h"
+#include "engines/volt.h"
 
 /*
- * The operations. An engine with fast paths (classic, modern) has them
- * inlined here: no call, no indirect call; any other goes through its ops
- * (twheel_ops_add() and the others, in twheel_core.c). Each is documented
- * at its twheel_ops_ counterpart, which behaves the same.
+ * The operations. An engine with fast paths (classic, modern, ratas,
+ * volt) has them inlined here: no call, no indirect call; any other goes
+ * through its ops (twheel_ops_add() and the others, in twheel_core.c).
+ * Each is documented at its twheel_ops_ counterpart, which behaves the
+ * same.
  *
  * twheel_add() and the others pick the fast path by e->kind, a test or two
  * per operation. The _as variants take the kind as an argument: a caller
@@ -396,6 +433,10 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 		return t->list.next;
 	if (kind == TWHEEL_MODERN)
 		return t->entry.pprev;
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_pending(t);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_pending(t);
 	return twheel_ops_pending(e, t);
 }
 
@@ -417,6 +458,10 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 		return tw_classic_add(twheel_to_classic(e), t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_add(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_add(twheel_to_ratas(e), t, expires);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_add(twheel_to_volt(e), t, expires);
 	return twheel_ops_add(e, t, expires);
 }
 
@@ -436,6 +481,10 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 		return tw_classic_del(twheel_to_classic(e), t);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_del(twheel_to_modern(e), t);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_del(twheel_to_ratas(e), t);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_del(twheel_to_volt(e), t);
 	return twheel_ops_del(e, t);
 }
 
@@ -457,6 +506,10 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 		return tw_classic_mod(twheel_to_classic(e), t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_mod(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_mod(twheel_to_ratas(e), t, expires);
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_mod(twheel_to_volt(e), t, expires);
 	return twheel_ops_mod(e, t, expires);
 }
 
@@ -474,6 +527,10 @@ twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 		return tw_classic_pop(twheel_to_classic(e));
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_pop(twheel_to_modern(e));
+	if (kind == TWHEEL_RATAS)
+		return tw_ratas_pop(twheel_to_ratas(e));
+	if (kind == TWHEEL_VOLT)
+		return tw_volt_pop(twheel_to_volt(e));
 	return twheel_ops_pop(e);
 }
 
@@ -493,15 +550,17 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      unsigned long now)
 {
-	if (now == e->clk && kind == TWHEEL_CLASSIC) {
+	if (now == e->clk && (kind == TWHEEL_CLASSIC || kind == TWHEEL_MODERN ||
+			      kind == TWHEEL_RATAS || kind == TWHEEL_VOLT)) {
 		e->st.advances++;
 		e->st.jiffies++;
-		return tw_classic_step(twheel_to_classic(e));
-	}
-	if (now == e->clk && kind == TWHEEL_MODERN) {
-		e->st.advances++;
-		e->st.jiffies++;
-		return tw_modern_step(twheel_to_modern(e));
+		if (kind == TWHEEL_CLASSIC)
+			return tw_classic_step(twheel_to_classic(e));
+		if (kind == TWHEEL_MODERN)
+			return tw_modern_step(twheel_to_modern(e));
+		if (kind == TWHEEL_RATAS)
+			return tw_ratas_step(twheel_to_ratas(e));
+		return tw_volt_step(twheel_to_volt(e));
 	}
 	return twheel_ops_advance(e, now);
 }

@@ -21,7 +21,9 @@
  *	or TWHEEL_NO_BUCKET)
  *
  * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern
- * wheel: @bucket / TW_LVL_SIZE; the reference engine: always 0.
+ * wheel: @bucket / TW_LVL_SIZE; ratas: @bucket / TW_RATAS_SIZE; volt:
+ * @bucket / TW_VOLT_SIZE (its overflow list, TW_VOLT_OVERFLOW, is level
+ * TW_VOLT_LEVELS); the engines of one level: always 0.
  */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
@@ -33,6 +35,10 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 		return 1 + (bucket - TW_TVR_SIZE) / TW_TVN_SIZE;
 	case TWHEEL_MODERN:
 		return bucket / TW_LVL_SIZE;
+	case TWHEEL_RATAS:
+		return bucket / TW_RATAS_SIZE;
+	case TWHEEL_VOLT:
+		return bucket / TW_VOLT_SIZE;
 	default:
 		return 0;
 	}
@@ -67,6 +73,23 @@ unsigned long twheel_count(const struct twheel_engine *e,
 	return n;
 }
 EXPORT_SYMBOL_GPL(twheel_count);
+
+/**
+ * twheel_purge() - let go of every cancelled timer an engine still links
+ * @e: the engine
+ *
+ * An engine with lazy cancel (volt) keeps a cancelled timer linked until
+ * it processes its slot; until then the timer's owner must not free it.
+ * This reclaims all of them at once, walking every slot and list: O(slots
+ * + timers held), for process context before timers are freed, not for a
+ * tick. Pending timers are left as they are. Nothing to do for the others.
+ */
+void twheel_purge(struct twheel_engine *e)
+{
+	if (e->ops->purge)
+		e->ops->purge(e);
+}
+EXPORT_SYMBOL_GPL(twheel_purge);
 
 /**
  * twheel_timer_setup() - prepare a timer for an engine
@@ -155,6 +178,8 @@ EXPORT_SYMBOL_GPL(twheel_ops_add);
  *
  * A pending timer is taken out of its bucket or, if it was collected and
  * not yet popped, out of the collected list: either way it will not run.
+ * An engine with lazy cancel (volt) only marks it: it is not pending any
+ * more, but stays linked until the engine reclaims it (st.lazy_held).
  * Counts st.deleted and takes it off st.pending. A timer that is not pending is left
  * as it is, and nothing is counted.
  *
@@ -164,7 +189,10 @@ bool twheel_ops_del(struct twheel_engine *e, struct twheel_timer *t)
 {
 	if (!e->ops->pending(t))
 		return false;
-	e->ops->dequeue(e, t);
+	if (e->ops->cancel)
+		e->ops->cancel(e, t);
+	else
+		e->ops->dequeue(e, t);
 	e->st.deleted++;
 	e->st.pending--;
 	return true;

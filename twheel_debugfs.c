@@ -70,6 +70,8 @@ static const struct tw_key tw_keys[] = {
 	TW_ST("cascades", cascades, TW_CAP_ENGINE),
 	TW_ST("cascaded", cascaded, TW_CAP_ENGINE),
 	TW_ST("refused", refused, TW_CAP_ENGINE),
+	TW_ST("lazy_held", lazy_held, TW_CAP_LAZY),
+	TW_ST("lazy_held_max", lazy_held_max, TW_CAP_LAZY),
 	{ "invariant", TW_SRC_INVARIANT, 0, 0 },
 	TW_RS("cascaded_max_tick", cascaded_max, TW_CAP_ENGINE),
 	TW_RS("ticks", ticks, TW_CAP_ENGINE),
@@ -104,7 +106,7 @@ static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
 
 static bool tw_key_shown(const struct tw_runner *r, const struct tw_key *k)
 {
-	return (r->ops->caps & k->caps) == k->caps;
+	return (r->caps & k->caps) == k->caps;
 }
 
 static void tw_show_key(struct seq_file *m, const struct tw_key *k,

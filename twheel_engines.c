@@ -33,6 +33,8 @@ struct tw_engine_runner {
 		struct twheel_hash_sorted hash_sorted;
 		struct twheel_straight straight;
 		struct twheel_ordered ordered;
+		struct twheel_ratas ratas;
+		struct twheel_volt volt;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -123,6 +125,14 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		twheel_ordered_init(&er->ordered, clk);
 		er->e = &er->ordered.e;
 		break;
+	case TWHEEL_RATAS:
+		twheel_ratas_init(&er->ratas, clk);
+		er->e = &er->ratas.e;
+		break;
+	case TWHEEL_VOLT:
+		twheel_volt_init(&er->volt, clk);
+		er->e = &er->volt.e;
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -159,6 +169,8 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 	}
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
+	if (er->e->ops->cancel)
+		r->caps |= TW_CAP_LAZY;
 	er->clock_offset = cfg->clock_offset;
 	er->tick_jiffies = cfg->tick_jiffies;
 	r->priv = er;
@@ -473,6 +485,7 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	struct twheel_engine *e = tw_er(r)->e;
 	unsigned long clk, per[TWHEEL_MAX_LEVELS], held, pending;
 	unsigned int levels, lvl;
+	u64 lazy, lazy_max;
 
 	/*
 	 * A walk over every timer held, under the lock: a read-out's cost.
@@ -483,6 +496,8 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	levels = e->nr_levels;
 	held = twheel_count(e, per);
 	pending = e->st.pending;
+	lazy = e->st.lazy_held;
+	lazy_max = e->st.lazy_held_max;
 	spin_unlock_bh(&r->lock);
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "clk: %lu\n", clk);
@@ -492,6 +507,23 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	for (lvl = 0; lvl < levels; lvl++)
 		seq_printf(m, " %lu", per[lvl]);
 	seq_putc(m, '\n');
+	/* what lazily cancelled timers keep: each a whole workload timer */
+	if (r->caps & TW_CAP_LAZY)
+		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
+			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
+}
+
+/* Timers in each of n hlist buckets (through @entry), into per[]. */
+static unsigned int tw_count_hlists(const struct hlist_head *vec,
+				    unsigned int n, unsigned int *per)
+{
+	struct twheel_timer *t;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		hlist_for_each_entry(t, &vec[i], entry)
+			per[i]++;
+	return n;
 }
 
 /* Timers per bucket of a wheel, counted under the lock into per[]. */
@@ -508,10 +540,19 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 				per[i]++;
 		return TW_CLASSIC_BUCKETS;
 	case TWHEEL_MODERN:
-		for (i = 0; i < TW_MODERN_BUCKETS; i++)
-			hlist_for_each_entry(t, &er->modern.vec[i], entry)
-				per[i]++;
-		return TW_MODERN_BUCKETS;
+		return tw_count_hlists(er->modern.vec, TW_MODERN_BUCKETS, per);
+	case TWHEEL_RATAS:
+		return tw_count_hlists(er->ratas.slots, TW_RATAS_BUCKETS, per);
+	case TWHEEL_VOLT:
+		/* live timers only; the overflow list is the bucket after */
+		for (i = 0; i <= TW_VOLT_BUCKETS; i++) {
+			struct list_head *h = i < TW_VOLT_BUCKETS ?
+					      &er->volt.slots[i] : &er->volt.overflow;
+
+			list_for_each_entry(t, h, volt_link)
+				per[i] += !t->volt_cancelled;
+		}
+		return TW_VOLT_BUCKETS + 1;
 	case TWHEEL_HASH:
 	case TWHEEL_HASH_SORTED:
 	case TWHEEL_SIMPLE:
@@ -528,8 +569,9 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
-	unsigned int nb = max(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
-				   er->cfg.hash_slots), er->cfg.max_interval);
+	unsigned int nb = max3(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
+				    er->cfg.hash_slots), er->cfg.max_interval,
+			       TW_RATAS_BUCKETS);
 	unsigned int lvl, levels, i, *per;
 	unsigned long lp[TWHEEL_MAX_LEVELS];
 
@@ -578,6 +620,14 @@ static u32 tw_engine_max_timers(struct tw_runner *r)
 	}
 }
 
+/* Cancelled timers a lazy engine still links go before their memory does. */
+static void tw_engine_forget(struct tw_runner *r)
+{
+	spin_lock_bh(&r->lock);
+	twheel_purge(tw_er(r)->e);
+	spin_unlock_bh(&r->lock);
+}
+
 const struct tw_runner_ops tw_engine_runner_ops = {
 	.timer_size	= sizeof(struct tw_engine_timer),
 	.caps		= TW_CAP_ENGINE,
@@ -595,4 +645,5 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.show		= tw_engine_show,
 	.occupancy	= tw_engine_occupancy,
 	.max_timers	= tw_engine_max_timers,
+	.forget		= tw_engine_forget,
 };

@@ -33,6 +33,8 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH_SORTED]	= &tw_engine_runner_ops,
 	[TWHEEL_STRAIGHT]	= &tw_engine_runner_ops,
 	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
+	[TWHEEL_RATAS]		= &tw_engine_runner_ops,
+	[TWHEEL_VOLT]		= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };
@@ -60,6 +62,7 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 		r->name = twheel_runner_names[i];
 		r->id = i;
 		r->ops = tw_runner_impl[i];
+		r->caps = r->ops->caps;
 		r->st = &r->own_st;
 		spin_lock_init(&r->lock);
 		ret = r->ops->init ? r->ops->init(r, cfg) : 0;
@@ -280,6 +283,7 @@ void tw_runners_reset_counters(void)
 		pending = r->st->pending;
 		memset(r->st, 0, offsetof(struct twheel_stats, pending));
 		r->st->added = pending;
+		r->st->lazy_held_max = r->st->lazy_held;
 		memset(&r->rs, 0, sizeof(r->rs));
 		spin_unlock_bh(&r->lock);
 	}
@@ -291,6 +295,8 @@ void tw_runners_free_timers(void)
 	struct tw_runner *r;
 
 	tw_for_each_runner(r) {
+		if (r->timers && r->ops->forget)
+			r->ops->forget(r);
 		kvfree(r->timers);
 		r->timers = NULL;
 		r->nr_timers = 0;

@@ -133,6 +133,7 @@ struct tw_config {
 #define TW_CAP_ENGINE	BIT(0)	/* one of our engines: levels, cascades, ticks */
 #define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
 #define TW_CAP_KERNEL	BIT(2)	/* the kernel runs its callbacks */
+#define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -165,6 +166,9 @@ struct tw_config {
  * @max_timers: the most workload timers the runner takes without stalling
  *	the machine, for engines whose start costs grow with the count (may
  *	be NULL: TWHEEL_MAX_TIMERS)
+ * @forget: let go of every workload timer before they are freed (nothing
+ *	is armed): an engine with lazy cancel still links the cancelled
+ *	ones; lock not held, may sleep; may be NULL
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -188,6 +192,7 @@ struct tw_runner_ops {
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
 	u32 (*max_timers)(struct tw_runner *r);
+	void (*forget)(struct tw_runner *r);
 };
 
 /**
@@ -195,6 +200,8 @@ struct tw_runner_ops {
  * @name: as users type it (engines=, stats, compare)
  * @id: its index in the one runner index space (enum twheel_runner_id)
  * @ops: its behaviour
+ * @caps: what its read-outs have: @ops->caps, and what its engine adds
+ *	(TW_CAP_LAZY)
  * @lock: guards everything below but @dir, @timers' allocation and @opcost
  * @active: workload activity (re-arms and ops) is on
  * @st: its counters: an engine's own, or @own_st
@@ -211,6 +218,7 @@ struct tw_runner {
 	const char *name;
 	int id;
 	const struct tw_runner_ops *ops;
+	unsigned int caps;
 	spinlock_t lock;		/* see @lock above */
 	bool active;
 	struct twheel_stats *st;

@@ -53,6 +53,11 @@ void tw_arm_exact(struct kunit *test, struct twheel_engine *e,
 struct tw_rec *tw_arm_shuffled(struct kunit *test, struct tw_ctx *ctx,
 			       struct twheel_engine *e, unsigned int n,
 			       long first);
+struct tw_rec *tw_exact_recs(struct kunit *test, struct tw_ctx *ctx,
+			     struct twheel_engine *e, unsigned int n);
+unsigned long *tw_deltas_from(struct kunit *test, long first, unsigned int n);
+struct tw_rec *tw_exact_deltas(struct kunit *test, struct twheel_engine *e,
+			       const unsigned long *deltas, unsigned int n);
 unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n);
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
 unsigned long tw_rand_delta(struct rnd_state *rs);

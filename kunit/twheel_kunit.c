@@ -144,6 +144,87 @@ unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n)
 	return back;
 }
 
+/**
+ * tw_exact_recs() - fresh timers for an exact engine, every run checked
+ * @test: the case
+ * @ctx: set up for @e, each run checked against its timer's expect by
+ *	tw_expect_hook()
+ * @e: the engine
+ * @n: how many timers
+ *
+ * Return: the timers, set up for @e, freed with the case.
+ */
+struct tw_rec *tw_exact_recs(struct kunit *test, struct tw_ctx *ctx,
+			     struct twheel_engine *e, unsigned int n)
+{
+	tw_ctx_init(ctx, test, e);
+	ctx->hook = tw_expect_hook;
+	return tw_recs_new(test, ctx, n);
+}
+
+/**
+ * tw_deltas_from() - every delta from first on
+ * @test: the case
+ * @first: the first delta (negative: in the past)
+ * @n: how many
+ *
+ * Return: @n deltas, @first, @first + 1 and so on, freed with the case.
+ */
+unsigned long *tw_deltas_from(struct kunit *test, long first, unsigned int n)
+{
+	unsigned long *deltas = tw_kvzalloc(test, n * sizeof(*deltas));
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, deltas);
+	for (i = 0; i < n; i++)
+		deltas[i] = first + i;
+	return deltas;
+}
+
+/**
+ * tw_exact_deltas() - every timer of a delta list runs at exactly its jiffy
+ * @test: the case
+ * @e: an empty exact engine
+ * @deltas: one timer per entry, armed for @e->clk + the delta (past ones,
+ *	negative as longs, run at the clock), in a shuffled order
+ * @n: entries
+ *
+ * Runs @e up to the jiffy before the last run (not every timer has run),
+ * then that jiffy: every timer ran once, at its own jiffy, and the engine
+ * holds nothing.
+ *
+ * Return: the timers, for further checks.
+ */
+struct tw_rec *tw_exact_deltas(struct kunit *test, struct twheel_engine *e,
+			       const unsigned long *deltas, unsigned int n)
+{
+	unsigned long clk = e->clk, last = clk;
+	unsigned int i, j, wrong = 0;
+	struct tw_ctx *ctx;
+	struct tw_rec *r;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	r = tw_exact_recs(test, ctx, e, n);
+	for (i = 0; i < n; i++) {
+		j = (i * 7919UL) % n;
+		tw_arm_exact(test, e, &r[j], clk + deltas[j]);
+		if (time_after(r[j].expect, last))
+			last = r[j].expect;
+	}
+	tw_run_until(ctx, last - 1);
+	KUNIT_EXPECT_LT(test, ctx->runs, (unsigned long)n);
+	tw_run_until(ctx, last);
+	for (i = 0; i < n; i++)
+		wrong += r[i].fired != 1;
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	KUNIT_EXPECT_EQ(test, ctx->runs, (unsigned long)n);
+	KUNIT_EXPECT_EQ(test, ctx->bad, 0UL);
+	KUNIT_EXPECT_EQ(test, twheel_count(e, NULL), 0UL);
+	tw_check_invariant(test, e);
+	return r;
+}
+
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
 {
 	const struct twheel_stats *st = &e->st;

@@ -12,7 +12,7 @@
  *   bench <engine> <pending> [jiffies]
  *
  * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
- * straight or ordered.
+ * straight, ordered, ratas or volt.
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -42,6 +42,8 @@ static struct twheel_simple simple;
 static struct twheel_hash_sorted hash_sorted;
 static struct twheel_straight straight;
 static struct twheel_ordered ordered;
+static struct twheel_ratas ratas;
+static struct twheel_volt volt;
 
 static struct {
 	struct twheel_engine *e;
@@ -202,6 +204,12 @@ static void bench_init(const char *engine, unsigned long n)
 	} else if (!strcmp(engine, "ordered")) {
 		twheel_ordered_init(&ordered, clk);
 		b.e = &ordered.e;
+	} else if (!strcmp(engine, "ratas")) {
+		twheel_ratas_init(&ratas, clk);
+		b.e = &ratas.e;
+	} else if (!strcmp(engine, "volt")) {
+		twheel_volt_init(&volt, clk);
+		b.e = &volt.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -256,7 +264,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
-			"              straight|ordered> <pending> [jiffies]\n");
+			"              straight|ordered|ratas|volt> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -3,14 +3,15 @@
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those - and the reference
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_RATAS, FZ_VOLT for those - and
+ * the reference
  * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic, heap, hash, simple, hash_sorted, straight, ordered (the
- *    exact engines): the same timers at
+ *  - classic, heap, hash, simple, hash_sorted, straight, ordered, ratas,
+ *    volt (the exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
  *    model knows, and is compared for the arms it took;
@@ -43,6 +44,8 @@
 #define FZ_HASH_SORTED	103
 #define FZ_STRAIGHT	104
 #define FZ_ORDERED	105
+#define FZ_RATAS	106
+#define FZ_VOLT		107
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
@@ -156,6 +159,8 @@ static const unsigned long fz_edges[] = {
 	62UL << 21, 62UL << 24,		/* modern clamp, depth 8 and 9 */
 	1UL << 8, 1UL << 14, 1UL << 20, 1UL << 26,	/* classic levels */
 	0xffffffffUL, 1UL << 32,	/* classic clamp */
+	1UL << 16, 1UL << 24, 1UL << 40, 1UL << 48, 1UL << 56,	/* ratas */
+	1UL << 12, 1UL << 18, 1UL << 30,	/* volt, and its overflow */
 };
 
 /* An expiry: near, far, at an edge, in the past, or near the old one. */
@@ -436,8 +441,9 @@ static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
 }
 
 /*
- * The classic wheel may stop early for a cascade, the hash engine for a
- * slot whose timers only count a round down; the others may not.
+ * The classic wheel may stop early for a cascade, ratas for a promotion,
+ * volt to re-file a slot or reclaim cancelled timers, the hash engine for
+ * a slot whose timers only count a round down; the others may not.
  */
 static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 			  unsigned long d)
@@ -445,7 +451,8 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 	unsigned long want = fz_next(fe, limit);
 
 	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
-	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
+	    fe->e->ops->kind == TWHEEL_VOLT)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -488,6 +495,10 @@ static bool fz_collected(const struct fz_engine *fe,
 	}
 	if (fe->e->ops->kind == TWHEEL_HEAP)
 		return t->heap_idx == TW_HEAP_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_RATAS)
+		return t->bucket == TWHEEL_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_VOLT)
+		return t->volt_slot == TW_VOLT_COLLECTED;
 	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED ||
 	    fe->e->ops->kind == TWHEEL_STRAIGHT || fe->e->ops->kind == TWHEEL_ORDERED)
@@ -540,6 +551,8 @@ static unsigned long fz_walk_hlist(struct fz_engine *fe,
 	*tail = link;
 	return n;
 }
+
+#include "fuzz_seeds.h"
 
 static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 {
@@ -857,6 +870,12 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	case TWHEEL_STRAIGHT:
 	case TWHEEL_ORDERED:
 		fz_check_list(fe, armed, due);
+		break;
+	case TWHEEL_RATAS:
+		fz_check_ratas(fe, due);
+		break;
+	case TWHEEL_VOLT:
+		fz_check_volt(fe, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -1238,6 +1257,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	} else if (FZ_WHEEL == FZ_ORDERED) {
 		twheel_ordered_init(&fz_ordered, fz.clk);
 		fz_setup(&fz_wheel, &fz_ordered.e);
+	} else if (FZ_WHEEL == FZ_RATAS) {
+		twheel_ratas_init(&fz_ratas, fz.clk);
+		fz_setup(&fz_wheel, &fz_ratas.e);
+	} else if (FZ_WHEEL == FZ_VOLT) {
+		twheel_volt_init(&fz_volt, fz.clk);
+		fz_lazy_max = 0;
+		fz_setup(&fz_wheel, &fz_volt.e);
 	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
 		if (twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem,
 					    fz_nr_slots()))

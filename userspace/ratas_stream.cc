@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: ratas-stream ratas <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: ratas-stream ratas_cc <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];
@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 		run_stream(n, mix, 0);
 		for (i = 0; i < b.nr_ticks; i++)
 			busy += b.busy[i];
-		printf("ns ratas %c %lu %.1f %.1f %.1f %.1f %.1f %.2f\n", mix, n,
+		printf("ns ratas_cc %c %lu %.1f %.1f %.1f %.1f %.1f %.2f\n", mix, n,
 		       b.ns[K_ADD] / b.ops[K_ADD], b.ns[K_DEL] / b.ops[K_DEL],
 		       b.ns[K_MOD] / b.ops[K_MOD],
 		       b.ns[K_EMPTY] / (b.ops[K_EMPTY] ? b.ops[K_EMPTY] : 1),

@@ -5,29 +5,31 @@
 # an empty tick's, over the timers it fired), then ns of the same natively.
 #   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
-#   STREAM_ENGINES  engines                 (classic modern reference)
+#   STREAM_ENGINES  engines                 (classic modern reference ratas volt)
 #   STREAM_OPS      touches per run         (stream.c's default)
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
-#   RATAS           a Ratas timer-wheel.h: adds its rows (ratas_stream.cc)
+#   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
+#                   library, ratas_stream.cc; our engine ratas is seed 002's
+#                   design in C)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
 
 sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
 mixes=${STREAM_MIXES:-u s}
-engines=${STREAM_ENGINES:-classic modern reference}
+engines=${STREAM_ENGINES:-classic modern reference ratas volt}
 ops=${STREAM_OPS:-}
 repeat=${STREAM_REPEAT:-3}
 
 ksrc=$("$here/setup.sh")
 make -s -C "$here" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
 if [ -n "${RATAS:-}" ]; then
-	engines="$engines ratas"
+	engines="$engines ratas_cc"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-prog() { if [ "$1" = ratas ]; then echo "$here/build/ratas-stream"; else echo "$here/build/stream"; fi; }
+prog() { if [ "$1" = ratas_cc ]; then echo "$here/build/ratas-stream"; else echo "$here/build/stream"; fi; }
 
 for n in $sizes; do
 	for mix in $mixes; do

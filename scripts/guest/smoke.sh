@@ -12,7 +12,7 @@ rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
 	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy \
-	straight/occupancy ordered/occupancy; do
+	straight/occupancy ordered/occupancy ratas/occupancy volt/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -25,7 +25,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	# while it runs: what each engine holds, counted timer by timer, is
 	# what its counters say is pending (one read of stats)
 	cat $d/stats > /tmp/running.stats
-	for e in classic modern reference; do
+	for e in classic modern reference ratas volt; do
 		awk -v e="[$e]" '$0 == e { on = 1; next } /^\[/ { on = 0 }
 			on && $1 == "held:" { h = $3; n++ }
 			END { exit !(n == 1 && h == "(=") }' /tmp/running.stats ||
@@ -44,7 +44,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			;;
 		esac
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 # 240 timers touched by 80 ops a tick: each about every 3 ticks, so next
@@ -53,6 +53,10 @@ run() {	# run WORKLOAD SECONDS ARGS...
 run timeouts 3 count=$(n 240) ops=$(n 80) duration=3
 [ "$(get classic deleted)" -gt $((100 * $(get classic runs))) ] ||
 	bad "timeouts: $(get classic deleted) deleted, $(get classic runs) expired"
+# volt cancels lazily: it held cancelled timers, and only it has the keys
+[ "$(get volt lazy_held_max)" -gt 0 ] || bad "timeouts: volt held no cancelled timer"
+[ -z "$(get classic lazy_held)" ] || bad "classic shows lazy_held"
+ok "timeouts: volt held up to $(get volt lazy_held_max) cancelled timers, $(get volt lazy_held) after stop"
 run expiring 3 count=$(n 3000) duration=3
 # modern: level-0 timers run exactly one jiffy late, level 1 at most 8
 [ "$(get modern late_jiffies_max)" -le 8 ] || bad "expiring: modern later than level 1's granularity"

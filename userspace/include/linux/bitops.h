@@ -80,6 +80,19 @@ static inline unsigned long __ffs(unsigned long x)
 #endif
 }
 
+#define BIT_ULL(nr)		(1ULL << (nr))
+
+static inline unsigned long __ffs64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+
+/* word rotated right by shift (0..63) */
+static inline u64 ror64(u64 word, unsigned int shift)
+{
+	return (word >> (shift & 63)) | (word << (-shift & 63));
+}
+
 /* The first set bit at or after offset, or size when there is none. */
 static inline unsigned long find_next_bit(const unsigned long *map,
 					  unsigned long size,
