@@ -16,7 +16,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
 
-exact="classic reference heap hash simple hash_sorted straight ordered"
+exact="classic reference heap hash simple hash_sorted straight ordered ratas volt"
+# every engine replays timer_list: the exact ones and modern
+set -- $exact
+engines=$(($# + 1))
 fail=0
 # result STATUS NAME
 result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }
@@ -61,7 +64,7 @@ check_tables() {
 				[ "$late" = 0 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
 			esac
 		done < <(rows $t adds mods dels expired pending refused "late max" early counters)
-		[ "$t" = timer_list ] && [ $n -ne 10 ] && bad "$t: $n rows, not 9 engines and the kernel"
+		[ "$t" = timer_list ] && [ $n -ne $((engines + 1)) ] && bad "$t: $n rows, not $engines engines and the kernel"
 		[ "$t" = hrtimer ] && [ $n -ne 3 ] && bad "$t: $n rows, not heap, reference and the kernel"
 	done
 	return 0
@@ -94,7 +97,7 @@ check_form() {
 	if [ "$cg" = 1 ]; then
 		rows timer_list "Ir/op" "ns/op" >"$tmp/ir"
 		rows hrtimer "Ir/op" "ns/op" >>"$tmp/ir"
-		[ "$(grep -cE '^[a-z_]+\|[0-9]+\.[0-9]\|[0-9]+\.[0-9]$' "$tmp/ir")" = 11 ] ||
+		[ "$(grep -cE '^[a-z_]+\|[0-9]+\.[0-9]\|[0-9]+\.[0-9]$' "$tmp/ir")" = $((engines + 2)) ] ||
 			{ bad "$what: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
 	fi
 	# the whole trace through the fuzz target: ASan and UBSan, its checks

@@ -23,6 +23,8 @@ const struct rp_engine_kind rp_engines[] = {
 	{ "hash_sorted", TWHEEL_HASH_SORTED, 1, 0, sizeof(struct twheel_hash_sorted) },
 	{ "straight", TWHEEL_STRAIGHT, 1, 0, sizeof(struct twheel_straight) },
 	{ "ordered", TWHEEL_ORDERED, 1, 0, sizeof(struct twheel_ordered) },
+	{ "ratas", TWHEEL_RATAS, 1, 0, sizeof(struct twheel_ratas) },
+	{ "volt", TWHEEL_VOLT, 1, 0, sizeof(struct twheel_volt) },
 };
 const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
 
@@ -65,6 +67,8 @@ static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
 	RP_PLAIN(TWHEEL_REFERENCE, twheel_reference_init);
 	RP_PLAIN(TWHEEL_STRAIGHT, twheel_straight_init);
 	RP_PLAIN(TWHEEL_ORDERED, twheel_ordered_init);
+	RP_PLAIN(TWHEEL_RATAS, twheel_ratas_init);
+	RP_PLAIN(TWHEEL_VOLT, twheel_volt_init);
 	case TWHEEL_MODERN:
 		ret = twheel_modern_init(o, clk, TW_MODERN_DEFAULT_DEPTH);
 		break;
