@@ -57,6 +57,10 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  *	ordered engines') link into a slot, a list or the collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot;
  *	straight: ticks left; TW_HASH_COLLECTED while collected
+ * @vec_due: the hash_vec engine's link into its collected list
+ * @vec_slot: the hash_vec engine: the slot whose array holds the timer's
+ *	entry, TW_VEC_COLLECTED while collected, TW_VEC_IDLE when not pending
+ * @vec_idx: the hash_vec engine: the index of that entry in the array
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
@@ -65,7 +69,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * with @bucket; the reference engine uses @node, the heap @due and
  * @heap_idx, the hash and straight engines @hash_link and @rounds, the
  * simple, hash_sorted and ordered engines @hash_link (their @rounds is
- * TW_HASH_COLLECTED while collected). A timer belongs to one engine at a time, so they share
+ * TW_HASH_COLLECTED while collected), the hash_vec engine @vec_due, @vec_slot
+ * and @vec_idx. A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
  * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -88,6 +93,11 @@ struct twheel_timer {
 			struct list_head hash_link;
 			unsigned long rounds;
 		};
+		struct {
+			struct list_head vec_due;
+			unsigned int vec_slot;
+			unsigned int vec_idx;
+		};
 	};
 	unsigned long expires;
 	twheel_fn_t function;
@@ -108,6 +118,7 @@ enum twheel_kind {
 	TWHEEL_HASH_SORTED,
 	TWHEEL_STRAIGHT,
 	TWHEEL_ORDERED,
+	TWHEEL_HASH_VEC,
 	TWHEEL_NR_KINDS,
 };
 
@@ -356,6 +367,7 @@ extern const struct twheel_ops twheel_simple_ops;
 extern const struct twheel_ops twheel_hash_sorted_ops;
 extern const struct twheel_ops twheel_straight_ops;
 extern const struct twheel_ops twheel_ordered_ops;
+extern const struct twheel_ops twheel_hash_vec_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -367,6 +379,7 @@ extern const struct twheel_ops twheel_ordered_ops;
 #include "engines/hash_sorted.h"
 #include "engines/straight.h"
 #include "engines/ordered.h"
+#include "engines/hash_vec.h"
 
 /*
  * The operations. An engine with fast paths (classic, modern) has them
