@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include "twheel_runner.h"
 #include "twheel_tick.h"
+#include "twheel_vec.h"
 
 #define CREATE_TRACE_POINTS
 #include "twheel_trace.h"
@@ -33,6 +34,7 @@ struct tw_engine_runner {
 		struct twheel_hash_sorted hash_sorted;
 		struct twheel_straight straight;
 		struct twheel_ordered ordered;
+		struct twheel_hash_vec hash_vec;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -40,6 +42,7 @@ struct tw_engine_runner {
 	unsigned long clock_offset;	/* engine time = jiffies + this */
 	unsigned int tick_jiffies;	/* a tick's own span */
 	bool backlog;			/* the last tick stopped at the budget */
+	struct tw_vec_feed vec;		/* hash_vec's arrays */
 };
 
 struct tw_engine_timer {
@@ -68,8 +71,9 @@ static u64 tw_engine_clock_ns(void)
 /*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
  * the storage it needs allocated into er->storage: the heap's array for
- * cap timers, cfg->hash_slots slots for hash and hash_sorted,
- * cfg->max_interval for simple. Process context.
+ * cap timers, cfg->hash_slots slots for hash, hash_sorted and hash_vec
+ * (and hash_vec's first spare arrays), cfg->max_interval for simple.
+ * Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
@@ -123,6 +127,17 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		twheel_ordered_init(&er->ordered, clk);
 		er->e = &er->ordered.e;
 		break;
+	case TWHEEL_HASH_VEC:
+		er->storage = kvmalloc(twheel_hash_vec_storage_size(cfg->hash_slots),
+				       TW_GFP_STORAGE);
+		if (!er->storage)
+			return -ENOMEM;
+		ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage,
+					   cfg->hash_slots);
+		er->e = &er->hash_vec.e;
+		if (!ret)
+			ret = tw_vec_feed_init(&er->vec, &er->hash_vec);
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -157,6 +172,7 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 		kfree(er);
 		return ret;
 	}
+	er->vec.lock = &r->lock;
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	er->clock_offset = cfg->clock_offset;
@@ -170,6 +186,8 @@ static void tw_engine_release(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = r->priv;
 
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_release(&er->vec);
 	kvfree(er->storage);
 	kfree(er);
 	r->priv = NULL;
@@ -180,6 +198,8 @@ static void tw_engine_release(struct tw_runner *r)
  * (each timer is in the heap at most once). Allocated here, with no lock
  * held, and swapped in under the lock; it never shrinks, so a load that
  * fails later leaves an array big enough for the workload still loaded.
+ * hash_vec gets the spares it asks for (its arrays grow as it is armed:
+ * tw_engine_make_room()).
  */
 static int tw_engine_reserve(struct tw_runner *r, u32 count)
 {
@@ -187,6 +207,8 @@ static int tw_engine_reserve(struct tw_runner *r, u32 count)
 	void *old, *slots;
 	int ret;
 
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		return tw_vec_refill(&er->vec);
 	if (er->e->ops->kind != TWHEEL_HEAP || count <= er->heap.cap)
 		return 0;
 	slots = kvmalloc_array(count, sizeof(*er->heap.slots), TW_GFP_STORAGE);
@@ -264,11 +286,39 @@ static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 	struct tw_engine_runner *er = tw_er(r);
 
 	tw_engine_mod(er, &tw_et(w)->t, expires + er->clock_offset);
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
 }
 
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 {
-	tw_engine_del_one(tw_er(r), &tw_et(w)->t);
+	struct tw_engine_runner *er = tw_er(r);
+
+	tw_engine_del_one(er, &tw_et(w)->t);
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
+}
+
+/*
+ * hash_vec: true while an arm may be refused for an array not given yet;
+ * lock held, or the runner idle.
+ */
+static bool tw_engine_needs_room(struct tw_runner *r)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	return er->e->kind == TWHEEL_HASH_VEC &&
+	       twheel_hash_vec_short(&er->hash_vec);
+}
+
+/* What it takes: process context, no lock held. */
+static int tw_engine_make_room(struct tw_runner *r)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	if (er->e->kind != TWHEEL_HASH_VEC)
+		return 0;
+	return tw_vec_refill(&er->vec);
 }
 
 static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
@@ -366,6 +416,8 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
 	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
+	if (e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
 	spin_unlock(&r->lock);
 }
 
@@ -421,6 +473,21 @@ static void tw_engine_cal_run(struct twheel_timer *t, unsigned long jiffy,
 }
 
 /*
+ * hash_vec's scratch engine gets, before the clock runs, every array the
+ * calibration's arms take: TW_CAL_TIMERS / 64 timers in each of 64 slots.
+ */
+static int tw_engine_cal_room(struct tw_engine_runner *cal)
+{
+	unsigned int k;
+
+	if (cal->e->kind != TWHEEL_HASH_VEC)
+		return 0;
+	for (k = 0; twheel_hash_vec_cap(k) <= TW_CAL_TIMERS / 64; k++)
+		twheel_hash_vec_keep(&cal->hash_vec, k, 64);
+	return tw_vec_refill(&cal->vec);
+}
+
+/*
  * Calibration on a scratch engine of the same kind: TW_CAL_TIMERS adds
  * over 64 jiffies, then their expiry, each under the lock as in the tick.
  */
@@ -445,6 +512,13 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 		kfree(cal);
 		return -ENOMEM;
 	}
+	if (tw_engine_cal_room(cal)) {
+		tw_vec_release(&cal->vec);
+		kvfree(cal->storage);
+		kvfree(t);
+		kfree(cal);
+		return -ENOMEM;
+	}
 	for (i = 0; i < TW_CAL_TIMERS; i++)
 		twheel_timer_setup(cal->e, &t[i], tw_engine_cal_fn);
 	local_bh_disable();
@@ -463,6 +537,8 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
 	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
 	kvfree(t);
+	if (cal->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_release(&cal->vec);
 	kvfree(cal->storage);
 	kfree(cal);
 	return 0;
@@ -492,6 +568,8 @@ static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	for (lvl = 0; lvl < levels; lvl++)
 		seq_printf(m, " %lu", per[lvl]);
 	seq_putc(m, '\n');
+	if (e->kind == TWHEEL_HASH_VEC)
+		tw_vec_show(m, &tw_er(r)->vec);
 }
 
 /* Timers per bucket of a wheel, counted under the lock into per[]. */
@@ -520,6 +598,10 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 			list_for_each_entry(t, &er->hash.slots[i], hash_link)
 				per[i]++;
 		return er->hash.mask + 1;
+	case TWHEEL_HASH_VEC:
+		for (i = 0; i <= er->hash_vec.mask; i++)
+			per[i] = er->hash_vec.slots[i].nr;
+		return er->hash_vec.mask + 1;
 	default:
 		return 0;
 	}
@@ -590,6 +672,8 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.pending	= tw_engine_pending,
 	.tick		= tw_engine_tick,
 	.next_event	= tw_engine_next_event,
+	.needs_room	= tw_engine_needs_room,
+	.make_room	= tw_engine_make_room,
 	.bench_op	= tw_engine_bench_op,
 	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,

@@ -165,6 +165,12 @@ struct tw_config {
  * @max_timers: the most workload timers the runner takes without stalling
  *	the machine, for engines whose start costs grow with the count (may
  *	be NULL: TWHEEL_MAX_TIMERS)
+ * @needs_room: whether an arm now may be refused for memory @make_room
+ *	can get (hash_vec's arrays); lock held, or the runner idle. May be
+ *	NULL: never
+ * @make_room: get that memory: process context, no lock held; 0 or
+ *	-ENOMEM. With @needs_room: process-context loops that arm many
+ *	timers (start, bench) stop when it says so and call this
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -188,6 +194,8 @@ struct tw_runner_ops {
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
 	u32 (*max_timers)(struct tw_runner *r);
+	bool (*needs_room)(struct tw_runner *r);
+	int (*make_room)(struct tw_runner *r);
 };
 
 /**
