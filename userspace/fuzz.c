@@ -3,7 +3,7 @@
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those - and the reference
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_HASH_VEC for those - and the reference
  * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
@@ -13,14 +13,16 @@
  *    exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
- *    model knows, and is compared for the arms it took;
+ *    model knows, and is compared for the arms it took; so is hash_vec,
+ *    which refuses an arm it has no array for (fuzz_vec.h: the input
+ *    feeds and drains its pool);
  *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
  * the op, high 5 bits the timer) followed by its arguments; the hash,
  * simple and hash_sorted engines take one more byte first, their number
- * of slots. FZ_TRACE=1 in
+ * of slots (hash_vec a second one: the spares it keeps). FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -43,14 +45,15 @@
 #define FZ_HASH_SORTED	103
 #define FZ_STRAIGHT	104
 #define FZ_ORDERED	105
+#define FZ_HASH_VEC	106
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
  * timers are (as Netty's wheel ticks through idle time): its advances stay
  * below 2^16 jiffies, or a run would take minutes.
  */
-#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED ? \
-			 0xffffUL : ~0UL)
+#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED || \
+			 FZ_WHEEL == FZ_HASH_VEC ? 0xffffUL : ~0UL)
 #define FZ_HASH_SLOTS	1024
 
 /*
@@ -314,9 +317,22 @@ static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
 	       delta > fz_simple.wheel.mask;
 }
 
+static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
+			   unsigned long expires);
+
+/* Whether arming timer i for expires is refused: simple's range, hash_vec's pool. */
+static bool fz_refuses(const struct fz_engine *fe, unsigned int i,
+		       unsigned long expires)
+{
+	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
+		return fz_vec_refuses(fe, i, expires);
+	return fz_refused(fe, expires);
+}
+
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	u64 refused = fe->e->st.refused;
+	bool refuse = fe->s[i].state == FZ_IDLE && fz_refuses(fe, i, expires);
 	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
 				 twheel_add(fe->e, &fe->t[i], expires);
 
@@ -324,8 +340,9 @@ static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
 		return;
 	}
-	if (fz_refused(fe, expires)) {
-		FZ_CHECK(fe, ret == -ERANGE && fe->e->st.refused == refused + 1,
+	if (refuse) {
+		FZ_CHECK(fe, ret == (fe->e->ops->kind == TWHEEL_HASH_VEC ? -ENOMEM : -ERANGE) &&
+			 fe->e->st.refused == refused + 1,
 			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
 		return;
 	}
@@ -355,7 +372,7 @@ static bool fz_mod_to(struct fz_engine *fe, unsigned int i,
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
-	bool refuse = fz_refused(fe, expires) && (!was || s->expires != expires);
+	bool refuse = (!was || s->expires != expires) && fz_refuses(fe, i, expires);
 	u64 refused = fe->e->st.refused;
 	bool ret = ranged ? twheel_mod_range(fe->e, &fe->t[i], lo, hi) :
 		   fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
@@ -436,8 +453,8 @@ static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
 }
 
 /*
- * The classic wheel may stop early for a cascade, the hash engine for a
- * slot whose timers only count a round down; the others may not.
+ * The classic wheel may stop early for a cascade, the hash engines for a
+ * slot whose timers only wait a round; the others may not.
  */
 static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 			  unsigned long d)
@@ -445,7 +462,7 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 	unsigned long want = fz_next(fe, limit);
 
 	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
-	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_HASH_VEC)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -488,6 +505,8 @@ static bool fz_collected(const struct fz_engine *fe,
 	}
 	if (fe->e->ops->kind == TWHEEL_HEAP)
 		return t->heap_idx == TW_HEAP_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
+		return t->vec_slot == TW_VEC_COLLECTED;
 	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED ||
 	    fe->e->ops->kind == TWHEEL_STRAIGHT || fe->e->ops->kind == TWHEEL_ORDERED)
@@ -599,6 +618,8 @@ static unsigned long fz_walk_collected(struct fz_engine *fe,
 		FZ_CHECK(fe, p->next->prev == p, "collected: bad link");
 		t = fe->e->ops->kind == TWHEEL_HEAP ?
 			container_of(p, struct twheel_timer, due) :
+			fe->e->ops->kind == TWHEEL_HASH_VEC ?
+			container_of(p, struct twheel_timer, vec_due) :
 			container_of(p, struct twheel_timer, hash_link);
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "collected: stray entry %p", p);
@@ -788,6 +809,8 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 	return n;
 }
 
+#include "fuzz_vec.h"
+
 /* Every timer against the model; with full, the whole structure too. */
 static void fz_check_engine(struct fz_engine *fe, bool full)
 {
@@ -856,6 +879,9 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	case TWHEEL_STRAIGHT:
 	case TWHEEL_ORDERED:
 		fz_check_list(fe, armed, due);
+		break;
+	case TWHEEL_HASH_VEC:
+		fz_check_vec(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -1108,6 +1134,7 @@ static void fz_op(void)
 		r2 = fz_mod(&fz_wheel, i, x);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
+			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
@@ -1116,6 +1143,7 @@ static void fz_op(void)
 		r2 = fz_del(&fz_wheel, i);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
+			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
 			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
@@ -1143,9 +1171,11 @@ static void fz_op(void)
 		fz.clk += i + 1;
 		break;
 	default:
-		FZ_TRACE("%lu: pop all\n", fz.op);
+		FZ_TRACE("%lu: pop all, pool %u\n", fz.op, i);
 		fz_drain(&fz_ref);
 		fz_drain(&fz_wheel);
+		if (FZ_WHEEL == FZ_HASH_VEC)
+			fz_vec_pool(i);
 	}
 }
 
@@ -1242,6 +1272,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 					    fz_nr_slots()))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
+	} else if (FZ_WHEEL == FZ_HASH_VEC) {
+		fz_vec_init(fz_nr_slots());
+		fz_setup(&fz_wheel, &fz_vec.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* its MaxInterval */
 		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))
@@ -1263,5 +1296,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz_check_engine(&fz_wheel, true);
 		fz_cross();
 	}
+	if (FZ_WHEEL == FZ_HASH_VEC)
+		fz_vec_done();
 	return 0;
 }
