@@ -79,6 +79,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
 				unsigned int cap)
 {
+	unsigned int k;
 	int ret = 0;
 
 	er->storage = NULL;
@@ -135,8 +136,13 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage,
 					   cfg->hash_slots);
 		er->e = &er->hash_vec.e;
-		if (!ret)
-			ret = tw_vec_feed_init(&er->vec, &er->hash_vec);
+		if (ret)
+			break;
+		for (k = 0; k < TW_VEC_SMALL_ORDERS; k++)
+			twheel_hash_vec_keep(&er->hash_vec, k,
+					     k ? min(cfg->vec_keep, TW_VEC_KEEP_SMALL) :
+						 cfg->vec_keep);
+		ret = tw_vec_feed_init(&er->vec, &er->hash_vec);
 		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),

@@ -63,11 +63,15 @@ MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget
 
 static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
 module_param(hash_slots, uint, 0444);
-MODULE_PARM_DESC(hash_slots, "slots of the hash and hash_sorted engines (a power of two, 2..1048576; default 256)");
+MODULE_PARM_DESC(hash_slots, "slots of the hash, hash_sorted and hash_vec engines (a power of two, 2..1048576; default 256)");
 
 static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
 module_param(max_interval, uint, 0444);
 MODULE_PARM_DESC(max_interval, "the simple engine's MaxInterval: its slots, the first delta it refuses (a power of two, 2..1048576; default 4096)");
+
+static unsigned int hash_vec_keep = TW_VEC_KEEP_FIRST;
+module_param(hash_vec_keep, uint, 0444);
+MODULE_PARM_DESC(hash_vec_keep, "spare arrays the hash_vec engine keeps of its smallest size (0..65536; default 64) and, at most 4, of each size up to 4 KiB; 0 keeps none: arms into empty slots are then refused with -ENOMEM whenever no spare is about, a test of that path");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -334,6 +338,10 @@ static int __init twheel_init(void)
 			max_interval, 1U << TW_HASH_MAX_BITS);
 		return -EINVAL;
 	}
+	if (hash_vec_keep > 65536) {
+		pr_warn("hash_vec_keep=%u is out of range (0..65536)\n", hash_vec_keep);
+		return -EINVAL;
+	}
 	if (wrap_secs > 86400) {
 		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
 		return -EINVAL;
@@ -345,6 +353,7 @@ static int __init twheel_init(void)
 	tw_cfg.tick_jiffies = tick_jiffies;
 	tw_cfg.hash_slots = hash_slots;
 	tw_cfg.max_interval = max_interval;
+	tw_cfg.vec_keep = hash_vec_keep;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	if (wrap_secs)
 		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;

@@ -120,6 +120,8 @@ struct tw_cost {
  * @hash_slots: slots of the hash engine (a power of two)
  * @max_interval: the simple engine's MaxInterval (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
+ * @vec_keep: spare arrays the hash_vec engine keeps of its smallest size
+ *	(and at most TW_VEC_KEEP_SMALL of the others up to 4 KiB): hash_vec_keep
  */
 struct tw_config {
 	unsigned int modern_depth;
@@ -127,6 +129,7 @@ struct tw_config {
 	unsigned int hash_slots;
 	unsigned int max_interval;
 	unsigned long clock_offset;
+	unsigned int vec_keep;
 };
 
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */

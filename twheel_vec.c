@@ -115,14 +115,16 @@ void tw_vec_release(struct tw_vec_feed *f)
  * @m: the stats file
  * @f: the feed
  *
- * Bytes of the arrays in the slots and of the spares, spares, and the
- * feed's allocations, frees and failed allocations. A walk over the
- * slots, under the lock.
+ * Bytes of the arrays in the slots and of the spares, spares, the feed's
+ * allocations, frees and failed allocations, and for each array size
+ * with spares or wants "entries:spares/wanted". A walk over the slots,
+ * under the lock.
  */
 void tw_vec_show(struct seq_file *m, struct tw_vec_feed *f)
 {
 	const struct twheel_hash_vec *hv = f->hv;
 	u64 in_slots = 0, spares = 0, nr_spares = 0, allocs, frees, failed;
+	u32 nr[TW_VEC_ORDERS], want[TW_VEC_ORDERS];
 	unsigned long i;
 	unsigned int k;
 
@@ -130,8 +132,10 @@ void tw_vec_show(struct seq_file *m, struct tw_vec_feed *f)
 	for (i = 0; i <= hv->mask; i++)
 		in_slots += hv->slots[i].cap;
 	for (k = 0; k < TW_VEC_ORDERS; k++) {
-		nr_spares += hv->pool[k].nr;
-		spares += (u64)hv->pool[k].nr * twheel_hash_vec_cap(k);
+		nr[k] = hv->pool[k].nr;
+		want[k] = hv->pool[k].keep + (k ? hv->pool[k - 1].hot : 0);
+		nr_spares += nr[k];
+		spares += (u64)nr[k] * twheel_hash_vec_cap(k);
 	}
 	allocs = f->allocs;
 	frees = f->frees;
@@ -143,4 +147,9 @@ void tw_vec_show(struct seq_file *m, struct tw_vec_feed *f)
 	seq_printf(m, "vec_allocs: %llu\n", allocs);
 	seq_printf(m, "vec_frees: %llu\n", frees);
 	seq_printf(m, "vec_alloc_failed: %llu\n", failed);
+	seq_puts(m, "vec_pool:");
+	for (k = 0; k < TW_VEC_ORDERS; k++)
+		if (nr[k] || want[k])
+			seq_printf(m, " %u:%u/%u", twheel_hash_vec_cap(k), nr[k], want[k]);
+	seq_putc(m, '\n');
 }

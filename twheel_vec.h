@@ -43,11 +43,15 @@ int tw_vec_refill(struct tw_vec_feed *f);
 void tw_vec_release(struct tw_vec_feed *f);
 void tw_vec_show(struct seq_file *m, struct tw_vec_feed *f);
 
-/* After an op, lock held: the engine wants arrays, or has some to free. */
+/*
+ * After an op, lock held: the engine wants arrays, or has some to free.
+ * A high-priority worker: a tick that keeps its CPU busy (softirqs, their
+ * ksoftirqd) must not starve the refill it depends on.
+ */
 static inline void tw_vec_kick(struct tw_vec_feed *f)
 {
 	if (twheel_hash_vec_wants(f->hv))
-		queue_work(system_unbound_wq, &f->work);
+		queue_work(system_highpri_wq, &f->work);
 }
 
 #endif /* TWHEEL_VEC_H */
