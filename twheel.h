@@ -54,10 +54,10 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
  * @hash_link: the hash engine's (and the simple, hash_sorted, straight and
- *	ordered engines') link into a slot, a list or the collected list
+ *	ordered engines') link into a slot, a list or the collected list; the
+ *	hash_vec engine's into its collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot;
  *	straight: ticks left; TW_HASH_COLLECTED while collected
- * @vec_due: the hash_vec engine's link into its collected list
  * @vec_slot: the hash_vec engine: the slot whose array holds the timer's
  *	entry, TW_VEC_COLLECTED while collected, TW_VEC_IDLE when not pending
  * @vec_idx: the hash_vec engine: the index of that entry in the array
@@ -69,8 +69,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * with @bucket; the reference engine uses @node, the heap @due and
  * @heap_idx, the hash and straight engines @hash_link and @rounds, the
  * simple, hash_sorted and ordered engines @hash_link (their @rounds is
- * TW_HASH_COLLECTED while collected), the hash_vec engine @vec_due, @vec_slot
- * and @vec_idx. A timer belongs to one engine at a time, so they share
+ * TW_HASH_COLLECTED while collected), the hash_vec engine @hash_link,
+ * @vec_slot and @vec_idx. A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
  * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -91,12 +91,13 @@ struct twheel_timer {
 		};
 		struct {
 			struct list_head hash_link;
-			unsigned long rounds;
-		};
-		struct {
-			struct list_head vec_due;
-			unsigned int vec_slot;
-			unsigned int vec_idx;
+			union {
+				unsigned long rounds;
+				struct {
+					unsigned int vec_slot;
+					unsigned int vec_idx;
+				};
+			};
 		};
 	};
 	unsigned long expires;

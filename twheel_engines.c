@@ -69,6 +69,32 @@ static u64 tw_engine_clock_ns(void)
 #define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /*
+ * hash_vec: its slots in er->storage, the spares it keeps (cfg->vec_keep
+ * of the smallest size, at most TW_VEC_KEEP_SMALL of the small ones) and
+ * those, given.
+ */
+static int tw_engine_setup_vec(struct tw_engine_runner *er, unsigned long clk,
+			       const struct tw_config *cfg)
+{
+	unsigned int k;
+	int ret;
+
+	er->storage = kvmalloc(twheel_hash_vec_storage_size(cfg->hash_slots),
+			       TW_GFP_STORAGE);
+	if (!er->storage)
+		return -ENOMEM;
+	er->e = &er->hash_vec.e;
+	ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage, cfg->hash_slots);
+	if (ret)
+		return ret;
+	twheel_hash_vec_keep(&er->hash_vec, 0, cfg->vec_keep);
+	for (k = 1; k < TW_VEC_SMALL_ORDERS; k++)
+		twheel_hash_vec_keep(&er->hash_vec, k,
+				     min(cfg->vec_keep, TW_VEC_KEEP_SMALL));
+	return tw_vec_feed_init(&er->vec, &er->hash_vec);
+}
+
+/*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
  * the storage it needs allocated into er->storage: the heap's array for
  * cap timers, cfg->hash_slots slots for hash, hash_sorted and hash_vec
@@ -79,7 +105,6 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
 				unsigned int cap)
 {
-	unsigned int k;
 	int ret = 0;
 
 	er->storage = NULL;
@@ -129,20 +154,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		er->e = &er->ordered.e;
 		break;
 	case TWHEEL_HASH_VEC:
-		er->storage = kvmalloc(twheel_hash_vec_storage_size(cfg->hash_slots),
-				       TW_GFP_STORAGE);
-		if (!er->storage)
-			return -ENOMEM;
-		ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage,
-					   cfg->hash_slots);
-		er->e = &er->hash_vec.e;
-		if (ret)
-			break;
-		for (k = 0; k < TW_VEC_SMALL_ORDERS; k++)
-			twheel_hash_vec_keep(&er->hash_vec, k,
-					     k ? min(cfg->vec_keep, TW_VEC_KEEP_SMALL) :
-						 cfg->vec_keep);
-		ret = tw_vec_feed_init(&er->vec, &er->hash_vec);
+		ret = tw_engine_setup_vec(er, clk, cfg);
 		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),

@@ -23,6 +23,12 @@ static unsigned int tw_vec_order(u32 cap)
 	return ilog2(cap) - TW_VEC_MIN_SHIFT;
 }
 
+/* Not pending: in no slot, not collected. */
+static void tw_vec_setup(struct twheel_timer *t)
+{
+	t->vec_slot = TW_VEC_IDLE;
+}
+
 /* Three quarters of an array: from there on a slot is hot. */
 static u32 tw_vec_hot_mark(u32 cap)
 {
@@ -82,6 +88,11 @@ static void *tw_vec_get(struct twheel_hash_vec *hv, unsigned int k)
 	p->nr--;
 	tw_vec_note(hv, k);
 	return array;
+}
+
+static bool tw_vec_pending(const struct twheel_timer *t)
+{
+	return t->vec_slot != TW_VEC_IDLE;
 }
 
 /* The jiffy a timer armed now for expires is due at: its slot's key. */
@@ -182,26 +193,10 @@ static void tw_vec_remove(struct twheel_hash_vec *hv, unsigned int idx, u32 i)
 static void tw_vec_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	if (t->vec_slot == TW_VEC_COLLECTED)
-		list_del(&t->vec_due);
+		list_del(&t->hash_link);
 	else
 		tw_vec_remove(to_vec(e), t->vec_slot, t->vec_idx);
 	t->vec_slot = TW_VEC_IDLE;
-}
-
-static void tw_vec_setup(struct twheel_timer *t)
-{
-	t->vec_slot = TW_VEC_IDLE;
-}
-
-static bool tw_vec_pending(const struct twheel_timer *t)
-{
-	return t->vec_slot != TW_VEC_IDLE;
-}
-
-static unsigned int tw_vec_bucket_of(const struct twheel_engine *e,
-				     unsigned long expires)
-{
-	return TWHEEL_NO_BUCKET;
 }
 
 /*
@@ -223,7 +218,7 @@ static bool tw_vec_process(struct twheel_engine *e)
 			continue;
 		t = s->ent[i].t;
 		t->vec_slot = TW_VEC_COLLECTED;
-		list_add(&t->vec_due, &due);
+		list_add(&t->hash_link, &due);
 		tw_vec_remove(hv, idx, i);
 	}
 	if (list_empty(&due))
@@ -236,14 +231,12 @@ static unsigned long tw_vec_count(const struct twheel_engine *e,
 				  unsigned long *per_level)
 {
 	const struct twheel_hash_vec *hv = to_vec(e);
-	const struct list_head *p;
-	unsigned long i, c = 0;
+	unsigned long i;
 
 	for (i = 0; i <= hv->mask; i++)
 		per_level[0] += hv->slots[i].nr;
-	for (p = hv->collected.next; p != &hv->collected; p = p->next)
-		c++;
-	return c;
+	/* no lists of slots, only the collected list to count */
+	return tw_lists_count(NULL, 0, &hv->collected, per_level);
 }
 
 /* Every non-empty slot is work: due timers, or a turn for the others. */
@@ -257,33 +250,12 @@ static unsigned long tw_vec_next_event(const struct twheel_engine *e,
 
 static struct twheel_timer *tw_vec_pop(struct twheel_engine *e)
 {
-	struct twheel_hash_vec *hv = to_vec(e);
-	struct twheel_timer *t;
+	struct twheel_timer *t = tw_slots_pop(&to_vec(e)->collected);
 
-	if (list_empty(&hv->collected))
-		return NULL;
-	t = list_first_entry(&hv->collected, struct twheel_timer, vec_due);
-	list_del(&t->vec_due);
-	t->vec_slot = TW_VEC_IDLE;
+	if (t)
+		t->vec_slot = TW_VEC_IDLE;
 	return t;
 }
-
-/* The hash_vec engine's ops: struct twheel_hash_vec, twheel_hash_vec_init(). */
-const struct twheel_ops twheel_hash_vec_ops = {
-	.name		= "hash_vec",
-	.kind		= TWHEEL_HASH_VEC,
-	.setup		= tw_vec_setup,
-	.pending	= tw_vec_pending,
-	.admit		= tw_vec_admit,
-	.enqueue	= tw_vec_enqueue,
-	.dequeue	= tw_vec_dequeue,
-	.bucket_of	= tw_vec_bucket_of,
-	.process	= tw_vec_process,
-	.count		= tw_vec_count,
-	.next_event	= tw_vec_next_event,
-	.pop		= tw_vec_pop,
-};
-EXPORT_SYMBOL_GPL(twheel_hash_vec_ops);
 
 /**
  * twheel_hash_vec_storage_size() - bytes of storage a hash_vec engine needs
@@ -389,8 +361,8 @@ EXPORT_SYMBOL_GPL(twheel_hash_vec_give);
 /**
  * twheel_hash_vec_take() - take a spare array back from the engine
  * @hv: the engine
- * @all: take any spare; else only one of an order with more than two
- *	beyond what the engine asks for
+ * @all: take any spare; else only one of an order with more than twice
+ *	what the engine asks for, plus two
  *
  * Arrays in use by a slot are never taken. An engine that holds no timer
  * has every array as a spare: taking with @all until NULL empties it.
@@ -439,3 +411,20 @@ unsigned long twheel_hash_vec_rounds(const struct twheel_hash_vec *hv,
 	return (s->ent[t->vec_idx].when - hv->e.clk) >> hv->bits;
 }
 EXPORT_SYMBOL_GPL(twheel_hash_vec_rounds);
+
+/* The hash_vec engine's ops: struct twheel_hash_vec, twheel_hash_vec_init(). */
+const struct twheel_ops twheel_hash_vec_ops = {
+	.name		= "hash_vec",
+	.kind		= TWHEEL_HASH_VEC,
+	.setup		= tw_vec_setup,
+	.pending	= tw_vec_pending,
+	.admit		= tw_vec_admit,
+	.enqueue	= tw_vec_enqueue,
+	.dequeue	= tw_vec_dequeue,
+	.bucket_of	= tw_no_bucket_of,
+	.process	= tw_vec_process,
+	.count		= tw_vec_count,
+	.next_event	= tw_vec_next_event,
+	.pop		= tw_vec_pop,
+};
+EXPORT_SYMBOL_GPL(twheel_hash_vec_ops);

@@ -34,8 +34,8 @@
  * engine: a 16-byte slot head and a bit per slot
  * (twheel_hash_vec_storage_size()), the pool's heads in struct
  * twheel_hash_vec, about 36 KiB of spares kept for the first arms, and
- * the spares asked for or handed back: at most two of each order beyond
- * what is asked for before twheel_hash_vec_take() gives them back.
+ * the spares asked for or handed back: of each order up to twice what is
+ * asked for plus two, beyond which twheel_hash_vec_take() gives them back.
  */
 #ifndef TWHEEL_ENGINES_HASH_VEC_H
 #define TWHEEL_ENGINES_HASH_VEC_H
@@ -100,7 +100,7 @@ struct twheel_vec_pool {
  * @map: a bit per non-empty slot, in the same storage after @slots
  * @avail: a bit per order that has a spare
  * @low: a bit per order with fewer spares than the engine asks for
- * @high: a bit per order with more than two beyond what it asks for
+ * @high: a bit per order with more than twice what it asks for, plus two
  * @pool: the spares, by order
  *
  * Set up by twheel_hash_vec_init().

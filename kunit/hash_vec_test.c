@@ -15,13 +15,12 @@
 static struct twheel_hash_vec *tw_vec_new(struct kunit *test, unsigned long clk,
 					  unsigned int nr_slots)
 {
-	struct twheel_hash_vec *hv = kunit_kzalloc(test, sizeof(*hv), GFP_KERNEL);
-	void *mem;
+	struct twheel_hash_vec *hv;
 
+	/* its slots and bitmap right after it */
+	hv = tw_kvzalloc(test, sizeof(*hv) + twheel_hash_vec_storage_size(nr_slots));
 	KUNIT_ASSERT_NOT_NULL(test, hv);
-	mem = tw_kvzalloc(test, twheel_hash_vec_storage_size(nr_slots));
-	KUNIT_ASSERT_NOT_NULL(test, mem);
-	KUNIT_ASSERT_EQ(test, twheel_hash_vec_init(hv, clk, mem, nr_slots), 0);
+	KUNIT_ASSERT_EQ(test, twheel_hash_vec_init(hv, clk, hv + 1, nr_slots), 0);
 	return hv;
 }
 
@@ -33,6 +32,15 @@ static void tw_vec_give(struct kunit *test, struct twheel_hash_vec *hv,
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	twheel_hash_vec_give(hv, k, a);
+}
+
+/* No spare kept of any size: the engine asks only for hot slots' arrays. */
+static void tw_vec_keep_none(struct twheel_hash_vec *hv)
+{
+	unsigned int k;
+
+	for (k = 0; k < TW_VEC_ORDERS; k++)
+		twheel_hash_vec_keep(hv, k, 0);
 }
 
 /* Everything the engine asks for, as its runner's refill gives it. */
@@ -54,96 +62,83 @@ static struct twheel_vec_entry *tw_vec_entry(struct twheel_hash_vec *hv,
 	return &hv->slots[t->vec_slot].ent[t->vec_idx];
 }
 
-/*
- * Arms n timers, timer i at clk + delta(i) in a shuffled order, giving the
- * engine what it asks for before each arm (as process context does); checks
- * the slot, the rounds and the due jiffy each was filed with, runs them
- * all: each exactly at its jiffy, and every array is a spare again.
+/**
+ * struct tw_vec_every - a wheel for hash_vec_fires_exactly_every_delta
+ * @name: the case's name
+ * @slots: its slots
+ * @clk: its clock
+ * @n: timers, one per tw_turns_delta()
  */
-static void tw_vec_every(struct kunit *test, unsigned int nr_slots,
-			 unsigned long clk, unsigned int n,
-			 long (*delta)(unsigned int i, unsigned int nr_slots))
-{
-	struct twheel_hash_vec *hv = tw_vec_new(test, clk, nr_slots);
-	unsigned long last = clk, d;
-	unsigned int i, j, wrong = 0, k;
-	struct tw_ctx ctx;
-	struct tw_rec *r;
+struct tw_vec_every {
+	const char *name;
+	unsigned int slots;
+	unsigned long clk;
+	unsigned int n;
+};
 
-	tw_ctx_init(&ctx, test, &hv->e);
-	ctx.hook = tw_expect_hook;
-	r = tw_recs_new(test, &ctx, n);
-	for (i = 0; i < n; i++) {
-		j = (i * 7919) % n;	/* n is never a multiple of 7919 */
-		d = delta(j, nr_slots);
+static const struct tw_vec_every tw_vec_wheels[] = {
+	/* deltas up to 6 turns, then every turn's edge up to turn 200 */
+	{ "16 slots", 16, 1000, 3 + 98 + 3 * 194 },
+	/* the smallest wheel: hundreds of timers in each array */
+	{ "2 slots", 2, 77, 3 + 14 + 3 * 300 },
+	{ "256 slots", TW_HASH_DEFAULT_SLOTS, 1UL << 33, 3 + 6 * 256 + 2 + 3 * 100 },
+	{ "16 slots across the wrap", 16, ULONG_MAX - 40, 3 + 98 + 3 * 20 },
+};
+
+static void tw_vec_every_desc(const struct tw_vec_every *w, char *desc)
+{
+	strscpy(desc, w->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(tw_vec_wheel, tw_vec_wheels, tw_vec_every_desc);
+
+/*
+ * Every delta of tw_turns_delta() on one wheel, armed in a shuffled order
+ * with what the engine asks for given before each arm (as process context
+ * does): each timer filed in the slot of its due jiffy with that jiffy and
+ * its rounds, each run exactly then, and afterwards every array a spare
+ * again and no slot hot.
+ */
+static void hash_vec_fires_exactly_every_delta(struct kunit *test)
+{
+	const struct tw_vec_every *w = test->param_value;
+	struct twheel_hash_vec *hv = tw_vec_new(test, w->clk, w->slots);
+	unsigned long last = w->clk, d;
+	unsigned int i, j, wrong = 0, k;
+	struct twheel_vec_entry *ent;
+	struct tw_ctx ctx;
+	struct tw_rec *r = tw_recs_expecting(test, &ctx, &hv->e, w->n);
+
+	for (i = 0, j = 0; i < w->n; i++, j = (j + 7919) % w->n) {
+		d = tw_turns_delta(j, w->slots);
 		if (twheel_hash_vec_short(hv))
 			tw_vec_fill(test, hv);
-		tw_arm_exact(test, &hv->e, &r[j], clk + d);
-		if (twheel_hash_vec_rounds(hv, &r[j].t) != ((long)d < 0 ? 0 : d / nr_slots) ||
-		    r[j].t.vec_slot != (r[j].expect & (nr_slots - 1)) ||
-		    tw_vec_entry(hv, &r[j].t)->when != r[j].expect ||
-		    tw_vec_entry(hv, &r[j].t)->t != &r[j].t)
-			wrong++;
+		tw_arm_exact(test, &hv->e, &r[j], w->clk + d);
+		ent = tw_vec_entry(hv, &r[j].t);
+		wrong += twheel_hash_vec_rounds(hv, &r[j].t) !=
+			 ((long)d < 0 ? 0 : d / w->slots) ||
+			 r[j].t.vec_slot != (r[j].expect & (w->slots - 1)) ||
+			 ent->when != r[j].expect || ent->t != &r[j].t;
 		if (time_after(r[j].expect, last))
 			last = r[j].expect;
 	}
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
 	KUNIT_EXPECT_EQ(test, hv->e.st.refused, 0ULL);
-	KUNIT_EXPECT_EQ(test, tw_in_level(&hv->e, 0), n);
+	KUNIT_EXPECT_EQ(test, tw_in_level(&hv->e, 0), w->n);
 	tw_run_until(&ctx, last - 1);
-	KUNIT_EXPECT_LT(test, ctx.runs, (unsigned long)n);
+	KUNIT_EXPECT_LT(test, ctx.runs, (unsigned long)w->n);
 	tw_run_until(&ctx, last);
-	KUNIT_EXPECT_EQ(test, ctx.runs, (unsigned long)n);
-	for (i = 0, wrong = 0; i < n; i++)
+	KUNIT_EXPECT_EQ(test, ctx.runs, (unsigned long)w->n);
+	for (i = 0; i < w->n; i++)
 		wrong += r[i].fired != 1;
+	for (i = 0; i < w->slots; i++)
+		wrong += hv->slots[i].cap || hv->slots[i].ent;
+	for (k = 0; k < TW_VEC_ORDERS; k++)
+		wrong += hv->pool[k].hot;
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
 	KUNIT_EXPECT_EQ(test, ctx.bad, 0UL);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(hv->map, nr_slots));
-	for (i = 0, wrong = 0; i < nr_slots; i++)
-		wrong += hv->slots[i].cap || hv->slots[i].ent;
-	KUNIT_EXPECT_EQ(test, wrong, 0U);
-	for (k = 0; k < TW_VEC_ORDERS; k++)
-		KUNIT_EXPECT_EQ_MSG(test, hv->pool[k].hot, 0U, "order %u", k);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(hv->map, w->slots));
 	tw_check_invariant(test, &hv->e);
-}
-
-/* -3..-1, then every delta over six turns, then k turns - 1, k, k + 1. */
-static long tw_vec_delta(unsigned int i, unsigned int nr_slots)
-{
-	unsigned int every = 6 * nr_slots + 2, k;
-
-	if (i < 3)
-		return (long)i - 3;
-	if (i < 3 + every)
-		return i - 3;
-	i -= 3 + every;
-	k = 7 + i / 3;
-	return (long)k * nr_slots + (long)(i % 3) - 1;
-}
-
-/* 16 slots: deltas up to 6 turns, then every turn's edge up to turn 200. */
-static void hash_vec_fires_exactly_every_delta(struct kunit *test)
-{
-	tw_vec_every(test, 16, 1000, 3 + 98 + 3 * 194, tw_vec_delta);
-}
-
-/* The smallest wheel, two slots: hundreds of timers in each array. */
-static void hash_vec_two_slots(struct kunit *test)
-{
-	tw_vec_every(test, 2, 77, 3 + 14 + 3 * 300, tw_vec_delta);
-}
-
-/* The default wheel: the turn edges at 256 slots. */
-static void hash_vec_default_slots(struct kunit *test)
-{
-	tw_vec_every(test, TW_HASH_DEFAULT_SLOTS, 1UL << 33,
-		     3 + 6 * 256 + 2 + 3 * 100, tw_vec_delta);
-}
-
-/* Across the clock's wrap, every delta over six turns. */
-static void hash_vec_clock_wrap(struct kunit *test)
-{
-	tw_vec_every(test, 16, ULONG_MAX - 40, 3 + 98 + 3 * 20, tw_vec_delta);
 }
 
 /*
@@ -190,18 +185,18 @@ static void hash_vec_rounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 100), 15UL);
 	KUNIT_EXPECT_TRUE(test, twheel_advance(e, 1021));
 	KUNIT_EXPECT_PTR_EQ(test, twheel_pop(e), &r[2].t);
-	/* A visit that collects nothing: the entry only waits a round more. */
+	/* A visit (1037) that collects nothing: the entry waits a round more. */
 	KUNIT_EXPECT_FALSE(test, twheel_advance(e, 1052));
-	KUNIT_EXPECT_EQ(test, twheel_hash_vec_rounds(hv, &r[0].t), 0UL);
 	KUNIT_EXPECT_EQ(test, tw_vec_entry(hv, &r[0].t)->when, 1053UL);
+	KUNIT_EXPECT_EQ(test, twheel_hash_vec_rounds(hv, &r[0].t), 0UL);
 	KUNIT_EXPECT_EQ(test, e->st.events, 4ULL);
-	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 100), 0UL);
-	KUNIT_EXPECT_TRUE(test, twheel_advance(e, 1053));
-	KUNIT_EXPECT_PTR_EQ(test, twheel_pop(e), &r[0].t);
+	/* the last one through the driver loop, to well past it */
+	tw_run_until(&ctx, 1100);
+	KUNIT_EXPECT_EQ(test, ctx.runs, 1UL);
+	KUNIT_EXPECT_EQ(test, r[0].fired_at, 1053UL);
 	KUNIT_EXPECT_EQ(test, e->st.events, 5ULL);
-	KUNIT_EXPECT_EQ(test, e->st.jiffies, 54ULL);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(hv->map, 16));
-	KUNIT_EXPECT_EQ(test, twheel_next_event(e, 100), 100UL);
+	KUNIT_EXPECT_EQ(test, e->st.jiffies, 101ULL);
+	KUNIT_EXPECT_EQ(test, hv->slots[13].cap, 0U);
 	KUNIT_EXPECT_EQ(test, e->st.expired, 4ULL);
 	tw_check_invariant(test, e);
 }
@@ -243,9 +238,7 @@ static void hash_vec_hole_filling(struct kunit *test)
 	unsigned int i;
 
 	tw_vec_fill(test, hv);
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	r = tw_recs_new(test, &ctx, 6);
+	r = tw_recs_expecting(test, &ctx, e, 6);
 	for (i = 0; i < 6; i++)
 		tw_arm_exact(test, e, &r[i], 103 + 16 * i);	/* all in slot 7 */
 	KUNIT_EXPECT_EQ(test, hv->slots[7].cap, 8U);
@@ -294,17 +287,14 @@ static void hash_vec_growth(struct kunit *test)
 	struct twheel_hash_vec *hv = tw_vec_new(test, 0, 16);
 	struct twheel_engine *e = &hv->e;
 	struct twheel_vec_entry *first;
-	unsigned int k, order;
+	unsigned int order;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 	u32 n;
 
-	for (k = 0; k < TW_VEC_ORDERS; k++)
-		twheel_hash_vec_keep(hv, k, 0);
+	tw_vec_keep_none(hv);
 	KUNIT_EXPECT_EQ(test, twheel_hash_vec_wanted(hv, &order), 0U);
-	tw_ctx_init(&ctx, test, e);
-	ctx.hook = tw_expect_hook;
-	r = tw_recs_new(test, &ctx, 7);
+	r = tw_recs_expecting(test, &ctx, e, 7);
 
 	/* no array at all: the first arm is refused */
 	KUNIT_EXPECT_EQ(test, twheel_add(e, &r[0].t, 3), -ENOMEM);
@@ -375,7 +365,7 @@ static void hash_vec_growth(struct kunit *test)
 /*
  * The pool: what the engine asks to keep (first arrays, small ones, one
  * of the next order per hot slot), what it hands back (only spares more
- * than two beyond that, unless all), and with no timer held every array
+ * than twice that plus two, unless all), and with no timer held every array
  * is a spare: taking all gives back exactly what was given.
  */
 static void hash_vec_pool(struct kunit *test)
@@ -484,17 +474,18 @@ static void hash_vec_burst(struct kunit *test)
 	tw_check_invariant(test, e);
 }
 
-/* The counters over adds, a refused add, mods, dels, a run. */
+/*
+ * The counters over adds, a refused add, mods, dels, a run; two arrays of
+ * 4 entries in a wheel of 4 slots.
+ */
 static void hash_vec_counts(struct kunit *test)
 {
-	struct twheel_hash_vec *hv = tw_vec_new(test, 0, 4);
-	struct twheel_engine *e = &hv->e;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
-	unsigned int k;
+	struct twheel_hash_vec *hv = tw_vec_new(test, 0, 4);
+	struct twheel_engine *e = &hv->e;
 
-	for (k = 0; k < TW_VEC_ORDERS; k++)
-		twheel_hash_vec_keep(hv, k, 0);
+	tw_vec_keep_none(hv);
 	tw_vec_give(test, hv, 0);
 	tw_vec_give(test, hv, 0);
 	tw_ctx_init(&ctx, test, e);
@@ -552,10 +543,7 @@ static void hash_vec_init_refuses(struct kunit *test)
 }
 
 static struct kunit_case tw_hash_vec_cases[] = {
-	KUNIT_CASE(hash_vec_fires_exactly_every_delta),
-	KUNIT_CASE(hash_vec_two_slots),
-	KUNIT_CASE(hash_vec_default_slots),
-	KUNIT_CASE(hash_vec_clock_wrap),
+	KUNIT_CASE_PARAM(hash_vec_fires_exactly_every_delta, tw_vec_wheel_gen_params),
 	KUNIT_CASE(hash_vec_rounds),
 	KUNIT_CASE(hash_vec_hole_filling),
 	KUNIT_CASE(hash_vec_growth),

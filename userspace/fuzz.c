@@ -618,8 +618,6 @@ static unsigned long fz_walk_collected(struct fz_engine *fe,
 		FZ_CHECK(fe, p->next->prev == p, "collected: bad link");
 		t = fe->e->ops->kind == TWHEEL_HEAP ?
 			container_of(p, struct twheel_timer, due) :
-			fe->e->ops->kind == TWHEEL_HASH_VEC ?
-			container_of(p, struct twheel_timer, vec_due) :
 			container_of(p, struct twheel_timer, hash_link);
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "collected: stray entry %p", p);
