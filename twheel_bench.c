@@ -23,7 +23,8 @@
 
 /*
  * A batch ends early, untimed, when the runner needs room for its next arm
- * (struct tw_runner_ops.needs_room): it gets it between batches.
+ * (struct tw_runner_ops.needs_room, asked of runners with room_watch only):
+ * it gets it between batches.
  */
 static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 {
@@ -39,7 +40,7 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 		for (j = i; j < end && !room; j++) {
 			r->ops->bench_op(r, tw_runner_timer(r, j), op,
 					 twheel_wl_delta(&tw_wl.p, j, op == TW_OP_MOD));
-			room = r->ops->needs_room && r->ops->needs_room(r);
+			room = r->room_watch && r->ops->needs_room(r);
 		}
 		sum += ktime_get_ns() - t0;
 		local_bh_enable();

@@ -191,6 +191,7 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 		return ret;
 	}
 	er->vec.lock = &r->lock;
+	r->room_watch = er->e->kind == TWHEEL_HASH_VEC;
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	er->clock_offset = cfg->clock_offset;
@@ -323,10 +324,7 @@ static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
  */
 static bool tw_engine_needs_room(struct tw_runner *r)
 {
-	struct tw_engine_runner *er = tw_er(r);
-
-	return er->e->kind == TWHEEL_HASH_VEC &&
-	       twheel_hash_vec_short(&er->hash_vec);
+	return twheel_hash_vec_short(&tw_er(r)->hash_vec);
 }
 
 /* What it takes: process context, no lock held. */

@@ -199,7 +199,7 @@ static void tw_runner_batched(struct tw_runner *r,
 		spin_lock_bh(&r->lock);
 		for (j = i; j < end && !room; j++) {
 			fn(r, tw_runner_timer(r, j), arg);
-			room = r->ops->needs_room && r->ops->needs_room(r);
+			room = r->room_watch && r->ops->needs_room(r);
 		}
 		spin_unlock_bh(&r->lock);
 		if (room)

@@ -169,11 +169,11 @@ struct tw_config {
  *	the machine, for engines whose start costs grow with the count (may
  *	be NULL: TWHEEL_MAX_TIMERS)
  * @needs_room: whether an arm now may be refused for memory @make_room
- *	can get (hash_vec's arrays); lock held, or the runner idle. May be
- *	NULL: never
+ *	can get (hash_vec's arrays); lock held, or the runner idle. Asked
+ *	only of runners whose init set struct tw_runner.room_watch
  * @make_room: get that memory: process context, no lock held; 0 or
- *	-ENOMEM. With @needs_room: process-context loops that arm many
- *	timers (start, bench) stop when it says so and call this
+ *	-ENOMEM. Process-context loops that arm many timers (start, bench)
+ *	stop when @needs_room says so and call this
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -216,6 +216,10 @@ struct tw_runner_ops {
  * @opcost: the last bench of this load (under the control mutex)
  * @cost: its calibration (under the control mutex; 0: not measured yet)
  * @priv: the implementation's state (an engine)
+ * @room_watch: set by @ops->init when an arm may be refused for memory
+ *	@ops->make_room can get: loops that arm many timers ask
+ *	@ops->needs_room after each arm then, and only then (no indirect call
+ *	per op for the others, the bench's timed loop included)
  * @dir: its debugfs directory
  */
 struct tw_runner {
@@ -232,6 +236,7 @@ struct tw_runner {
 	struct tw_opcost opcost;
 	struct tw_cost cost;
 	void *priv;
+	bool room_watch;
 	struct dentry *dir;
 };
 
