@@ -41,7 +41,7 @@ static u32 tw_vec_want(const struct twheel_hash_vec *hv, unsigned int k)
 	return hv->pool[k].keep + (k ? hv->pool[k - 1].hot : 0);
 }
 
-/* Order k's bits in @avail, @low and @high, after a change of its counts. */
+/* Order k's bits in @avail, @low, @scarce and @high, after a change of its counts. */
 static void tw_vec_note(struct twheel_hash_vec *hv, unsigned int k)
 {
 	const struct twheel_vec_pool *p = &hv->pool[k];
@@ -55,6 +55,10 @@ static void tw_vec_note(struct twheel_hash_vec *hv, unsigned int k)
 		__set_bit(k, &hv->low);
 	else
 		__clear_bit(k, &hv->low);
+	if (p->nr < (want + 1) / 2)
+		__set_bit(k, &hv->scarce);
+	else
+		__clear_bit(k, &hv->scarce);
 	if (p->nr > 2 * want + 2)
 		__set_bit(k, &hv->high);
 	else
@@ -304,6 +308,7 @@ int twheel_hash_vec_init(struct twheel_hash_vec *hv, unsigned long clk,
 	bitmap_zero(hv->map, nr_slots);
 	hv->avail = 0;
 	hv->low = 0;
+	hv->scarce = 0;
 	hv->high = 0;
 	memset(hv->pool, 0, sizeof(hv->pool));
 	for (k = 0; k < TW_VEC_ORDERS; k++) {

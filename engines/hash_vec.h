@@ -100,6 +100,8 @@ struct twheel_vec_pool {
  * @map: a bit per non-empty slot, in the same storage after @slots
  * @avail: a bit per order that has a spare
  * @low: a bit per order with fewer spares than the engine asks for
+ * @scarce: a bit per order with fewer than half of them (rounded up: at
+ *	least one when it asks for any)
  * @high: a bit per order with more than twice what it asks for, plus two
  * @pool: the spares, by order
  *
@@ -114,6 +116,7 @@ struct twheel_hash_vec {
 	unsigned long *map;
 	unsigned long avail;
 	unsigned long low;
+	unsigned long scarce;
 	unsigned long high;
 	struct twheel_vec_pool pool[TW_VEC_ORDERS];
 };
@@ -131,12 +134,17 @@ static inline size_t twheel_hash_vec_array_size(unsigned int order)
 }
 
 /*
- * Whether an arm may be refused now for want of an array (the caller
- * should give what twheel_hash_vec_wanted() asks for first).
+ * Whether the next arm may be refused for want of an array: some size has
+ * fewer than half the spares asked for (the caller should give what
+ * twheel_hash_vec_wanted() asks for first). While it says no, every size
+ * an arm can need has a spare: an arm takes at most one, the engine asks
+ * for one of the next size for each slot three quarters full, and keeps
+ * first arrays. Half, not all: a caller stopping to refill stops for a
+ * batch of them, not for each.
  */
 static inline bool twheel_hash_vec_short(const struct twheel_hash_vec *hv)
 {
-	return hv->low;
+	return hv->scarce;
 }
 
 /* Whether the pool wants arrays given or taken back. */

@@ -112,6 +112,14 @@ static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
 	for (k = s->cap ? ilog2(s->cap) - TW_VEC_MIN_SHIFT + 1 : 0; k < TW_VEC_ORDERS; k++)
 		if (hv->pool[k].nr || k == freed)
 			return false;
+	/*
+	 * The promise of twheel_hash_vec_short(): an add it did not warn of
+	 * is refused only for an array of a size the engine asks none of.
+	 */
+	k = s->cap ? ilog2(s->cap) - TW_VEC_MIN_SHIFT + 1 : 0;
+	FZ_CHECK(fe, fe->s[i].state != FZ_IDLE || twheel_hash_vec_short(hv) ||
+		 k >= TW_VEC_ORDERS || (!hv->pool[k].keep && !(k && hv->pool[k - 1].hot)),
+		 "add of timer %u refused, the engine not short (order %u)", i, k);
 	return true;
 }
 
@@ -190,10 +198,11 @@ static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
 			 pool->nr, hot[k], pool->hot);
 		FZ_CHECK(fe, test_bit(k, &hv->avail) == !!n &&
 			 test_bit(k, &hv->low) == (n < want) &&
+			 test_bit(k, &hv->scarce) == (n < (want + 1) / 2) &&
 			 test_bit(k, &hv->high) == (n > 2 * want + 2),
-			 "order %u: %u spares, want %u: bits avail %d low %d high %d",
+			 "order %u: %u spares, want %u: bits avail %d low %d scarce %d high %d",
 			 k, n, want, test_bit(k, &hv->avail), test_bit(k, &hv->low),
-			 test_bit(k, &hv->high));
+			 test_bit(k, &hv->scarce), test_bit(k, &hv->high));
 		arrays += n;
 	}
 	FZ_CHECK(fe, arrays == fz_vec_arrays, "%lu arrays in slots and spares, %lu given",
