@@ -56,7 +56,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
  * @hash_link: the hash engine's (and the simple, hash_sorted, straight and
- *	ordered engines') link into a slot, a list or the collected list
+ *	ordered engines') link into a slot, a list or the collected list; the
+ *	hash_vec engine's into its collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot;
  *	straight: ticks left; TW_HASH_COLLECTED while collected
  * @volt_link: the volt engine's link into a slot, its overflow list or
@@ -65,6 +66,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  *	TW_VOLT_COLLECTED, or TW_VOLT_IDLE when not linked
  * @volt_cancelled: the volt engine: cancelled and still linked (lazy
  *	cancel): not pending
+ * @vec_slot: the hash_vec engine: the slot whose array holds the timer's
+ *	entry, TW_VEC_COLLECTED while collected, TW_VEC_IDLE when not pending
+ * @vec_idx: the hash_vec engine: the index of that entry in the array
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
@@ -75,7 +79,8 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @heap_idx, the hash and straight engines @hash_link and @rounds, the
  * simple, hash_sorted and ordered engines @hash_link (their @rounds is
  * TW_HASH_COLLECTED while collected), the volt engine @volt_link,
- * @volt_slot and @volt_cancelled. A timer belongs to one engine at a time, so they share
+ * @volt_slot and @volt_cancelled, the hash_vec engine @hash_link, @vec_slot
+ * and @vec_idx. A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
  * bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
@@ -96,7 +101,13 @@ struct twheel_timer {
 		};
 		struct {
 			struct list_head hash_link;
-			unsigned long rounds;
+			union {
+				unsigned long rounds;
+				struct {
+					unsigned int vec_slot;
+					unsigned int vec_idx;
+				};
+			};
 		};
 		struct {
 			struct list_head volt_link;
@@ -125,6 +136,7 @@ enum twheel_kind {
 	TWHEEL_ORDERED,
 	TWHEEL_RATAS,
 	TWHEEL_VOLT,
+	TWHEEL_HASH_VEC,
 	TWHEEL_NR_KINDS,
 };
 
@@ -390,6 +402,7 @@ extern const struct twheel_ops twheel_straight_ops;
 extern const struct twheel_ops twheel_ordered_ops;
 extern const struct twheel_ops twheel_ratas_ops;
 extern const struct twheel_ops twheel_volt_ops;
+extern const struct twheel_ops twheel_hash_vec_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -403,6 +416,7 @@ extern const struct twheel_ops twheel_volt_ops;
 #include "engines/ordered.h"
 #include "engines/ratas.h"
 #include "engines/volt.h"
+#include "engines/hash_vec.h"
 
 /*
  * The operations. An engine with fast paths (classic, modern, ratas,

@@ -21,20 +21,31 @@
 #define TW_BENCH_BATCH		1024
 #define TW_BENCH_MIN_OPS	16384
 
+/*
+ * A batch ends early, untimed, when the runner needs room for its next arm
+ * (struct tw_runner_ops.needs_room, asked of runners with room_watch only):
+ * it gets it between batches.
+ */
 static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 {
 	u64 t0, sum = 0;
+	bool room;
 	u32 i, j, end;
 
-	for (i = 0; i < n; i = end) {
+	for (i = 0; i < n; i = j) {
 		end = min(n, i + TW_BENCH_BATCH);
+		room = false;
 		local_bh_disable();
 		t0 = ktime_get_ns();
-		for (j = i; j < end; j++)
+		for (j = i; j < end && !room; j++) {
 			r->ops->bench_op(r, tw_runner_timer(r, j), op,
 					 twheel_wl_delta(&tw_wl.p, j, op == TW_OP_MOD));
+			room = r->room_watch && r->ops->needs_room(r);
+		}
 		sum += ktime_get_ns() - t0;
 		local_bh_enable();
+		if (room)
+			r->ops->make_room(r);
 		cond_resched();
 	}
 	return sum;

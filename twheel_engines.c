@@ -17,42 +17,15 @@
 #include <linux/slab.h>
 #include "twheel_runner.h"
 #include "twheel_tick.h"
+#include "twheel_engines.h"
 
 #define CREATE_TRACE_POINTS
 #include "twheel_trace.h"
-
-/* An engine with what the runner keeps next to it. */
-struct tw_engine_runner {
-	union {
-		struct twheel_classic classic;
-		struct twheel_modern modern;
-		struct twheel_reference reference;
-		struct twheel_heap heap;
-		struct twheel_hash hash;
-		struct twheel_simple simple;
-		struct twheel_hash_sorted hash_sorted;
-		struct twheel_straight straight;
-		struct twheel_ordered ordered;
-		struct twheel_ratas ratas;
-		struct twheel_volt volt;
-	};
-	struct twheel_engine *e;
-	void *storage;			/* the heap's array, the others' slots */
-	struct tw_config cfg;		/* what it was set up with */
-	unsigned long clock_offset;	/* engine time = jiffies + this */
-	unsigned int tick_jiffies;	/* a tick's own span */
-	bool backlog;			/* the last tick stopped at the budget */
-};
 
 struct tw_engine_timer {
 	struct tw_wtimer w;
 	struct twheel_timer t;
 };
-
-static struct tw_engine_runner *tw_er(const struct tw_runner *r)
-{
-	return r->priv;
-}
 
 static struct tw_engine_timer *tw_et(struct tw_wtimer *w)
 {
@@ -68,10 +41,37 @@ static u64 tw_engine_clock_ns(void)
 #define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /*
+ * hash_vec: its slots in er->storage, the spares it keeps (cfg->vec_keep
+ * of the smallest size, at most TW_VEC_KEEP_SMALL of the small ones) and
+ * those, given.
+ */
+static int tw_engine_setup_vec(struct tw_engine_runner *er, unsigned long clk,
+			       const struct tw_config *cfg)
+{
+	unsigned int k;
+	int ret;
+
+	er->storage = kvmalloc(twheel_hash_vec_storage_size(cfg->hash_slots),
+			       TW_GFP_STORAGE);
+	if (!er->storage)
+		return -ENOMEM;
+	er->e = &er->hash_vec.e;
+	ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage, cfg->hash_slots);
+	if (ret)
+		return ret;
+	twheel_hash_vec_keep(&er->hash_vec, 0, cfg->vec_keep);
+	for (k = 1; k < TW_VEC_SMALL_ORDERS; k++)
+		twheel_hash_vec_keep(&er->hash_vec, k,
+				     min(cfg->vec_keep, TW_VEC_KEEP_SMALL));
+	return tw_vec_feed_init(&er->vec, &er->hash_vec);
+}
+
+/*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
  * the storage it needs allocated into er->storage: the heap's array for
- * cap timers, cfg->hash_slots slots for hash and hash_sorted,
- * cfg->max_interval for simple. Process context.
+ * cap timers, cfg->hash_slots slots for hash, hash_sorted and hash_vec
+ * (and hash_vec's first spare arrays), cfg->max_interval for simple.
+ * Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
@@ -133,6 +133,9 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		twheel_volt_init(&er->volt, clk);
 		er->e = &er->volt.e;
 		break;
+	case TWHEEL_HASH_VEC:
+		ret = tw_engine_setup_vec(er, clk, cfg);
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -167,6 +170,8 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 		kfree(er);
 		return ret;
 	}
+	er->vec.lock = &r->lock;
+	r->room_watch = er->e->kind == TWHEEL_HASH_VEC;
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	if (er->e->ops->cancel)
@@ -182,6 +187,8 @@ static void tw_engine_release(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = r->priv;
 
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_release(&er->vec);
 	kvfree(er->storage);
 	kfree(er);
 	r->priv = NULL;
@@ -192,6 +199,8 @@ static void tw_engine_release(struct tw_runner *r)
  * (each timer is in the heap at most once). Allocated here, with no lock
  * held, and swapped in under the lock; it never shrinks, so a load that
  * fails later leaves an array big enough for the workload still loaded.
+ * hash_vec gets the spares it asks for (its arrays grow as it is armed:
+ * tw_engine_make_room()).
  */
 static int tw_engine_reserve(struct tw_runner *r, u32 count)
 {
@@ -199,6 +208,8 @@ static int tw_engine_reserve(struct tw_runner *r, u32 count)
 	void *old, *slots;
 	int ret;
 
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		return tw_vec_refill(&er->vec);
 	if (er->e->ops->kind != TWHEEL_HEAP || count <= er->heap.cap)
 		return 0;
 	slots = kvmalloc_array(count, sizeof(*er->heap.slots), TW_GFP_STORAGE);
@@ -276,11 +287,36 @@ static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 	struct tw_engine_runner *er = tw_er(r);
 
 	tw_engine_mod(er, &tw_et(w)->t, expires + er->clock_offset);
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
 }
 
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 {
-	tw_engine_del_one(tw_er(r), &tw_et(w)->t);
+	struct tw_engine_runner *er = tw_er(r);
+
+	tw_engine_del_one(er, &tw_et(w)->t);
+	if (er->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
+}
+
+/*
+ * hash_vec: true while an arm may be refused for an array not given yet;
+ * lock held, or the runner idle.
+ */
+static bool tw_engine_needs_room(struct tw_runner *r)
+{
+	return twheel_hash_vec_short(&tw_er(r)->hash_vec);
+}
+
+/* What it takes: process context, no lock held. */
+static int tw_engine_make_room(struct tw_runner *r)
+{
+	struct tw_engine_runner *er = tw_er(r);
+
+	if (er->e->kind != TWHEEL_HASH_VEC)
+		return 0;
+	return tw_vec_refill(&er->vec);
 }
 
 static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
@@ -378,6 +414,8 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
 	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
+	if (e->kind == TWHEEL_HASH_VEC)
+		tw_vec_kick(&er->vec);
 	spin_unlock(&r->lock);
 }
 
@@ -433,6 +471,21 @@ static void tw_engine_cal_run(struct twheel_timer *t, unsigned long jiffy,
 }
 
 /*
+ * hash_vec's scratch engine gets, before the clock runs, every array the
+ * calibration's arms take: TW_CAL_TIMERS / 64 timers in each of 64 slots.
+ */
+static int tw_engine_cal_room(struct tw_engine_runner *cal)
+{
+	unsigned int k;
+
+	if (cal->e->kind != TWHEEL_HASH_VEC)
+		return 0;
+	for (k = 0; twheel_hash_vec_cap(k) <= TW_CAL_TIMERS / 64; k++)
+		twheel_hash_vec_keep(&cal->hash_vec, k, 64);
+	return tw_vec_refill(&cal->vec);
+}
+
+/*
  * Calibration on a scratch engine of the same kind: TW_CAL_TIMERS adds
  * over 64 jiffies, then their expiry, each under the lock as in the tick.
  */
@@ -457,6 +510,13 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 		kfree(cal);
 		return -ENOMEM;
 	}
+	if (tw_engine_cal_room(cal)) {
+		tw_vec_release(&cal->vec);
+		kvfree(cal->storage);
+		kvfree(t);
+		kfree(cal);
+		return -ENOMEM;
+	}
 	for (i = 0; i < TW_CAL_TIMERS; i++)
 		twheel_timer_setup(cal->e, &t[i], tw_engine_cal_fn);
 	local_bh_disable();
@@ -475,124 +535,10 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
 	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
 	kvfree(t);
+	if (cal->e->kind == TWHEEL_HASH_VEC)
+		tw_vec_release(&cal->vec);
 	kvfree(cal->storage);
 	kfree(cal);
-	return 0;
-}
-
-static void tw_engine_show(struct seq_file *m, struct tw_runner *r)
-{
-	struct twheel_engine *e = tw_er(r)->e;
-	unsigned long clk, per[TWHEEL_MAX_LEVELS], held, pending;
-	unsigned int levels, lvl;
-	u64 lazy, lazy_max;
-
-	/*
-	 * A walk over every timer held, under the lock: a read-out's cost.
-	 * What the engine holds must be what its counters say is pending.
-	 */
-	spin_lock_bh(&r->lock);
-	clk = e->clk;
-	levels = e->nr_levels;
-	held = twheel_count(e, per);
-	pending = e->st.pending;
-	lazy = e->st.lazy_held;
-	lazy_max = e->st.lazy_held_max;
-	spin_unlock_bh(&r->lock);
-	seq_printf(m, "levels: %u\n", levels);
-	seq_printf(m, "clk: %lu\n", clk);
-	seq_printf(m, "held: %lu (%s)\n", held,
-		   held == pending ? "= pending" : "BROKEN: not pending");
-	seq_puts(m, "level_pending:");
-	for (lvl = 0; lvl < levels; lvl++)
-		seq_printf(m, " %lu", per[lvl]);
-	seq_putc(m, '\n');
-	/* what lazily cancelled timers keep: each a whole workload timer */
-	if (r->caps & TW_CAP_LAZY)
-		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
-			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
-}
-
-/* Timers in each of n hlist buckets (through @entry), into per[]. */
-static unsigned int tw_count_hlists(const struct hlist_head *vec,
-				    unsigned int n, unsigned int *per)
-{
-	struct twheel_timer *t;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		hlist_for_each_entry(t, &vec[i], entry)
-			per[i]++;
-	return n;
-}
-
-/* Timers per bucket of a wheel, counted under the lock into per[]. */
-static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
-					    unsigned int *per)
-{
-	struct twheel_timer *t;
-	unsigned int i;
-
-	switch (er->e->ops->kind) {
-	case TWHEEL_CLASSIC:
-		for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
-			list_for_each_entry(t, &er->classic.vec[i], list)
-				per[i]++;
-		return TW_CLASSIC_BUCKETS;
-	case TWHEEL_MODERN:
-		return tw_count_hlists(er->modern.vec, TW_MODERN_BUCKETS, per);
-	case TWHEEL_RATAS:
-		return tw_count_hlists(er->ratas.slots, TW_RATAS_BUCKETS, per);
-	case TWHEEL_VOLT:
-		/* live timers only; the overflow list is the bucket after */
-		for (i = 0; i <= TW_VOLT_BUCKETS; i++) {
-			struct list_head *h = i < TW_VOLT_BUCKETS ?
-					      &er->volt.slots[i] : &er->volt.overflow;
-
-			list_for_each_entry(t, h, volt_link)
-				per[i] += !t->volt_cancelled;
-		}
-		return TW_VOLT_BUCKETS + 1;
-	case TWHEEL_HASH:
-	case TWHEEL_HASH_SORTED:
-	case TWHEEL_SIMPLE:
-		/* the others' wheel is a struct twheel_hash too, at their start */
-		for (i = 0; i <= er->hash.mask; i++)
-			list_for_each_entry(t, &er->hash.slots[i], hash_link)
-				per[i]++;
-		return er->hash.mask + 1;
-	default:
-		return 0;
-	}
-}
-
-static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
-{
-	struct tw_engine_runner *er = tw_er(r);
-	unsigned int nb = max3(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
-				    er->cfg.hash_slots), er->cfg.max_interval,
-			       TW_RATAS_BUCKETS);
-	unsigned int lvl, levels, i, *per;
-	unsigned long lp[TWHEEL_MAX_LEVELS];
-
-	per = kvcalloc(nb, sizeof(*per), GFP_KERNEL);
-	if (!per)
-		return -ENOMEM;
-	spin_lock_bh(&r->lock);
-	twheel_count(er->e, lp);
-	levels = er->e->nr_levels;
-	nb = tw_engine_count_buckets(er, per);
-	spin_unlock_bh(&r->lock);
-
-	seq_printf(m, "# %s: pending timers per level; then 'bucket: count' for each non-empty bucket\n",
-		   r->name);
-	for (lvl = 0; lvl < levels; lvl++)
-		seq_printf(m, "level %u: %lu\n", lvl, lp[lvl]);
-	for (i = 0; i < nb; i++)
-		if (per[i])
-			seq_printf(m, "bucket %u (level %u): %u\n", i,
-				   twheel_bucket_level(er->e, i), per[i]);
-	kvfree(per);
 	return 0;
 }
 
@@ -640,6 +586,8 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.pending	= tw_engine_pending,
 	.tick		= tw_engine_tick,
 	.next_event	= tw_engine_next_event,
+	.needs_room	= tw_engine_needs_room,
+	.make_room	= tw_engine_make_room,
 	.bench_op	= tw_engine_bench_op,
 	.calibrate	= tw_engine_calibrate,
 	.show		= tw_engine_show,

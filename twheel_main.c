@@ -11,6 +11,7 @@
  *   twheel_runner.c      the runner layer: one table of runners and what
  *                        they all do alike (twheel_runner.h)
  *   twheel_engines.c     our engines as runners
+ *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
  *   twheel_ktimers.c     the kernel's timer_list and hrtimer as runners
  *   twheel_softirq.c     probes timing the kernel's timer softirqs
  *   twheel_tick.c        the driver's tick
@@ -43,7 +44,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,timer_list,hrtimer, or all");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -63,11 +64,15 @@ MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget
 
 static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
 module_param(hash_slots, uint, 0444);
-MODULE_PARM_DESC(hash_slots, "slots of the hash and hash_sorted engines (a power of two, 2..1048576; default 256)");
+MODULE_PARM_DESC(hash_slots, "slots of the hash, hash_sorted and hash_vec engines (a power of two, 2..1048576; default 256)");
 
 static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
 module_param(max_interval, uint, 0444);
 MODULE_PARM_DESC(max_interval, "the simple engine's MaxInterval: its slots, the first delta it refuses (a power of two, 2..1048576; default 4096)");
+
+static unsigned int hash_vec_keep = TW_VEC_KEEP_FIRST;
+module_param(hash_vec_keep, uint, 0444);
+MODULE_PARM_DESC(hash_vec_keep, "spare arrays the hash_vec engine keeps of its smallest size (0..65536; default 64) and, at most 4, of each size up to 4 KiB; 0 keeps none: arms into empty slots are then refused with -ENOMEM whenever no spare is about, a test of that path");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -281,7 +286,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt timer_list hrtimer all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -334,6 +339,10 @@ static int __init twheel_init(void)
 			max_interval, 1U << TW_HASH_MAX_BITS);
 		return -EINVAL;
 	}
+	if (hash_vec_keep > 65536) {
+		pr_warn("hash_vec_keep=%u is out of range (0..65536)\n", hash_vec_keep);
+		return -EINVAL;
+	}
 	if (wrap_secs > 86400) {
 		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
 		return -EINVAL;
@@ -345,6 +354,7 @@ static int __init twheel_init(void)
 	tw_cfg.tick_jiffies = tick_jiffies;
 	tw_cfg.hash_slots = hash_slots;
 	tw_cfg.max_interval = max_interval;
+	tw_cfg.vec_keep = hash_vec_keep;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	if (wrap_secs)
 		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;

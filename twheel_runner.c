@@ -35,6 +35,7 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
 	[TWHEEL_RATAS]		= &tw_engine_runner_ops,
 	[TWHEEL_VOLT]		= &tw_engine_runner_ops,
+	[TWHEEL_HASH_VEC]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };
@@ -181,7 +182,10 @@ void tw_runners_set_active(bool on)
 
 /*
  * Applies fn to every workload timer of r under its lock, in batches, so
- * that a million timers never keep softirqs off for long.
+ * that a million timers never keep softirqs off for long. A batch ends
+ * early when the runner needs room for the next arm, which it gets here,
+ * in process context: no arm of these is refused for memory that could be
+ * had.
  */
 static void tw_runner_batched(struct tw_runner *r,
 			      void (*fn)(struct tw_runner *r,
@@ -189,14 +193,20 @@ static void tw_runner_batched(struct tw_runner *r,
 					 unsigned long arg),
 			      unsigned long arg)
 {
+	bool room;
 	u32 i, j, end;
 
-	for (i = 0; i < r->nr_timers; i = end) {
+	for (i = 0; i < r->nr_timers; i = j) {
 		end = min(r->nr_timers, i + 1024);
+		room = false;
 		spin_lock_bh(&r->lock);
-		for (j = i; j < end; j++)
+		for (j = i; j < end && !room; j++) {
 			fn(r, tw_runner_timer(r, j), arg);
+			room = r->room_watch && r->ops->needs_room(r);
+		}
 		spin_unlock_bh(&r->lock);
+		if (room)
+			r->ops->make_room(r);
 		cond_resched();
 	}
 }

@@ -120,6 +120,8 @@ struct tw_cost {
  * @hash_slots: slots of the hash engine (a power of two)
  * @max_interval: the simple engine's MaxInterval (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
+ * @vec_keep: spare arrays the hash_vec engine keeps of its smallest size
+ *	(and at most TW_VEC_KEEP_SMALL of the others up to 4 KiB): hash_vec_keep
  */
 struct tw_config {
 	unsigned int modern_depth;
@@ -127,6 +129,7 @@ struct tw_config {
 	unsigned int hash_slots;
 	unsigned int max_interval;
 	unsigned long clock_offset;
+	unsigned int vec_keep;
 };
 
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */
@@ -169,6 +172,12 @@ struct tw_config {
  * @forget: let go of every workload timer before they are freed (nothing
  *	is armed): an engine with lazy cancel still links the cancelled
  *	ones; lock not held, may sleep; may be NULL
+ * @needs_room: whether an arm now may be refused for memory @make_room
+ *	can get (hash_vec's arrays); lock held, or the runner idle. Asked
+ *	only of runners whose init set struct tw_runner.room_watch
+ * @make_room: get that memory: process context, no lock held; 0 or
+ *	-ENOMEM. Process-context loops that arm many timers (start, bench)
+ *	stop when @needs_room says so and call this
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -193,6 +202,8 @@ struct tw_runner_ops {
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
 	u32 (*max_timers)(struct tw_runner *r);
 	void (*forget)(struct tw_runner *r);
+	bool (*needs_room)(struct tw_runner *r);
+	int (*make_room)(struct tw_runner *r);
 };
 
 /**
@@ -212,6 +223,10 @@ struct tw_runner_ops {
  * @opcost: the last bench of this load (under the control mutex)
  * @cost: its calibration (under the control mutex; 0: not measured yet)
  * @priv: the implementation's state (an engine)
+ * @room_watch: set by @ops->init when an arm may be refused for memory
+ *	@ops->make_room can get: loops that arm many timers ask
+ *	@ops->needs_room after each arm then, and only then (no indirect call
+ *	per op for the others, the bench's timed loop included)
  * @dir: its debugfs directory
  */
 struct tw_runner {
@@ -229,6 +244,7 @@ struct tw_runner {
 	struct tw_opcost opcost;
 	struct tw_cost cost;
 	void *priv;
+	bool room_watch;
 	struct dentry *dir;
 };
 

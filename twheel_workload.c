@@ -42,6 +42,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_ORDERED]	= "ordered",
 	[TWHEEL_RATAS]		= "ratas",
 	[TWHEEL_VOLT]		= "volt",
+	[TWHEEL_HASH_VEC]	= "hash_vec",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

@@ -163,6 +163,13 @@ static inline struct twheel_timer *tw_slots_pop(struct list_head *collected)
 	return t;
 }
 
+/* twheel_ops.bucket_of of an engine without buckets to mod in place in. */
+static inline unsigned int tw_no_bucket_of(const struct twheel_engine *e,
+					   unsigned long expires)
+{
+	return TWHEEL_NO_BUCKET;
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)

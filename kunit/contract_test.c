@@ -164,6 +164,43 @@ static struct twheel_engine *tw_init_##name(void *mem, unsigned long clk) \
 TW_INIT_CLK_ONLY(ratas)
 TW_INIT_CLK_ONLY(volt)
 
+/*
+ * hash_vec with the hash engine's few slots, and spare arrays carved out
+ * of its memory: as many of orders 0 and 1 as a case has timers (each
+ * non-empty slot holds one array), and one of each order above up to one
+ * slot holding every timer of the burst (131072 entries). It asks for
+ * nothing more.
+ */
+#define TW_VEC_CONTRACT_TOP	15
+
+struct tw_contract_vec {
+	struct twheel_hash_vec hv;
+	struct twheel_vec_slot slots[TW_CONTRACT_HASH_SLOTS];
+	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS)];
+	struct twheel_vec_entry ent[TW_NR_RECS * 4 + TW_NR_RECS * 8 +
+				    (4UL << (TW_VEC_CONTRACT_TOP + 1)) - 16];
+};
+
+static struct twheel_engine *tw_init_hash_vec(void *mem, unsigned long clk)
+{
+	struct tw_contract_vec *cv = mem;
+	struct twheel_vec_entry *ent = cv->ent;
+	unsigned int k, i;
+
+	if (twheel_hash_vec_init(&cv->hv, clk, cv->slots, TW_CONTRACT_HASH_SLOTS))
+		return NULL;
+	for (k = 0; k <= TW_VEC_CONTRACT_TOP; k++) {
+		twheel_hash_vec_keep(&cv->hv, k, 0);
+		for (i = 0; i < (k < 2 ? TW_NR_RECS : 1); i++) {
+			twheel_hash_vec_give(&cv->hv, k, ent);
+			ent += twheel_hash_vec_cap(k);
+		}
+	}
+	if (ent != cv->ent + ARRAY_SIZE(cv->ent))
+		return NULL;
+	return &cv->hv.e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -195,6 +232,7 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
 	{ "ratas", sizeof(struct twheel_ratas), tw_init_ratas, tw_fires_exact },
 	{ "volt", sizeof(struct twheel_volt), tw_init_volt, tw_fires_exact },
+	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)

@@ -64,43 +64,29 @@ static void tw_hash_every(struct kunit *test, unsigned int nr_slots,
 	tw_check_invariant(test, &h->e);
 }
 
-/* -3..-1, then every delta over six turns, then k turns - 1, k, k + 1. */
-static long tw_hash_delta(unsigned int i, unsigned int nr_slots)
-{
-	unsigned int every = 6 * nr_slots + 2, k;
-
-	if (i < 3)
-		return (long)i - 3;
-	if (i < 3 + every)
-		return i - 3;
-	i -= 3 + every;
-	k = 7 + i / 3;
-	return (long)k * nr_slots + (long)(i % 3) - 1;
-}
-
 /* 16 slots: deltas up to 6 turns, then every turn's edge up to turn 200. */
 static void hash_fires_exactly_every_delta(struct kunit *test)
 {
-	tw_hash_every(test, 16, 1000, 3 + 98 + 3 * 194, tw_hash_delta);
+	tw_hash_every(test, 16, 1000, 3 + 98 + 3 * 194, tw_turns_delta);
 }
 
 /* The smallest wheel, two slots: every timer waits delta / 2 rounds. */
 static void hash_two_slots(struct kunit *test)
 {
-	tw_hash_every(test, 2, 77, 3 + 14 + 3 * 300, tw_hash_delta);
+	tw_hash_every(test, 2, 77, 3 + 14 + 3 * 300, tw_turns_delta);
 }
 
 /* The default wheel: the turn edges at 256 slots. */
 static void hash_default_slots(struct kunit *test)
 {
 	tw_hash_every(test, TW_HASH_DEFAULT_SLOTS, 1UL << 33, 3 + 6 * 256 + 2 + 3 * 100,
-		      tw_hash_delta);
+		      tw_turns_delta);
 }
 
 /* Across the clock's wrap, every delta over six turns. */
 static void hash_clock_wrap(struct kunit *test)
 {
-	tw_hash_every(test, 16, ULONG_MAX - 40, 3 + 98 + 3 * 20, tw_hash_delta);
+	tw_hash_every(test, 16, ULONG_MAX - 40, 3 + 98 + 3 * 20, tw_turns_delta);
 }
 
 /*

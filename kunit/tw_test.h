@@ -61,6 +61,9 @@ struct tw_rec *tw_exact_deltas(struct kunit *test, struct twheel_engine *e,
 unsigned int tw_runs_out_of_order(const struct tw_rec *r, unsigned int n);
 void tw_check_invariant(struct kunit *test, const struct twheel_engine *e);
 unsigned long tw_rand_delta(struct rnd_state *rs);
+long tw_turns_delta(unsigned int i, unsigned int nr_slots);
+struct tw_rec *tw_recs_expecting(struct kunit *test, struct tw_ctx *ctx,
+				 struct twheel_engine *e, unsigned int n);
 
 /* Timers in the buckets of level lvl, counted one by one (twheel_count()). */
 static inline unsigned long tw_in_level(const struct twheel_engine *e,

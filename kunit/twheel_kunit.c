@@ -234,6 +234,33 @@ void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
 	KUNIT_EXPECT_EQ(test, twheel_count(e, NULL), st->pending);
 }
 
+/*
+ * The deltas at which a hashed wheel of nr_slots slots files differently,
+ * by i: -3..-1, then every delta over six turns, then k turns - 1, k and
+ * k + 1 for k from 7 on.
+ */
+long tw_turns_delta(unsigned int i, unsigned int nr_slots)
+{
+	unsigned int every = 6 * nr_slots + 2, k;
+
+	if (i < 3)
+		return (long)i - 3;
+	if (i < 3 + every)
+		return i - 3;
+	i -= 3 + every;
+	k = 7 + i / 3;
+	return (long)k * nr_slots + (long)(i % 3) - 1;
+}
+
+/* ctx set up for e, every run checked by tw_expect_hook(); n fresh timers. */
+struct tw_rec *tw_recs_expecting(struct kunit *test, struct tw_ctx *ctx,
+				 struct twheel_engine *e, unsigned int n)
+{
+	tw_ctx_init(ctx, test, e);
+	ctx->hook = tw_expect_hook;
+	return tw_recs_new(test, ctx, n);
+}
+
 /* A delta mix: mostly near, some far, a few in the past. */
 unsigned long tw_rand_delta(struct rnd_state *rs)
 {

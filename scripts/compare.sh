@@ -222,9 +222,9 @@ check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
 	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
-check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas and volt run every timer at its exact jiffy" \
+check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt and hash_vec run every timer at its exact jiffy" \
 	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
-		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt)$/ && $c != 0' "$csv")" ]
+		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec)$/ && $c != 0' "$csv")" ]
 # A twheel loaded on a host may run only some runners: what needs a
 # runner is checked where it ran.
 has() { [ -n "$(cell burst "$1" "$c_engine")" ]; }

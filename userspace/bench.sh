@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # Builds and runs the user-space benchmark (bench.c) on every engine and
 # prints a markdown table: ns per op on this machine (clock_gettime) and
-# instructions per op (callgrind), advance per jiffy.
+# instructions per op (callgrind), advance per jiffy; then, for the engines
+# of CACHE_ENGINES, a table of simulated D1 and LL data-cache misses per op
+# (valgrind's cache simulator, cachegrind's, run inside the same callgrind
+# pass so that each op kind's phase is counted alone: valgrind 3.19's
+# cachegrind has no client requests to mark phases with). The cache is
+# simulated as given, not the host's: D1 32 KiB 8-way, LL 8 MiB 16-way,
+# 64-byte lines (CACHE_GEOMETRY).
 #   BENCH_SIZES     pending timers          (1000 10000 100000 1000000)
 #   BENCH_JIFFIES   jiffies timed natively  (2048)
 #   BENCH_REPEAT    native runs; the table keeps the fastest (3)
 #   CG_SIZES        sizes run under callgrind (BENCH_SIZES)
 #   CG_JIFFIES      jiffies per add/del/mod phase under callgrind (32)
 #   BENCH_ENGINES   engines to run (classic modern reference heap hash simple
-#                   hash_sorted straight ordered ratas volt)
+#                   hash_sorted straight ordered ratas volt hash_vec)
+#   CACHE_ENGINES   of those, the ones whose callgrind run simulates the
+#                   caches too (classic hash hash_vec; "" for none)
+#   CACHE_GEOMETRY  valgrind's cache options (--I1=32768,8,64
+#                   --D1=32768,8,64 --LL=8388608,16,64)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -18,7 +28,10 @@ jiffies=${BENCH_JIFFIES:-2048}
 repeat=${BENCH_REPEAT:-3}
 cg_sizes=${CG_SIZES:-$sizes}
 cg_jiffies=${CG_JIFFIES:-32}
-engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted straight ordered ratas volt}
+engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted straight ordered
+	ratas volt hash_vec}
+cache_engines=${CACHE_ENGINES-classic hash hash_vec}
+cache_geometry=${CACHE_GEOMETRY:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64}
 bench=$here/build/bench
 
 ksrc=$("$here/setup.sh")
@@ -38,17 +51,37 @@ done
 # One callgrind run per engine and size; one dump per op kind.
 for n in $cg_sizes; do
 	for e in $engines; do
-		log "bench $e $n: callgrind"
+		sim=""
+		case " $(echo $cache_engines) " in
+		*" $e "*) sim="--cache-sim=yes $cache_geometry" ;;
+		esac
+		log "bench $e $n: callgrind${sim:+ with the cache simulated}"
 		rm -f "$tmp"/cg.*
+		# shellcheck disable=SC2086
+		# (valgrind warns that it overrides the host's cache sizes)
 		valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
-			--callgrind-out-file="$tmp/cg.out" \
-			"$bench" "$e" "$n" "$cg_jiffies" >"$tmp/ops"
+			$sim --callgrind-out-file="$tmp/cg.out" \
+			"$bench" "$e" "$n" "$cg_jiffies" >"$tmp/ops" 2>"$tmp/vg.err" ||
+			{ cat "$tmp/vg.err" >&2; exit 1; }
+		grep -v -e 'warning: .*LL cache' -e 'warning: L3 cache found' "$tmp/vg.err" >&2 || true
 		for f in "$tmp"/cg.out.*; do
 			op=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
-			ir=$(sed -n 's/^summary: //p' "$f")
+			ir=$(sed -n 's/^summary: //p' "$f" | awk '{ print $1 }')
 			cnt=$(awk -v op="$op" '$1 == "ops" && $2 == op { print $3 }' "$tmp/ops")
 			echo "ir $e $n $op $ir $cnt" >>"$tmp/ir"
+			[ -n "$sim" ] || continue
+			# data misses, reads and writes: D1mr + D1mw, DLmr + DLmw (the
+			# summary leaves out trailing zero counts)
+			awk -v k="cm $e $n $op $cnt" '
+				/^events: / { ne = split(substr($0, 9), ev, " ") }
+				/^summary: / { split(substr($0, 10), sv, " ") }
+				END {
+					for (i = 1; i <= ne; i++) v[ev[i]] = sv[i] + 0
+					print k, v["D1mr"] + v["D1mw"], v["DLmr"] + v["DLmw"]
+				}' "$f" >>"$tmp/cm"
 		done
+		[ -z "$sim" ] || awk -v k="fired $e $n" '$1 == "fired" { print k, $2 }' \
+			"$tmp/ops" >>"$tmp/cm"
 	done
 done
 touch "$tmp/ir"
@@ -78,3 +111,31 @@ awk '
 				get(f[1], f[2], "mod"), get(f[1], f[2], "advance"), expired[k]
 		}
 	}' "$tmp/ir" "$tmp/ns"
+
+[ -s "$tmp/cm" ] || exit 0
+echo
+echo "Simulated data-cache misses per op (D1 32 KiB, LL 8 MiB unless CACHE_GEOMETRY says otherwise): per add, del, mod; per tick (one jiffy's advance with its pops) and per timer it fired."
+echo
+echo "| engine | pending | D1 add | D1 del | D1 mod | D1 tick | D1 fired | LL add | LL del | LL mod | LL tick | LL fired | fired per tick |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+awk '
+	$1 == "fired" { fired[$2, $3] = $4; next }
+	{
+		k = $2 " " $3
+		if (!(k in seen)) { seen[k] = 1; order[++rows] = k }
+		d1[$2, $3, $4] = $6 / $5; ll[$2, $3, $4] = $7 / $5
+		if ($4 == "advance") { d1a[$2, $3] = $6; lla[$2, $3] = $7; ticks[$2, $3] = $5 }
+	}
+	function f(x) { return sprintf(x < 10 ? "%.2f" : "%.1f", x) }
+	END {
+		for (r = 1; r <= rows; r++) {
+			split(order[r], a, " ")
+			e = a[1]; n = a[2]; fi = fired[e, n]
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				e, n, f(d1[e, n, "add"]), f(d1[e, n, "del"]), f(d1[e, n, "mod"]),
+				f(d1[e, n, "advance"]), fi ? f(d1a[e, n] / fi) : "-",
+				f(ll[e, n, "add"]), f(ll[e, n, "del"]), f(ll[e, n, "mod"]),
+				f(ll[e, n, "advance"]), fi ? f(lla[e, n] / fi) : "-",
+				f(fi / ticks[e, n])
+		}
+	}' "$tmp/cm"

@@ -31,9 +31,10 @@ table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
 	"$here/bench.sh")
 rc=$?
 printf '%s\n' "$table" >&2
-# Eleven engine rows, every cell filled in.
-rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt) \| 1000 ')
-[ $rc -eq 0 ] && [ "$rows" -eq 11 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+# Twelve engine rows, every cell filled in; then the cache table's three
+# rows (classic, hash, hash_vec) once more.
+rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec) \| 1000 ')
+[ $rc -eq 0 ] && [ "$rows" -eq 15 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? bench-user-tiny
 
 table=$(STREAM_SIZES=1000 STREAM_MIXES="u s" STREAM_OPS=2000 STREAM_REPEAT=1 \
@@ -45,6 +46,15 @@ rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|ratas|vo
 [ $rc -eq 0 ] && [ "$rows" -eq 10 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? stream-user-tiny
 
+# The hash engines on the short delays' stream (the long ones make a
+# hashed wheel of 256 slots visit each timer thousands of times).
+table=$(STREAM_SIZES=1000 STREAM_MIXES=s STREAM_ENGINES="hash hash_vec" STREAM_OPS=2000 \
+	STREAM_REPEAT=1 "$here/stream.sh")
+rc=$?
+printf '%s\n' "$table" >&2
+rows=$(printf '%s\n' "$table" | grep -cE '^\| (hash|hash_vec) \| s \| 1000 ')
+[ $rc -eq 0 ] && [ "$rows" -eq 2 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+result $? stream-user-hash-tiny
 "$here/replay_check.sh" || fail=1
 
 exit $fail

@@ -3,8 +3,8 @@
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_RATAS, FZ_VOLT for those - and
- * the reference
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_RATAS, FZ_VOLT, FZ_HASH_VEC for
+ * those - and the reference
  * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
@@ -14,14 +14,16 @@
  *    volt (the exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
- *    model knows, and is compared for the arms it took;
+ *    model knows, and is compared for the arms it took; so is hash_vec,
+ *    which refuses an arm it has no array for (fuzz_vec.h: the input
+ *    feeds and drains its pool);
  *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
  *    rule (computed here in closed form), so never before the reference and
  *    at most one level granularity after it, unless clamped beyond range.
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
  * the op, high 5 bits the timer) followed by its arguments; the hash,
  * simple and hash_sorted engines take one more byte first, their number
- * of slots. FZ_TRACE=1 in
+ * of slots (hash_vec a second one: the spares it keeps). FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -46,14 +48,15 @@
 #define FZ_ORDERED	105
 #define FZ_RATAS	106
 #define FZ_VOLT		107
+#define FZ_HASH_VEC	108
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
  * timers are (as Netty's wheel ticks through idle time): its advances stay
  * below 2^16 jiffies, or a run would take minutes.
  */
-#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED ? \
-			 0xffffUL : ~0UL)
+#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED || \
+			 FZ_WHEEL == FZ_HASH_VEC ? 0xffffUL : ~0UL)
 #define FZ_HASH_SLOTS	1024
 
 /*
@@ -319,9 +322,22 @@ static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
 	       delta > fz_simple.wheel.mask;
 }
 
+static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
+			   unsigned long expires);
+
+/* Whether arming timer i for expires is refused: simple's range, hash_vec's pool. */
+static bool fz_refuses(const struct fz_engine *fe, unsigned int i,
+		       unsigned long expires)
+{
+	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
+		return fz_vec_refuses(fe, i, expires);
+	return fz_refused(fe, expires);
+}
+
 static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	u64 refused = fe->e->st.refused;
+	bool refuse = fe->s[i].state == FZ_IDLE && fz_refuses(fe, i, expires);
 	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
 				 twheel_add(fe->e, &fe->t[i], expires);
 
@@ -329,8 +345,9 @@ static void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
 		return;
 	}
-	if (fz_refused(fe, expires)) {
-		FZ_CHECK(fe, ret == -ERANGE && fe->e->st.refused == refused + 1,
+	if (refuse) {
+		FZ_CHECK(fe, ret == (fe->e->ops->kind == TWHEEL_HASH_VEC ? -ENOMEM : -ERANGE) &&
+			 fe->e->st.refused == refused + 1,
 			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
 		return;
 	}
@@ -360,7 +377,7 @@ static bool fz_mod_to(struct fz_engine *fe, unsigned int i,
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
-	bool refuse = fz_refused(fe, expires) && (!was || s->expires != expires);
+	bool refuse = (!was || s->expires != expires) && fz_refuses(fe, i, expires);
 	u64 refused = fe->e->st.refused;
 	bool ret = ranged ? twheel_mod_range(fe->e, &fe->t[i], lo, hi) :
 		   fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
@@ -442,8 +459,8 @@ static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
 
 /*
  * The classic wheel may stop early for a cascade, ratas for a promotion,
- * volt to re-file a slot or reclaim cancelled timers, the hash engine for
- * a slot whose timers only count a round down; the others may not.
+ * volt to re-file a slot or reclaim cancelled timers, the hash engines for
+ * a slot whose timers only wait a round; the others may not.
  */
 static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 			  unsigned long d)
@@ -452,7 +469,7 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 
 	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
-	    fe->e->ops->kind == TWHEEL_VOLT)
+	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -499,6 +516,8 @@ static bool fz_collected(const struct fz_engine *fe,
 		return t->bucket == TWHEEL_COLLECTED;
 	if (fe->e->ops->kind == TWHEEL_VOLT)
 		return t->volt_slot == TW_VOLT_COLLECTED;
+	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
+		return t->vec_slot == TW_VEC_COLLECTED;
 	if (fe->e->ops->kind == TWHEEL_HASH || fe->e->ops->kind == TWHEEL_SIMPLE ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED ||
 	    fe->e->ops->kind == TWHEEL_STRAIGHT || fe->e->ops->kind == TWHEEL_ORDERED)
@@ -802,6 +821,8 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 	return n;
 }
 
+#include "fuzz_vec.h"
+
 /* Every timer against the model; with full, the whole structure too. */
 static void fz_check_engine(struct fz_engine *fe, bool full)
 {
@@ -876,6 +897,9 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		break;
 	case TWHEEL_VOLT:
 		fz_check_volt(fe, due);
+		break;
+	case TWHEEL_HASH_VEC:
+		fz_check_vec(fe, armed, due);
 		break;
 	default:
 		n = fz_walk_tree(fe, &fz_reference.armed);
@@ -1128,6 +1152,7 @@ static void fz_op(void)
 		r2 = fz_mod(&fz_wheel, i, x);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
+			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
@@ -1136,6 +1161,7 @@ static void fz_op(void)
 		r2 = fz_del(&fz_wheel, i);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
+			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
 			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
@@ -1163,9 +1189,11 @@ static void fz_op(void)
 		fz.clk += i + 1;
 		break;
 	default:
-		FZ_TRACE("%lu: pop all\n", fz.op);
+		FZ_TRACE("%lu: pop all, pool %u\n", fz.op, i);
 		fz_drain(&fz_ref);
 		fz_drain(&fz_wheel);
+		if (FZ_WHEEL == FZ_HASH_VEC)
+			fz_vec_pool(i);
 	}
 }
 
@@ -1269,6 +1297,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 					    fz_nr_slots()))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
+	} else if (FZ_WHEEL == FZ_HASH_VEC) {
+		fz_vec_init(fz_nr_slots());
+		fz_setup(&fz_wheel, &fz_vec.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* its MaxInterval */
 		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))
@@ -1290,5 +1321,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz_check_engine(&fz_wheel, true);
 		fz_cross();
 	}
+	if (FZ_WHEEL == FZ_HASH_VEC)
+		fz_vec_done();
 	return 0;
 }

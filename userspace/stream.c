@@ -35,6 +35,7 @@
 #include <valgrind/callgrind.h>
 #include "twheel.h"
 #include "stream.h"
+#include "vec_pool.h"
 
 enum { K_ADD, K_DEL, K_MOD, K_EMPTY, K_BUSY, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = {
@@ -46,6 +47,8 @@ static struct twheel_modern modern;
 static struct twheel_reference reference;
 static struct twheel_ratas ratas;
 static struct twheel_volt volt;
+static struct twheel_hash hash;
+static struct twheel_hash_vec hash_vec;
 
 static struct {
 	struct twheel_engine *e;
@@ -84,10 +87,43 @@ static void engine_init(const char *name, unsigned long clk)
 	} else if (!strcmp(name, "volt")) {
 		twheel_volt_init(&volt, clk);
 		b.e = &volt.e;
+	} else if (!strcmp(name, "hash")) {
+		if (twheel_hash_init(&hash, clk,
+				     malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
+				     TW_HASH_DEFAULT_SLOTS))
+			exit(2);
+		b.e = &hash.e;
+	} else if (!strcmp(name, "hash_vec")) {
+		vec_pool_init(&hash_vec, clk, TW_HASH_DEFAULT_SLOTS);
+		b.e = &hash_vec.e;
 	} else {
 		fprintf(stderr, "stream: no engine %s\n", name);
 		exit(2);
 	}
+}
+
+/* Gives back what engine_init() took (hash_vec: its timers deleted first). */
+static void engine_fini(unsigned long n)
+{
+	unsigned long i;
+	void *a;
+
+	if (b.e == &hash.e) {
+		free(hash.slots);
+	} else if (b.e == &hash_vec.e) {
+		for (i = 0; i < n; i++)
+			twheel_del(b.e, &b.t[i]);
+		while ((a = twheel_hash_vec_take(&hash_vec, true)))
+			free(a);
+		free(hash_vec.slots);
+	}
+}
+
+/* hash_vec: the arrays it asks for, between batches (untimed). */
+static void feed(void)
+{
+	if (b.e->kind == TWHEEL_HASH_VEC)
+		vec_pool_feed(&hash_vec);
 }
 
 /*
@@ -139,6 +175,7 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 		else
 			b.batch[n_del++] = &b.t[id];
 	}
+	feed();
 	kind_start(K_DEL, n_del, &t0);
 	for (i = 0; i < n_del; i++)
 		twheel_del_as(e, kind, b.batch[i]);
@@ -147,6 +184,7 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 		ss_arm(s, b.batch[i] - b.t, tick);
 		b.exp[i] = s->expires[b.batch[i] - b.t];
 	}
+	feed();
 	kind_start(K_ADD, n_del, &t0);
 	for (i = 0; i < n_del; i++)
 		twheel_add_as(e, kind, b.batch[i], b.exp[i]);
@@ -155,6 +193,7 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 		ss_arm(s, mods[i] - b.t, tick);
 		b.exp[i] = s->expires[mods[i] - b.t];
 	}
+	feed();
 	kind_start(K_MOD, n_mod, &t0);
 	for (i = 0; i < n_mod; i++)
 		twheel_mod_as(e, kind, mods[i], b.exp[i]);
@@ -163,6 +202,7 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 	/* the tick; its kind is known from a first, uncollected pass */
 	k = record || !b.busy[tick - b.clk0] ? K_EMPTY : K_BUSY;
 	fired = 0;
+	feed();
 	kind_start(k, 1, &t0);
 	twheel_advance_as(e, kind, tick);
 	while ((t = twheel_pop_as(e, kind)))
@@ -176,6 +216,7 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 		ss_arm(s, b.batch[i] - b.t, tick);
 		b.exp[i] = s->expires[b.batch[i] - b.t];
 	}
+	feed();
 	kind_start(K_ADD, fired, &t0);
 	for (i = 0; i < fired; i++)
 		twheel_add_as(e, kind, b.batch[i], b.exp[i]);
@@ -223,6 +264,7 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	}
 	for (i = 0; i < n; i++) {
 		twheel_timer_setup(b.e, &b.t[i], NULL);
+		feed();
 		twheel_add(b.e, &b.t[i], s.expires[i]);
 	}
 	memset(b.ns, 0, sizeof(b.ns));
@@ -240,10 +282,11 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
-	    b.e->st.pending != n) {
+	    b.e->st.pending != n || b.e->st.refused) {
 		fprintf(stderr, "stream: %s: counters do not add up\n", engine);
 		exit(1);
 	}
+	engine_fini(n);
 	ss_free(&s);
 }
 
@@ -253,7 +296,7 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt> <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt|hash|hash_vec> <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];

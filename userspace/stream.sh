@@ -5,7 +5,9 @@
 # an empty tick's, over the timers it fired), then ns of the same natively.
 #   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
-#   STREAM_ENGINES  engines                 (classic modern reference ratas volt)
+#   STREAM_ENGINES  engines                 (classic modern reference ratas volt;
+#                   also hash, hash_vec: mix s only, in practice, as each tick
+#                   walks a slot of every timer within 256 jiffies' turn)
 #   STREAM_OPS      touches per run         (stream.c's default)
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++

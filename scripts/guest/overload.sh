@@ -52,9 +52,14 @@ for wl in timeouts expiring long burst mixed; do
 	within "$tsh" || bad "$wl count=$fit: a shell command took $tsh s"
 	within "$tst" || bad "$wl count=$fit: reading stats took $tst s"
 	within "$tsp" || bad "$wl count=$fit: stop took $tsp s"
-	for e in classic modern timer_list hrtimer; do
+	# every runner the module runs (its stats blocks but softirq's)
+	for e in $(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq); do
 		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: invariant"
 		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: ran early"
+		case " $exact " in
+		*" $e "*) [ "$(get $e runs_exact)" = "$(get $e runs)" ] ||
+			bad "$wl/$e: $(get $e runs_exact) of $(get $e runs) runs exact" ;;
+		esac
 	done
 	ok "$wl: largest admitted count=$fit $extra, demand $demand events/s, capacity $cap/s of this mix; shell $tsh s, stats $tst s, stop $tsp s"
 done

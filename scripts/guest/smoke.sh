@@ -12,7 +12,8 @@ rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
 	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy \
-	straight/occupancy ordered/occupancy ratas/occupancy volt/occupancy; do
+	straight/occupancy ordered/occupancy ratas/occupancy volt/occupancy \
+	hash_vec/occupancy; do
 	[ -e $d/$f ] || bad "missing $d/$f"
 done
 
@@ -44,7 +45,10 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			;;
 		esac
 	done
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	# hash_vec's arrays come ahead of need: no arm refused for want of one
+	[ "$(get hash_vec refused)" = 0 ] && [ "$(get hash_vec vec_alloc_failed)" = 0 ] ||
+		bad "$wl/hash_vec: $(get hash_vec refused) arms refused, $(get hash_vec vec_alloc_failed) allocations failed"
+	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt, hash_vec exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
 }
 
 # 240 timers touched by 80 ops a tick: each about every 3 ticks, so next
@@ -181,5 +185,28 @@ rmmod twheel || bad "rmmod under load"
 [ ! -e $d ] || bad "debugfs left behind"
 dmesg | grep -q 'twheel: unloaded' || bad "no unload message"
 ok "rmmod with $many timers per engine pending"
+
+# hash_vec keeping no spare arrays: with none to file a timer in, every
+# arm is refused with -ENOMEM (the first arms at start and the re-arms of
+# start's second pass: twice the count), each counted, none lost or half
+# done; the classic wheel beside it runs as ever; nothing is left at unload.
+c=$(n 3000)
+insmod /lib/twheel/twheel.ko engines=hash_vec,classic hash_vec_keep=0 ||
+	bad "insmod hash_vec_keep=0"
+ctl load expiring count=$c duration=2 || bad "load expiring, hash_vec_keep=0"
+ctl start || bad "start, hash_vec_keep=0"
+sleep 2
+ctl stop || bad "stop, hash_vec_keep=0"
+refused=$(get hash_vec refused)
+[ "$refused" = $((2 * c)) ] && [ "$(get hash_vec added)" = 0 ] ||
+	bad "hash_vec_keep=0: $refused refused, $(get hash_vec added) added (want $((2 * c)), 0)"
+[ "$(get hash_vec invariant)" = ok ] && [ "$(get hash_vec pending)" = 0 ] &&
+	[ "$(get hash_vec runs)" = 0 ] && [ "$(get hash_vec vec_slot_bytes)" = 0 ] ||
+	bad "hash_vec_keep=0: counters or arrays left"
+runs=$(get classic runs)
+[ "$runs" -gt 0 ] && [ "$(get classic runs_exact)" = "$runs" ] ||
+	bad "hash_vec_keep=0: classic ran $runs"
+rmmod twheel || bad "rmmod, hash_vec_keep=0"
+ok "hash_vec_keep=0: all $refused arms refused (-ENOMEM) and counted, classic $runs runs beside it"
 echo "smoke: $fails failures ($(uname -r))"
 [ $fails -eq 0 ]
