@@ -165,6 +165,13 @@ struct tw_config {
  * @max_timers: the most workload timers the runner takes without stalling
  *	the machine, for engines whose start costs grow with the count (may
  *	be NULL: TWHEEL_MAX_TIMERS)
+ * @activate: the workload's activity starts (@on) or ends on this runner,
+ *	before its timers are armed or after they are disarmed (process
+ *	context, may sleep; may be NULL); an error refuses the start
+ * @feed: (the shadow) at the start of the driver's tick, before any
+ *	runner's tick: hands the other runners what happened since the last
+ *	tick; true if it ticked them itself, so that the driver does not
+ *	(may be NULL)
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -188,6 +195,8 @@ struct tw_runner_ops {
 	void (*show)(struct seq_file *m, struct tw_runner *r);
 	int (*occupancy)(struct seq_file *m, struct tw_runner *r);
 	u32 (*max_timers)(struct tw_runner *r);
+	int (*activate)(struct tw_runner *r, bool on);
+	bool (*feed)(struct tw_runner *r, unsigned long now);
 };
 
 /**
@@ -266,6 +275,7 @@ extern unsigned long tw_runner_mask;
 extern const struct tw_runner_ops tw_engine_runner_ops;
 extern const struct tw_runner_ops tw_timer_list_runner_ops;
 extern const struct tw_runner_ops tw_hrtimer_runner_ops;
+extern const struct tw_runner_ops tw_shadow_runner_ops;
 
 /* The runner at or after index *i that the module runs, or NULL. */
 struct tw_runner *tw_runner_next(int *i);
@@ -290,11 +300,13 @@ void tw_runners_release(void);
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
+void tw_runner_ran_j(struct tw_runner *r, long late_j);
 bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick);
 
 void tw_runners_set_active(bool on);
+int tw_runners_activate(bool on);
 void tw_runners_arm_all(unsigned long base);
 void tw_runners_rearm_ran(void);
 void tw_runners_disarm(void);
