@@ -55,6 +55,14 @@
 
 struct tw_runner *tw_sh_runner;
 
+/* Counts one event of the kernel's side (c: in sh->c). */
+static void tw_sh_count(struct tw_runner *r, u64 *c)
+{
+	spin_lock(&r->lock);
+	(*c)++;
+	spin_unlock(&r->lock);
+}
+
 /* ---- the shadows: the pool and the table ---- */
 
 static struct tw_shadow *tw_sh_find(struct tw_sh *sh, const void *key)
@@ -97,7 +105,7 @@ static void tw_sh_put(struct tw_sh *sh, struct tw_shadow *s)
 static void tw_sh_close(struct tw_runner *r, struct tw_sh *sh,
 			struct tw_shadow *s, u64 *why)
 {
-	tw_sh_close_twins(sh, s);
+	tw_sh_drop_twins(sh, s, true);
 	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED) {
 		spin_lock(&r->lock);
 		r->st->deleted++;
@@ -117,7 +125,7 @@ static void tw_sh_cancelled(struct tw_runner *r, struct tw_sh *sh,
 			    struct tw_shadow *s)
 {
 	list_del_init(&s->link);
-	tw_sh_del_twins(sh, s);
+	tw_sh_drop_twins(sh, s, false);
 	s->state = TW_SH_IDLE;
 	spin_lock(&r->lock);
 	r->st->deleted++;
@@ -147,11 +155,8 @@ static void tw_sh_advance(struct tw_runner *r, struct tw_sh *sh,
 		list_for_each_entry_safe(s, tmp, &sh->detached, link)
 			if (time_before(s->cancel_j, last))
 				tw_sh_cancelled(r, sh, s);
-		if (last != sh->clk) {
-			spin_lock(&r->lock);
-			sh->c.jumps++;
-			spin_unlock(&r->lock);
-		}
+		if (last != sh->clk)
+			tw_sh_count(r, &sh->c.jumps);
 		sh->step = last;
 		for (i = 0; i < sh->nr_eng; i++)
 			sh->eng[i]->ops->tick(sh->eng[i], last);
@@ -172,9 +177,7 @@ static void tw_sh_start(struct tw_runner *r, struct tw_sh *sh,
 	if (!s)
 		s = tw_sh_new(sh, ev->timer);
 	if (!s) {
-		spin_lock(&r->lock);
-		sh->c.pool_full++;
-		spin_unlock(&r->lock);
+		tw_sh_count(r, &sh->c.pool_full);
 		return;
 	}
 	was = s->state;
@@ -222,12 +225,7 @@ static void tw_sh_cancel(struct tw_runner *r, struct tw_sh *sh,
 		list_add_tail(&s->link, &sh->detached);
 		return;
 	}
-	spin_lock(&r->lock);
-	if (s)
-		sh->c.cancel_idle++;
-	else
-		sh->c.cancel_untracked++;
-	spin_unlock(&r->lock);
+	tw_sh_count(r, s ? &sh->c.cancel_idle : &sh->c.cancel_untracked);
 }
 
 static void tw_sh_expire(struct tw_runner *r, struct tw_sh *sh,
@@ -236,12 +234,7 @@ static void tw_sh_expire(struct tw_runner *r, struct tw_sh *sh,
 	struct tw_shadow *s = tw_sh_find(sh, ev->timer);
 
 	if (!s || s->state == TW_SH_IDLE) {
-		spin_lock(&r->lock);
-		if (s)
-			sh->c.expire_idle++;
-		else
-			sh->c.expire_untracked++;
-		spin_unlock(&r->lock);
+		tw_sh_count(r, s ? &sh->c.expire_idle : &sh->c.expire_untracked);
 		return;
 	}
 	/* Its own cancel is no delete: off the list before the engines move. */

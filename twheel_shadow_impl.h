@@ -239,10 +239,9 @@ bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s);
 unsigned long tw_sh_level_expiry(unsigned long expires, unsigned int kidx);
 enum tw_sh_idx tw_sh_arm_twins(struct tw_sh *sh, struct tw_shadow *s,
 			       const struct tw_sh_event *ev);
-void tw_sh_del_twins(struct tw_sh *sh, struct tw_shadow *s);
+void tw_sh_drop_twins(struct tw_sh *sh, struct tw_shadow *s, bool close);
 void tw_sh_expire_twins(struct tw_sh *sh, struct tw_shadow *s,
 			unsigned long kj);
-void tw_sh_close_twins(struct tw_sh *sh, struct tw_shadow *s);
 void tw_sh_show_twins(struct seq_file *m, struct tw_sh *sh);
 
 #endif /* TWHEEL_SHADOW_IMPL_H */

@@ -14,20 +14,6 @@
 #include <linux/timer.h>
 #include "twheel_shadow_impl.h"
 
-/* Whether an engine still holds a twin of idle shadow s (one it awaits). */
-bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s)
-{
-	bool held = false;
-	unsigned int i;
-
-	for (i = 0; i < sh->nr_eng && !held; i++) {
-		spin_lock(&sh->eng[i]->lock);
-		held = s->twin[sh->eng[i]->id] == TW_TWIN_AWAIT;
-		spin_unlock(&sh->eng[i]->lock);
-	}
-	return held;
-}
-
 /* The kernel's bucket_expiry of expires in bucket kidx (not in the past). */
 unsigned long tw_sh_level_expiry(unsigned long expires, unsigned int kidx)
 {
@@ -117,138 +103,171 @@ static enum tw_sh_idx tw_sh_where(struct tw_sh *sh, struct tw_runner *e,
 	return twheel_shadow_idx(ev->expires, &k, &o, clk, sh->depth);
 }
 
-/*
- * Arms shadow s's twins for start ev: a mod each (an add where the twin is
- * not pending), closing what the engine did of the arming before.
+/**
+ * struct tw_twin_op - what is done to a shadow's twins, engine by engine
+ * @ev: arm: the start
+ * @kj: expire: the jiffy the kernel expired the arming at
+ * @where: arm: the modern engine's bucket against the kernel's
+ * @close: drop: the shadowing closes the shadow (else the kernel deleted)
+ * @held: held: an engine still holds a twin
  */
+struct tw_twin_op {
+	const struct tw_sh_event *ev;
+	unsigned long kj;
+	enum tw_sh_idx where;
+	bool close;
+	bool held;
+};
+
+/* One engine's twin w of shadow s, its account a; the engine's lock held. */
+typedef void (*tw_twin_fn)(struct tw_sh *sh, struct tw_shadow *s,
+			   struct tw_runner *e, struct tw_sh_eng *a,
+			   struct tw_wtimer *w, struct tw_twin_op *op);
+
+static void tw_sh_each_twin(struct tw_sh *sh, struct tw_shadow *s,
+			    tw_twin_fn fn, struct tw_twin_op *op)
+{
+	struct tw_runner *e;
+	unsigned int i;
+
+	for (i = 0; i < sh->nr_eng; i++) {
+		e = sh->eng[i];
+		spin_lock(&e->lock);
+		fn(sh, s, e, &sh->acct[e->id], tw_runner_timer(e, s->w.id), op);
+		spin_unlock(&e->lock);
+	}
+}
+
+/*
+ * A start: a mod of the twin (an add where it is not pending), closing
+ * what the engine did of the arming before; on the modern engine, its
+ * bucket against the kernel's first.
+ */
+static void tw_twin_arm(struct tw_sh *sh, struct tw_shadow *s,
+			struct tw_runner *e, struct tw_sh_eng *a,
+			struct tw_wtimer *w, struct tw_twin_op *op)
+{
+	bool was = e->ops->pending(e, w);
+
+	if (e == sh->modern)
+		op->where = tw_sh_where(sh, e, op->ev);
+	if (s->twin[e->id] == TW_TWIN_FIRED)
+		a->rearm_fired++;
+	else if (s->twin[e->id] == TW_TWIN_AWAIT)
+		a->exp_lost++;
+	s->twin[e->id] = TW_TWIN_NONE;
+	tw_runner_arm(e, w, op->ev->expires);
+	if (!e->ops->pending(e, w)) {
+		if (was)
+			a->refused_mod++;
+		else
+			a->refused_add++;
+	}
+}
+
+/* Arms shadow s's twins for start ev; returns the modern engine's verdict. */
 enum tw_sh_idx tw_sh_arm_twins(struct tw_sh *sh, struct tw_shadow *s,
 			       const struct tw_sh_event *ev)
 {
-	enum tw_sh_idx where = TW_SH_NR_IDX;
-	struct tw_wtimer *w;
-	struct tw_sh_eng *a;
-	struct tw_runner *e;
-	unsigned int i;
-	bool was;
+	struct tw_twin_op op = { .ev = ev, .where = TW_SH_NR_IDX };
 
-	for (i = 0; i < sh->nr_eng; i++) {
-		e = sh->eng[i];
-		a = &sh->acct[e->id];
-		w = tw_runner_timer(e, s->w.id);
-		spin_lock(&e->lock);
-		if (e == sh->modern)
-			where = tw_sh_where(sh, e, ev);
-		if (s->twin[e->id] == TW_TWIN_FIRED)
-			a->rearm_fired++;
-		else if (s->twin[e->id] == TW_TWIN_AWAIT)
-			a->exp_lost++;
-		s->twin[e->id] = TW_TWIN_NONE;
-		was = e->ops->pending(e, w);
-		tw_runner_arm(e, w, ev->expires);
-		if (!e->ops->pending(e, w)) {
-			if (was)
-				a->refused_mod++;
-			else
-				a->refused_add++;
-		}
-		spin_unlock(&e->lock);
-	}
-	return where;
+	tw_sh_each_twin(sh, s, tw_twin_arm, &op);
+	return op.where;
 }
 
-/* The kernel deleted s's arming: so do the engines. */
-void tw_sh_del_twins(struct tw_sh *sh, struct tw_shadow *s)
+/* The arming ends by a delete: the kernel's (a lone cancel), or a close. */
+static void tw_twin_drop(struct tw_sh *sh, struct tw_shadow *s,
+			 struct tw_runner *e, struct tw_sh_eng *a,
+			 struct tw_wtimer *w, struct tw_twin_op *op)
 {
-	struct tw_wtimer *w;
-	struct tw_sh_eng *a;
-	struct tw_runner *e;
-	unsigned int i;
+	bool fired = s->twin[e->id] == TW_TWIN_FIRED;
 
-	for (i = 0; i < sh->nr_eng; i++) {
-		e = sh->eng[i];
-		a = &sh->acct[e->id];
-		w = tw_runner_timer(e, s->w.id);
-		spin_lock(&e->lock);
-		if (e->ops->pending(e, w)) {
-			e->ops->del(e, w);
+	if (e->ops->pending(e, w)) {
+		e->ops->del(e, w);
+		if (!op->close) {
 			a->dels++;
-		} else if (s->twin[e->id] == TW_TWIN_FIRED) {
-			a->del_fired++;
 		} else {
-			a->del_unheld++;
+			a->closed++;
+			a->exp_closed += s->twin[e->id] == TW_TWIN_AWAIT;
+		}
+	} else if (fired) {
+		if (op->close)
+			a->fired_open++;
+		else
+			a->del_fired++;
+	} else if (!op->close) {
+		a->del_unheld++;
+	}
+	s->twin[e->id] = TW_TWIN_NONE;
+}
+
+/*
+ * Shadow s's arming ended by a delete: the kernel's (a lone cancel) or,
+ * with close, the shadowing's (aged, stopped). The twins go too.
+ */
+void tw_sh_drop_twins(struct tw_sh *sh, struct tw_shadow *s, bool close)
+{
+	struct tw_twin_op op = { .close = close };
+
+	tw_sh_each_twin(sh, s, tw_twin_drop, &op);
+}
+
+/* The kernel expired the arming: the engine's firing set against it. */
+static void tw_twin_expire(struct tw_sh *sh, struct tw_shadow *s,
+			   struct tw_runner *e, struct tw_sh_eng *a,
+			   struct tw_wtimer *w, struct tw_twin_op *op)
+{
+	long d = (long)(op->kj - s->at[e->id]);
+	bool same = e == sh->modern && s->same_bucket;
+
+	a->same_bucket += same;
+	if (s->twin[e->id] == TW_TWIN_FIRED) {
+		if (!d) {
+			a->exp_at++;
+			a->same_bucket_at += same;
+		} else if (d > 0) {
+			a->exp_ahead++;
+			twheel_hist_add(&a->ahead_j, d);
+		} else {
+			a->exp_behind++;
+			a->exp_behind_past += s->past;
+			twheel_hist_add(&a->behind_j, -d);
 		}
 		s->twin[e->id] = TW_TWIN_NONE;
-		spin_unlock(&e->lock);
+	} else if (e->ops->pending(e, w)) {
+		s->twin[e->id] = TW_TWIN_AWAIT;
+		s->at[e->id] = op->kj;
+	} else {
+		a->exp_unheld++;
 	}
 }
 
 /*
  * The kernel expired s's arming at its jiffy kj (the engines have done
- * every jiffy up to it): set each engine's firing against it.
+ * every jiffy up to it): each engine's firing set against it.
  */
 void tw_sh_expire_twins(struct tw_sh *sh, struct tw_shadow *s,
 			unsigned long kj)
 {
-	struct tw_wtimer *w;
-	struct tw_sh_eng *a;
-	struct tw_runner *e;
-	unsigned int i;
-	long d;
+	struct tw_twin_op op = { .kj = kj };
 
-	for (i = 0; i < sh->nr_eng; i++) {
-		e = sh->eng[i];
-		a = &sh->acct[e->id];
-		w = tw_runner_timer(e, s->w.id);
-		spin_lock(&e->lock);
-		if (e == sh->modern && s->same_bucket)
-			a->same_bucket++;
-		if (s->twin[e->id] == TW_TWIN_FIRED) {
-			d = (long)(kj - s->at[e->id]);
-			if (!d) {
-				a->exp_at++;
-				a->same_bucket_at += e == sh->modern && s->same_bucket;
-			} else if (d > 0) {
-				a->exp_ahead++;
-				twheel_hist_add(&a->ahead_j, d);
-			} else {
-				a->exp_behind++;
-				a->exp_behind_past += s->past;
-				twheel_hist_add(&a->behind_j, -d);
-			}
-			s->twin[e->id] = TW_TWIN_NONE;
-		} else if (e->ops->pending(e, w)) {
-			s->twin[e->id] = TW_TWIN_AWAIT;
-			s->at[e->id] = kj;
-		} else {
-			a->exp_unheld++;
-		}
-		spin_unlock(&e->lock);
-	}
+	tw_sh_each_twin(sh, s, tw_twin_expire, &op);
 }
 
-/* Shadow s closes (aged, or the shadowing stops): its twins are deleted. */
-void tw_sh_close_twins(struct tw_sh *sh, struct tw_shadow *s)
+static void tw_twin_held(struct tw_sh *sh, struct tw_shadow *s,
+			 struct tw_runner *e, struct tw_sh_eng *a,
+			 struct tw_wtimer *w, struct tw_twin_op *op)
 {
-	struct tw_wtimer *w;
-	struct tw_sh_eng *a;
-	struct tw_runner *e;
-	unsigned int i;
+	op->held |= s->twin[e->id] == TW_TWIN_AWAIT;
+}
 
-	for (i = 0; i < sh->nr_eng; i++) {
-		e = sh->eng[i];
-		a = &sh->acct[e->id];
-		w = tw_runner_timer(e, s->w.id);
-		spin_lock(&e->lock);
-		if (e->ops->pending(e, w)) {
-			e->ops->del(e, w);
-			a->closed++;
-			a->exp_closed += s->twin[e->id] == TW_TWIN_AWAIT;
-		} else if (s->twin[e->id] == TW_TWIN_FIRED) {
-			a->fired_open++;
-		}
-		s->twin[e->id] = TW_TWIN_NONE;
-		spin_unlock(&e->lock);
-	}
+/* Whether an engine still holds a twin of idle shadow s (one it awaits). */
+bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s)
+{
+	struct tw_twin_op op = {};
+
+	tw_sh_each_twin(sh, s, tw_twin_held, &op);
+	return op.held;
 }
 
 /**

@@ -156,4 +156,5 @@ static struct kunit_suite tw_shadow_suite = {
 	.name = "twheel_shadow",
 	.test_cases = tw_shadow_cases,
 };
+
 kunit_test_suite(tw_shadow_suite);

@@ -145,13 +145,20 @@ res "trace events twheel:* = stats counters (test kernel)" $trc
 # TCP runs over lo, its account exact (what the probes saw, less what they
 # dropped, is what each engine did), the modern engine in the kernel's own
 # buckets (scripts/guest/shadow.sh, 4 s of traffic, 2 CPUs).
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --smp 2 --no-load --timeout 600 -- \
-	sh /guest/shadow.sh 4 >"$work/shadow.log" 2>&1
-shrc=$?
-grep -E '^(FAILED|shadow|traffic):' "$work/shadow.log"
-grep -q '^shadow: 0 failures' "$work/shadow.log" || shrc=1
-[ $shrc -eq 0 ] || tail -n 20 "$work/shadow.log"
-res "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" $shrc
+# guest_script TAG NAME QEMU-ARGS...: a guest script whose last line is
+# "TAG: 0 failures" when it passes; its FAILED and TAG lines are shown.
+guest_script() {
+	local tag=$1 name=$2 log=$work/$1.log rc
+	shift 2
+	"$TWHEEL_ROOT/scripts/qemu.sh" "$@" >"$log" 2>&1
+	rc=$?
+	grep -E "^(FAILED|$tag)[: ]" "$log"
+	grep -q "^$tag: 0 failures" "$log" || rc=1
+	[ $rc -eq 0 ] || tail -n 20 "$log"
+	res "$name" $rc
+}
+guest_script shadow "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" \
+	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/shadow.sh 4
 
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
 # workload without activity ops, every guarantee kept.
