@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shadow's judge of the modern engine's bucket against the kernel's
- * (twheel_shadow_idx()): the "kernel" is the modern wheel at one clock
- * (its placement is the kernel's calc_wheel_index(), which the modern
- * suite checks), ours the same wheel at another. Equal clocks must agree;
- * a clock difference must be told as the kernel's clock behind or ahead,
- * never as a wrong bucket; a bucket no clock gives must be told wrong.
+ * The shadow workload's load line, and the shadow's judge of the modern
+ * engine's bucket against the kernel's (twheel_shadow_idx()): the
+ * "kernel" is the modern wheel at one clock (its placement is the kernel's
+ * calc_wheel_index(), which the modern suite checks), ours the same wheel
+ * at another. Equal clocks must agree; a clock difference must be told as
+ * the kernel's clock behind or ahead, never as a wrong bucket; a bucket no
+ * clock gives must be told wrong.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
+#include <linux/string.h>
 #include "tw_test.h"
-#include "../twheel_shadow.h"
+#include "twheel_shadow.h"
+#include "twheel_workload.h"
 
 /* Deltas around every level boundary of the default depth, and the past. */
 static void tw_sh_deltas(long *d, unsigned int *n, unsigned int depth)
@@ -145,7 +148,53 @@ static void shadow_idx_wrong(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, twheel_shadow_idx(e, &k, &o, clk, depth), TW_SH_IDX_WRONG);
 }
 
+/*
+ * The shadow workload's load line: its own defaults, the keys it takes,
+ * the ones it refuses (they shape timers it does not arm), its count's
+ * bound; its timers never re-arm and its demand is not modelled.
+ */
+static void shadow_load_line(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"load shadow seed=1", "load shadow ops=5", "load shadow min=2",
+		"load shadow max=9", "load shadow cancel=10",
+		"load shadow count=65537",
+	};
+	char line[TWHEEL_CMD_MAX], why[160];
+	struct twheel_demand d;
+	struct twheel_cmd cmd;
+	unsigned int i;
+
+	strscpy(line, "load shadow", sizeof(line));
+	KUNIT_ASSERT_EQ(test, twheel_parse_cmd(line, &cmd, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_SHADOW);
+	KUNIT_EXPECT_EQ(test, cmd.p.count, 4096U);
+	KUNIT_EXPECT_EQ(test, cmd.p.ops, 0U);
+	KUNIT_EXPECT_FALSE(test, twheel_wl_rearms(&cmd.p, 0));
+	twheel_wl_demand(&cmd.p, HZ, &d);
+	KUNIT_EXPECT_EQ(test, d.callbacks_per_s + d.ops_per_s + d.burst_callbacks, 0ULL);
+
+	strscpy(line, "load shadow count=65536 duration=3 engines=classic,modern force=1 budget=7",
+		sizeof(line));
+	KUNIT_ASSERT_EQ(test, twheel_parse_cmd(line, &cmd, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, cmd.p.count, 65536U);
+	KUNIT_EXPECT_EQ(test, cmd.p.duration, 3U);
+	KUNIT_EXPECT_EQ(test, cmd.p.budget, 7U);
+	KUNIT_EXPECT_EQ(test, cmd.p.engines,
+			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_MODERN)));
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strscpy(line, bad[i], sizeof(line));
+		why[0] = '\0';
+		KUNIT_EXPECT_EQ_MSG(test, twheel_parse_cmd(line, &cmd, why, sizeof(why)),
+				    -EINVAL, "%s", bad[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, strstr(why, "shadow"), "%s: %s",
+				      bad[i], why);
+	}
+}
+
 static struct kunit_case tw_shadow_cases[] = {
+	KUNIT_CASE(shadow_load_line),
 	KUNIT_CASE(shadow_idx_orders),
 	KUNIT_CASE(shadow_idx_orders_no_be),
 	KUNIT_CASE(shadow_idx_wrong),
