@@ -15,10 +15,11 @@ done
 src=$(ksrc_dir)
 out=$(kbuild_dir "$variant")
 
-# One kernel build at a time in a cache (checkouts and worktrees share it):
-# the source tree is unpacked once and a build directory has one writer.
+# Checkouts and worktrees share the cache: the source tree is unpacked
+# under one lock, and each build directory has one writer at a time (its
+# own lock, so a test kernel check never waits for a debug kernel build).
 mkdir -p "$TWHEEL_CACHE"
-exec 9>"$TWHEEL_CACHE/.build-kernel.lock"
+exec 9>"$TWHEEL_CACHE/.src.lock"
 flock 9
 
 if [ ! -f "$src/Makefile" ]; then
@@ -39,6 +40,10 @@ kmake() {
 		KBUILD_BUILD_TIMESTAMP="2025-01-01 00:00:00" KBUILD_BUILD_USER=twheel \
 		KBUILD_BUILD_HOST=twheel "$@"
 }
+
+exec 9>&-
+exec 8>"$out.lock"
+flock 8
 
 mkdir -p "$out"
 # The directory is keyed by the fragments' hash: configure it once (the
