@@ -64,7 +64,9 @@ enum tw_sh_idx twheel_shadow_idx(unsigned long expires,
 	if (past) {
 		if (!kernel->have_be)
 			return d < 0 ? TW_SH_IDX_UNORDERED : TW_SH_IDX_AHEAD;
-		if (kernel->bucket_expiry == clk)
+		/* the clock's own bucket, or no clock's; ours, or another */
+		if (slot != (kernel->bucket_expiry & (TW_LVL_SIZE - 1)) ||
+		    kernel->bucket_expiry == clk)
 			return TW_SH_IDX_WRONG;
 		return time_after(clk, kernel->bucket_expiry) ? TW_SH_IDX_BEHIND :
 								TW_SH_IDX_AHEAD;

@@ -592,9 +592,9 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * budget)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
- * top, recorded in @cmd->p.set; min above max is refused, and so are a
- * shadow load's keys but count duration engines force budget, and its
- * count above TWHEEL_MAX_SHADOWS. For the other verbs @cmd->p is left
+ * top, recorded in @cmd->p.set; a shadow load's keys but count duration
+ * engines force budget are refused, and its count above
+ * TWHEEL_MAX_SHADOWS; so is min above max. For the other verbs @cmd->p is left
  * alone.
  *
  * Return: 0, or -EINVAL with a one-line reason in @why, and @cmd is not to
@@ -640,12 +640,12 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		if (ret)
 			return ret;
 	}
+	if (cmd->p.type == TWHEEL_WL_SHADOW)
+		return tw_parse_shadow(&cmd->p, why, why_len);
 	if (cmd->p.min > cmd->p.max) {
 		WHY("min=%u is above max=%u", cmd->p.min, cmd->p.max);
 		return -EINVAL;
 	}
-	if (cmd->p.type == TWHEEL_WL_SHADOW)
-		return tw_parse_shadow(&cmd->p, why, why_len);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(twheel_parse_cmd);
