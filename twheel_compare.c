@@ -248,8 +248,9 @@ static void tw_cmp_cell(struct seq_file *m, const struct tw_col *c,
 }
 
 /*
- * The timer_list row to compare with: the same run's; else (a sweep loads
- * one runner at a time) the latest one of the same workload and size.
+ * The timer_list row to compare with: the same run's (a shadow run's is the
+ * shadow's, the kernel's real timer_list traffic); else (a sweep loads one
+ * runner at a time) the latest one of the same workload and size.
  */
 static const struct tw_row *tw_cmp_ref(const struct tw_row *row)
 {
@@ -257,7 +258,8 @@ static const struct tw_row *tw_cmp_ref(const struct tw_row *row)
 	unsigned int i;
 
 	for (i = 0; i < tw_nrows; i++) {
-		if (tw_rows[i].runner != TWHEEL_TIMER_LIST)
+		if (tw_rows[i].runner != TWHEEL_TIMER_LIST &&
+		    tw_rows[i].runner != TWHEEL_SHADOW)
 			continue;
 		if (tw_rows[i].run == row->run)
 			return &tw_rows[i];

@@ -16,6 +16,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "twheel_runner.h"
+#include "twheel_shadow.h"
 #include "twheel_tick.h"
 #include "twheel_engines.h"
 
@@ -540,6 +541,38 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	kvfree(cal->storage);
 	kfree(cal);
 	return 0;
+}
+
+/**
+ * tw_engine_where() - where an engine runner files an expiry now
+ * @r: an engine runner (TW_CAP_ENGINE); its lock held
+ * @expires: the jiffy, in the kernel's jiffies
+ * @idx: set to the bucket index (TWHEEL_NO_BUCKET: the engine has none)
+ * @bucket_expiry: set to the jiffy that bucket is processed at (the
+ *	kernel's jiffies), where the engine knows it: the modern wheel
+ * @clk: set to the engine's clock, the next jiffy it processes (the
+ *	kernel's jiffies)
+ *
+ * What the shadow compares with the kernel's own timer wheel.
+ *
+ * Return: whether @bucket_expiry was set.
+ */
+bool tw_engine_where(struct tw_runner *r, unsigned long expires,
+		     unsigned int *idx, unsigned long *bucket_expiry,
+		     unsigned long *clk)
+{
+	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_engine *e = er->e;
+
+	*clk = e->clk - er->clock_offset;
+	if (e->kind != TWHEEL_MODERN) {
+		*idx = e->ops->bucket_of(e, expires + er->clock_offset);
+		return false;
+	}
+	*idx = twheel_modern_index(&er->modern, expires + er->clock_offset,
+				   bucket_expiry);
+	*bucket_expiry -= er->clock_offset;
+	return true;
 }
 
 /*

@@ -44,7 +44,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,timer_list,hrtimer, or all");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -97,6 +97,34 @@ static struct dentry *tw_root;
  */
 
 /*
+ * The runners a load of p runs on, from those asked for: a shadow load
+ * mirrors the kernel's traffic (the shadow runner) into our engines only;
+ * the other workloads run on everything but the shadow. 0: refused.
+ */
+static unsigned long tw_load_mask(const struct twheel_params *p,
+				  unsigned long mask)
+{
+	unsigned long engines = BIT(TWHEEL_NR_KINDS) - 1;
+
+	if (p->type != TWHEEL_WL_SHADOW) {
+		mask &= ~BIT(TWHEEL_SHADOW);
+		if (!mask)
+			pr_warn_ratelimited("load: %s runs on engines or kernel timers, not on the shadow\n",
+					    twheel_wl_names[p->type]);
+		return mask;
+	}
+	if (!(tw_runner_mask & BIT(TWHEEL_SHADOW))) {
+		pr_warn_ratelimited("load shadow: the module was loaded without the shadow (engines=...,shadow)\n");
+		return 0;
+	}
+	if (p->engines & ~(engines | BIT(TWHEEL_SHADOW))) {
+		pr_warn_ratelimited("load shadow: engines= names a kernel timer runner; the shadow mirrors into engines only\n");
+		return 0;
+	}
+	return (mask & engines) | BIT(TWHEEL_SHADOW);
+}
+
+/*
  * load: admission first (what the load asks of the machine), then new
  * timers for the runners p asks for; the tick stops meanwhile.
  */
@@ -114,6 +142,9 @@ static int tw_ctl_load(const struct twheel_params *given)
 				    engines);
 		return -EINVAL;
 	}
+	mask = tw_load_mask(p, mask);
+	if (!mask)
+		return -EINVAL;
 	ret = tw_runners_admit(p, mask, &adm);
 	if (ret)
 		return ret;
@@ -130,8 +161,10 @@ static int tw_ctl_load(const struct twheel_params *given)
 	return ret;
 }
 
-static void tw_ctl_start(void)
+static int tw_ctl_start(void)
 {
+	int ret;
+
 	/*
 	 * Same base jiffy on every runner, so the same expiries everywhere;
 	 * and no tick while arming, so no engine moves past the base and
@@ -146,16 +179,22 @@ static void tw_ctl_start(void)
 	tw_wl.ticks_run = 0;
 	tw_runners_arm_all(tw_wl.start);
 	tw_tick_start();
+	/* The shadow's probes: refused, nothing was armed (it arms nothing). */
+	ret = tw_runners_activate(true);
+	if (ret)
+		return ret;
 	tw_runners_set_active(true);
 	WRITE_ONCE(tw_wl.activity, true);
 	tw_runners_rearm_ran();
 	tw_wl.state = TW_RUNNING;
+	return 0;
 }
 
 static void tw_ctl_stop(void)
 {
 	WRITE_ONCE(tw_wl.activity, false);
 	tw_runners_set_active(false);
+	tw_runners_activate(false);
 	tw_compare_record_run();
 	tw_runners_disarm();
 	tw_wl.state = TW_LOADED;
@@ -197,8 +236,7 @@ static int tw_ctl_exec(const struct twheel_cmd *cmd)
 		}
 		if (tw_wl.state != TW_LOADED)
 			return tw_ctl_refuse("start");
-		tw_ctl_start();
-		return 0;
+		return tw_ctl_start();
 	case TWHEEL_CMD_STOP:
 		if (tw_wl.state != TW_RUNNING) {
 			pr_warn_ratelimited("stop: nothing is running\n");
@@ -213,6 +251,10 @@ static int tw_ctl_exec(const struct twheel_cmd *cmd)
 	case TWHEEL_CMD_BENCH:
 		if (tw_wl.state != TW_LOADED)
 			return tw_ctl_refuse("bench");
+		if (tw_wl.p.type == TWHEEL_WL_SHADOW) {
+			pr_warn_ratelimited("bench: a shadow load has no timers of its own to time\n");
+			return -EINVAL;
+		}
 		tw_bench();
 		return 0;
 	case TWHEEL_CMD_CLEAR:
@@ -286,7 +328,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec timer_list hrtimer all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec timer_list hrtimer shadow all)\n",
 				tok);
 			ret = -EINVAL;
 			break;
@@ -384,6 +426,8 @@ static void __exit twheel_exit(void)
 	mutex_lock(&tw_ctl);
 	WRITE_ONCE(tw_wl.activity, false);
 	tw_runners_set_active(false);
+	/* the shadow's probes first: none may run once its ring is freed */
+	tw_runners_activate(false);
 	tw_runners_disarm();
 	tw_runners_free_timers();
 	tw_runners_release();

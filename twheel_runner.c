@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "twheel_runner.h"
+#include "twheel_shadow.h"
 #include "twheel_tick.h"
 
 /*
@@ -38,6 +39,7 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH_VEC]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
+	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
 };
 
 struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
@@ -102,15 +104,10 @@ void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 	r->ops->arm(r, w, expires);
 }
 
-/*
- * A workload timer of r ran late_j jiffies and late_ns ns after the
- * instant asked for (negative: early); r->lock held. The one place where
- * runs are judged early, exact or late.
- */
-void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
+/* A run judged early, exact or late; r->lock held. */
+static void tw_runner_judge(struct tw_runner *r, bool early, long late_j)
 {
 	struct tw_run_stats *rs = &r->rs;
-	bool early = r->ops->caps & TW_CAP_NS_TIME ? late_ns < 0 : late_j < 0;
 
 	rs->runs++;
 	if (early)
@@ -118,7 +115,24 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 	else if (!late_j)
 		rs->exact++;
 	twheel_hist_add(&rs->late_j, max(late_j, 0L));
-	twheel_hist_add(&rs->late_ns, max_t(s64, late_ns, 0));
+}
+
+/*
+ * A workload timer of r ran late_j jiffies and late_ns ns after the
+ * instant asked for (negative: early); r->lock held. The one place where
+ * runs are judged early, exact or late.
+ */
+void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
+{
+	tw_runner_judge(r, r->ops->caps & TW_CAP_NS_TIME ? late_ns < 0 : late_j < 0,
+			late_j);
+	twheel_hist_add(&r->rs.late_ns, max_t(s64, late_ns, 0));
+}
+
+/* The same, for a run known in jiffies only (the shadow's real timers). */
+void tw_runner_ran_j(struct tw_runner *r, long late_j)
+{
+	tw_runner_judge(r, late_j < 0, late_j);
 }
 
 /*
@@ -135,9 +149,16 @@ bool tw_workload_live(void)
 	       !time_after(jiffies, tw_wl.start + tw_wl.p.duration * HZ);
 }
 
-/* After w ran: arm it again if its workload says so; r->lock held. */
+/*
+ * After w ran: arm it again if its workload says so; r->lock held. A
+ * shadow's twin is never re-armed here: the shadow learns that it ran.
+ */
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 {
+	if (tw_wl.p.type == TWHEEL_WL_SHADOW) {
+		tw_shadow_ran(r, w);
+		return;
+	}
 	if (!r->active || !twheel_wl_rearms(&tw_wl.p, w->id) ||
 	    r->ops->pending(r, w) || !tw_workload_live() || tw_guard_starved())
 		return;
@@ -166,6 +187,36 @@ void tw_runner_activity(struct tw_runner *r, u64 tick)
 		tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
 	}
 	spin_unlock(&r->lock);
+}
+
+/*
+ * The activity starts or ends on every loaded runner (struct
+ * tw_runner_ops.activate); process context. Starting, the first error
+ * ends it again on the runners it started on and is returned.
+ */
+static bool tw_runner_activates(const struct tw_runner *r)
+{
+	return r->ops->activate && tw_runner_loaded(r);
+}
+
+int tw_runners_activate(bool on)
+{
+	struct tw_runner *r;
+	int i, j, ret;
+
+	for (i = 0; (r = tw_runner_next(&i)); i++) {
+		if (!tw_runner_activates(r))
+			continue;
+		ret = r->ops->activate(r, on);
+		if (!ret || !on)
+			continue;
+		for (j = 0; j < i; j++)
+			if (test_bit(j, &tw_runner_mask) &&
+			    tw_runner_activates(&tw_runners[j]))
+				tw_runners[j].ops->activate(&tw_runners[j], false);
+		return ret;
+	}
+	return 0;
 }
 
 /* Process context. */
@@ -218,11 +269,16 @@ static void tw_wtimer_first_arm(struct tw_runner *r, struct tw_wtimer *w,
 	tw_runner_arm(r, w, base + twheel_wl_delta(&tw_wl.p, w->id, 0));
 }
 
-/* Arms every workload timer of every runner from the same base jiffy. */
+/*
+ * Arms every workload timer of every runner from the same base jiffy (the
+ * shadow's are armed by the kernel's traffic, never here).
+ */
 void tw_runners_arm_all(unsigned long base)
 {
 	struct tw_runner *r;
 
+	if (tw_wl.p.type == TWHEEL_WL_SHADOW)
+		return;
 	tw_for_each_runner(r)
 		tw_runner_batched(r, tw_wtimer_first_arm, base);
 }
@@ -243,6 +299,8 @@ void tw_runners_rearm_ran(void)
 {
 	struct tw_runner *r;
 
+	if (tw_wl.p.type == TWHEEL_WL_SHADOW)
+		return;
 	tw_for_each_runner(r)
 		tw_runner_batched(r, tw_wtimer_rearm, 0);
 }
@@ -473,7 +531,9 @@ static int tw_runners_calibrate(unsigned long mask)
 			return ret;
 	}
 	tw_for_each_runner(r) {
-		if (!(mask & BIT(r->id)) || r->cost.expire_ns)
+		/* A runner without calibrate arms nothing of its own. */
+		if (!(mask & BIT(r->id)) || r->cost.expire_ns ||
+		    !r->ops->calibrate)
 			continue;
 		ret = tw_runner_calibrate(r);
 		if (ret)

@@ -178,6 +178,13 @@ struct tw_config {
  * @make_room: get that memory: process context, no lock held; 0 or
  *	-ENOMEM. Process-context loops that arm many timers (start, bench)
  *	stop when @needs_room says so and call this
+ * @activate: the workload's activity starts (@on) or ends on this runner,
+ *	before its timers are armed or after they are disarmed (process
+ *	context, may sleep; may be NULL); an error refuses the start
+ * @feed: (the shadow) at the start of the driver's tick, before any
+ *	runner's tick: hands the other runners what happened since the last
+ *	tick; true if it ticked them itself, so that the driver does not
+ *	(may be NULL)
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -204,6 +211,8 @@ struct tw_runner_ops {
 	void (*forget)(struct tw_runner *r);
 	bool (*needs_room)(struct tw_runner *r);
 	int (*make_room)(struct tw_runner *r);
+	int (*activate)(struct tw_runner *r, bool on);
+	bool (*feed)(struct tw_runner *r, unsigned long now);
 };
 
 /**
@@ -290,6 +299,7 @@ extern unsigned long tw_runner_mask;
 extern const struct tw_runner_ops tw_engine_runner_ops;
 extern const struct tw_runner_ops tw_timer_list_runner_ops;
 extern const struct tw_runner_ops tw_hrtimer_runner_ops;
+extern const struct tw_runner_ops tw_shadow_runner_ops;
 
 /* The runner at or after index *i that the module runs, or NULL. */
 struct tw_runner *tw_runner_next(int *i);
@@ -314,11 +324,13 @@ void tw_runners_release(void);
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
+void tw_runner_ran_j(struct tw_runner *r, long late_j);
 bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick);
 
 void tw_runners_set_active(bool on);
+int tw_runners_activate(bool on);
 void tw_runners_arm_all(unsigned long base);
 void tw_runners_rearm_ran(void);
 void tw_runners_disarm(void);

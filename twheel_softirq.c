@@ -208,15 +208,26 @@ u64 tw_softirq_total_ns(void)
 	return sum;
 }
 
-/* A copy of vector v's busy-run histogram; false when not measured. */
-bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h)
+/* A copy of vector v's busy-run (or every run's) histogram; false when not measured. */
+static bool tw_softirq_copy(enum tw_sirq_vec v, bool busy, struct twheel_hist *h)
 {
 	if (!tw_sirq)
 		return false;
 	tw_sirq_lock(&tw_sirq[v]);
-	*h = tw_sirq[v].busy_ns;
+	*h = busy ? tw_sirq[v].busy_ns : tw_sirq[v].all_ns;
 	tw_sirq_unlock(&tw_sirq[v]);
 	return true;
+}
+
+bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h)
+{
+	return tw_softirq_copy(v, true, h);
+}
+
+/* Every run of vector v: the real traffic's cost, for the shadow. */
+bool tw_softirq_all(enum tw_sirq_vec v, struct twheel_hist *h)
+{
+	return tw_softirq_copy(v, false, h);
 }
 
 /* The kernel's softirq cost; h is scratch space for a copy. */
@@ -231,14 +242,10 @@ void tw_softirq_show(struct seq_file *m, struct twheel_hist *h)
 		return;
 	}
 	for (v = 0; v < TW_NR_SIRQ; v++) {
-		tw_sirq_lock(&tw_sirq[v]);
-		*h = tw_sirq[v].all_ns;
-		tw_sirq_unlock(&tw_sirq[v]);
+		tw_softirq_copy(v, false, h);
 		snprintf(name, sizeof(name), "%s_ns", tw_sirq_names[v]);
 		twheel_hist_show(m, name, h);
-		tw_sirq_lock(&tw_sirq[v]);
-		*h = tw_sirq[v].busy_ns;
-		tw_sirq_unlock(&tw_sirq[v]);
+		tw_softirq_copy(v, true, h);
 		snprintf(name, sizeof(name), "%s_busy_ns", tw_sirq_names[v]);
 		twheel_hist_show(m, name, h);
 	}

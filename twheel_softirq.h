@@ -46,6 +46,7 @@ void tw_softirq_exit(void);
 void tw_softirq_reset(void);
 const char *tw_softirq_unavailable(void);
 bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h);
+bool tw_softirq_all(enum tw_sirq_vec v, struct twheel_hist *h);
 u64 tw_softirq_total_ns(void);
 void tw_softirq_show(struct seq_file *m, struct twheel_hist *scratch);
 

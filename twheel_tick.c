@@ -2,8 +2,10 @@
 /*
  * twheel: the driver's tick. One hrtimer in softirq mode, pinned to the CPU
  * that started it, every tick_jiffies: it advances each runner that has a
- * tick (our engines) to jiffies, then runs this tick's activity ops on
- * every runner, and ends the activity when the workload's duration is up.
+ * tick (our engines) to jiffies (or lets the shadow feed them the kernel's
+ * traffic and advance them in its time), then runs this tick's activity
+ * ops on every runner, and ends the activity when the workload's duration
+ * is up.
  * A tick that ran late covers every missed jiffy in one call (the runners
  * count these catch-ups).
  *
@@ -232,13 +234,17 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 {
 	unsigned long now = jiffies, sleep = tw_tick_jiffies;
 	u64 t0 = ktime_get_ns(), t1;
-	bool act = READ_ONCE(tw_wl.activity);
+	bool act = READ_ONCE(tw_wl.activity), fed = false;
 	struct tw_runner *r;
 
 	WRITE_ONCE(tw_wakeups, tw_wakeups + 1);
 	tw_guard_begin(now);
+	/* A feeding runner (the shadow) ticks the others in step with it. */
 	tw_for_each_runner(r)
-		if (r->ops->tick)
+		if (r->ops->feed && tw_runner_loaded(r))
+			fed |= r->ops->feed(r, now);
+	tw_for_each_runner(r)
+		if (r->ops->tick && !fed)
 			r->ops->tick(r, now);
 	if (act && !tw_workload_live()) {
 		tw_tick_end_activity();

@@ -23,12 +23,14 @@ const char *const twheel_wl_names[TWHEEL_WL_NR] = {
 	[TWHEEL_WL_LONG]	= "long",
 	[TWHEEL_WL_BURST]	= "burst",
 	[TWHEEL_WL_MIXED]	= "mixed",
+	[TWHEEL_WL_SHADOW]	= "shadow",
 };
 EXPORT_SYMBOL_GPL(twheel_wl_names);
 
 /*
- * The runners' names, by enum twheel_kind then TWHEEL_TIMER_LIST and
- * TWHEEL_HRTIMER, as engines= (the module's and a load line's) gives them.
+ * The runners' names, by enum twheel_kind then TWHEEL_TIMER_LIST,
+ * TWHEEL_HRTIMER and TWHEEL_SHADOW, as engines= (the module's and a load
+ * line's) gives them.
  */
 const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_CLASSIC]	= "classic",
@@ -45,6 +47,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH_VEC]	= "hash_vec",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
+	[TWHEEL_SHADOW]		= "shadow",
 };
 EXPORT_SYMBOL_GPL(twheel_runner_names);
 
@@ -55,6 +58,8 @@ EXPORT_SYMBOL_GPL(twheel_runner_names);
  *
  * Seed 1 and 10 s of activity for all; the count, delta range, cancel
  * share and ops a tick of @type (a @type past the named ones gets mixed's).
+ * The shadow workload arms nothing itself: its count is the real timers it
+ * can mirror at once, its ops 0, its range 1..1 (unused).
  * @p->engines is 0 (every loaded runner), @p->set 0 (no key given),
  * @p->force 0 and @p->budget 0 (no limit).
  */
@@ -88,6 +93,11 @@ void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 		p->count = 100000;
 		p->min = 1000;
 		p->max = 1000;
+		break;
+	case TWHEEL_WL_SHADOW:
+		p->count = 4096;
+		p->min = 1;
+		p->max = 1;
 		break;
 	default:
 		/*
@@ -198,11 +208,13 @@ EXPORT_SYMBOL_GPL(twheel_wl_delta);
  * @id: the timer, an index below @p->count
  *
  * Return: true if timer @id arms itself again (with a fresh
- * twheel_wl_delta()) when it runs: every class but burst's.
+ * twheel_wl_delta()) when it runs: every class but burst's (and the
+ * shadow's, whose timers the kernel's traffic arms).
  */
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id)
 {
-	return tw_class(p, id) != TWHEEL_WL_BURST;
+	return tw_class(p, id) != TWHEEL_WL_BURST &&
+	       p->type != TWHEEL_WL_SHADOW;
 }
 EXPORT_SYMBOL_GPL(twheel_wl_rearms);
 
@@ -398,6 +410,9 @@ void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 
 	memset(d, 0, sizeof(*d));
 	d->ops_per_s = (u64)p->ops * hz;
+	/* The real traffic is not known ahead: the overload guard watches it. */
+	if (p->type == TWHEEL_WL_SHADOW)
+		return;
 	if (p->type == TWHEEL_WL_BURST) {
 		d->burst_callbacks = p->count;
 		d->burst_jiffies = p->max - p->min + 1;
@@ -521,6 +536,29 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 	}
 }
 
+/* The keys a shadow load takes: the others shape timers it does not arm. */
+#define TW_SHADOW_KEYS	(BIT(TWHEEL_KEY_COUNT) | BIT(TWHEEL_KEY_DURATION) | \
+			 BIT(TWHEEL_KEY_ENGINES) | BIT(TWHEEL_KEY_FORCE) | \
+			 BIT(TWHEEL_KEY_BUDGET))
+
+static int tw_parse_shadow(const struct twheel_params *p, char *why,
+			   size_t why_len)
+{
+	unsigned long extra = p->set & ~TW_SHADOW_KEYS;
+
+	if (extra) {
+		WHY("shadow takes count duration engines force budget, not %s=",
+		    tw_keys[__ffs(extra)]);
+		return -EINVAL;
+	}
+	if (p->count > TWHEEL_MAX_SHADOWS) {
+		WHY("shadow: count=%u is above %lu real timers", p->count,
+		    TWHEEL_MAX_SHADOWS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* One key=value; records in p->set that the key was given. */
 static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
 		       size_t why_len)
@@ -557,8 +595,10 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * budget)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
- * top, recorded in @cmd->p.set; min above max is refused. For the other
- * verbs @cmd->p is left alone.
+ * top, recorded in @cmd->p.set; a shadow load's keys but count duration
+ * engines force budget are refused, and its count above
+ * TWHEEL_MAX_SHADOWS; so is min above max. For the other verbs @cmd->p is left
+ * alone.
  *
  * Return: 0, or -EINVAL with a one-line reason in @why, and @cmd is not to
  * be used.
@@ -592,7 +632,7 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 	} while (tok && !*tok);
 	i = tok ? match_string(twheel_wl_names, TWHEEL_WL_NR, tok) : -EINVAL;
 	if (i < 0) {
-		WHY("load needs a workload: timeouts expiring long burst mixed");
+		WHY("load needs a workload: timeouts expiring long burst mixed shadow");
 		return -EINVAL;
 	}
 	twheel_params_default(i, &cmd->p);
@@ -603,6 +643,8 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		if (ret)
 			return ret;
 	}
+	if (cmd->p.type == TWHEEL_WL_SHADOW)
+		return tw_parse_shadow(&cmd->p, why, why_len);
 	if (cmd->p.min > cmd->p.max) {
 		WHY("min=%u is above max=%u", cmd->p.min, cmd->p.max);
 		return -EINVAL;

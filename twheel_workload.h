@@ -16,6 +16,7 @@ enum twheel_wl_type {
 	TWHEEL_WL_LONG,		/* far out, across many levels */
 	TWHEEL_WL_BURST,	/* all in one far bucket, one shot */
 	TWHEEL_WL_MIXED,	/* 6/10 timeouts, 2/10 expiring, 2/10 long */
+	TWHEEL_WL_SHADOW,	/* the kernel's own timer_list traffic, mirrored */
 	TWHEEL_WL_NR,
 };
 
@@ -26,6 +27,7 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_BUDGET	1048576		/* work units per tick */
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
+#define TWHEEL_MAX_SHADOWS	BIT(16)	/* real timers a shadow load mirrors */
 
 /* The keys of a load line; BIT(key) in twheel_params.set once given. */
 enum twheel_key {
@@ -109,12 +111,14 @@ struct twheel_op {
 };
 
 /*
- * What a workload runs on: our three engines (enum twheel_kind) and the
- * kernel's own timers, driven by the same workload.
+ * What a workload runs on: our engines (enum twheel_kind) and the kernel's
+ * own timers, driven by the same workload; and the shadow, the kernel's
+ * real timer_list traffic that the shadow workload mirrors into the engines.
  */
 #define TWHEEL_TIMER_LIST	TWHEEL_NR_KINDS
 #define TWHEEL_HRTIMER		(TWHEEL_NR_KINDS + 1)
-#define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 2)
+#define TWHEEL_SHADOW		(TWHEEL_NR_KINDS + 2)
+#define TWHEEL_NR_RUNNERS	(TWHEEL_NR_KINDS + 3)
 
 /**
  * struct twheel_demand - a workload's expected load on one runner

@@ -156,6 +156,25 @@ grep -q '^trace: 0 failures' "$work/trace.log" || trc=1
 [ $trc -eq 0 ] || tail -n 20 "$work/trace.log"
 res "trace events twheel:* = stats counters (test kernel)" $trc
 
+# Real traffic: the live shadow of the kernel's timer_list traffic while
+# TCP runs over lo, its account exact (what the probes saw, less what they
+# dropped, is what each engine did), the modern engine in the kernel's own
+# buckets (scripts/guest/shadow.sh, 4 s of traffic, 2 CPUs).
+# guest_script TAG NAME QEMU-ARGS...: a guest script whose last line is
+# "TAG: 0 failures" when it passes; its FAILED and TAG lines are shown.
+guest_script() {
+	local tag=$1 name=$2 log=$work/$1.log rc
+	shift 2
+	"$TWHEEL_ROOT/scripts/qemu.sh" "$@" >"$log" 2>&1
+	rc=$?
+	grep -E "^(FAILED|$tag)[: ]" "$log"
+	grep -q "^$tag: 0 failures" "$log" || rc=1
+	[ $rc -eq 0 ] || tail -n 20 "$log"
+	res "$name" $rc
+}
+guest_script shadow "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" \
+	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/shadow.sh 4
+
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
 # workload without activity ops, every guarantee kept.
 "$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --no-load --timeout 300 -- \
@@ -188,6 +207,14 @@ if "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log";
 	grep '^FAILED' "$work/smoke-debug.log"
 	tail -n 5 "$work/smoke-debug.log"
 	res "module smoke test + kmemleak (debug kernel, 2 CPUs)" $src
+
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --no-load --timeout 900 -- \
+		'sh /guest/kmemleak.sh baseline && sh /guest/shadow.sh 3 && sh /guest/shadow.sh --rmmod && sh /guest/kmemleak.sh check' \
+		>"$work/shadow-debug.log" 2>&1
+	src=$?
+	grep -E '^(FAILED|shadow|kmemleak)' "$work/shadow-debug.log" | sed 's/^/debug kernel: /'
+	[ $src -eq 0 ] || tail -n 20 "$work/shadow-debug.log"
+	res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1200 -- \
 		sh /guest/overload.sh 30 65536 >"$work/overload-debug.log" 2>&1

@@ -2,7 +2,9 @@
 # make compare: one QEMU boot runs every workload on every runner (our
 # engines, timer_list and hrtimer; straight and ordered apart, at most 8192
 # timers), plus a scale sweep (1k..1M pending timers, each runner up to
-# what it takes), and writes a markdown table, CSV files and a gnuplot plot.
+# what it takes), then real traffic (the shadow: the kernel's own timer_list
+# traffic under TCP over lo, mirrored into every engine), and writes
+# markdown tables, CSV files and a gnuplot plot.
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
 #   scripts/compare.sh --host [--quick] [--out DIR]
@@ -59,7 +61,7 @@ else
 		start=$(date +%s)
 		TWHEEL_MEM=${TWHEEL_MEM:-768} "$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" \
 			--no-load --timeout 3000 -- \
-			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc && rmmod twheel" \
+			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && rmmod twheel" \
 			>"$work/guest.out" ||
 			{ tail -n 30 "$work/guest.out" >&2; die "the guest run failed"; }
 		grep -q '^compare: done' "$work/guest.out" && break
@@ -212,7 +214,7 @@ rows=$(($(wc -l <"$csv") - 1))
 nwl=$(distinct "$c_wl" | wc -l) nrun=$(distinct "$c_engine" | wc -l)
 pairs=$(awk -F, -v w="$c_wl" -v e="$c_engine" 'NR > 1 { print $w "," $e }' "$csv" |
 	sort -u | wc -l)
-ran=$(sed -n 's/^@@STATS //p' "$work/guest.out" | grep -v '^sweep-' | sort -u)
+ran=$(sed -n 's/^@@STATS //p' "$work/guest.out" | grep -v '^sweep-\|^shadow$' | sort -u)
 one_row_each() {
 	[ -n "$ran" ] && [ "$(distinct "$c_wl")" = "$ran" ] &&
 		[ "$rows" -eq $((nwl * nrun)) ] && [ "$pairs" -eq "$rows" ]
@@ -324,7 +326,61 @@ kern=${info#*kernel=}; kern=${kern%% *}
 gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed"; }
 check "plot written" [ -s "$out/compare.png" ]
 
+# ---- real traffic: the shadow's run, when the twheel here has it ----
+# sv BLOCK KEY: a value of the shadow run's stats
+sv() {
+	awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 }
+		on && $1 == k { print $2; exit }' "$work/stats-shadow"
+}
+real_traffic() {
+	local csv=$out/shadow.csv e ops vs
+	md2csv "$work/table-shadow" >"$csv"
+	need "$csv" engine "busy ticks" "tick p50 ns" "tick p99 ns" "tick max ns" \
+		"tick ns per run" "cascaded max" "late p50 j" "late p99 j" "late max j" \
+		runs expired deleted early
+	echo "Real traffic: the kernel's own timer_list starts, cancels and expiries, mirrored"
+	echo "live into every engine (workload shadow) while $( [ $where = guest ] &&
+		echo "traffic.sh ran TCP over lo" || echo "this machine ran its own traffic"):"
+	echo "seen $(sv shadow seen_start) starts, $(sv shadow seen_cancel) cancels, $(sv shadow seen_expire) expiries;"
+	echo "ring drops $(sv shadow ring_dropped_start)/$(sv shadow ring_dropped_cancel)/$(sv shadow ring_dropped_expire), pool full $(sv shadow pool_full)."
+	echo "The modern engine's bucket against the kernel's, every start: $(sv shadow idx_agree) the same,"
+	echo "$(sv shadow idx_kernel_behind) with the kernel's clock behind ours, $(sv shadow idx_kernel_ahead) ahead, $(sv shadow idx_wrong) wrong;"
+	echo "of its real expiries in the kernel's bucket $(sv shadow:modern same_bucket_at) of $(sv shadow:modern same_bucket) at the kernel's jiffy."
+	echo "The shadow row is the kernel (busy ticks: its TIMER_SOFTIRQ runs). vs the kernel: real expiries"
+	echo "the engine fired at the kernel's jiffy / before it / after it."
+	echo
+	echo "| engine | starts / deletes / expired | busy ticks | busy tick p50 / p99 / max us | tick ns per run | cascaded max | late p50 / p99 / max j | vs the kernel: at / ahead / behind |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["engine"], $c["busy ticks"], $c["tick p50 ns"], $c["tick p99 ns"],
+			$c["tick max ns"], $c["tick ns per run"], $c["cascaded max"],
+			$c["late p50 j"], $c["late p99 j"], $c["late max j"], $c["expired"] }' "$csv" |
+	while read -r e bt t50 t99 tmax per casc l50 l99 lmax exp; do
+		ops="$(($(sv "$e" added) + $(sv "$e" modified))) / $(sv "$e" deleted) / $exp"
+		vs="-"
+		[ "$e" = shadow ] || vs="$(sv "shadow:$e" exp_at) / $(sv "shadow:$e" exp_ahead) / $(sv "shadow:$e" exp_behind)"
+		awk -v l="| $e | $ops | $bt |" -v a="$t50" -v b="$t99" -v m="$tmax" \
+			-v r="| $per | $casc | $l50 / $l99 / $lmax | $vs |" '
+			function us(v) { return v == "n/a" ? "n/a" : sprintf("%.1f", v / 1000) }
+			BEGIN { print l, us(a), "/", us(b), "/", us(m), r }'
+	done
+}
+if [ -s "$work/table-shadow" ] && [ -s "$work/stats-shadow" ]; then
+	real_traffic >"$out/shadow.md"
+	{ echo; cat "$out/shadow.md"; } >>"$out/summary.md"
+	{ echo; cat "$out/shadow.md"; } >>"$out/compare.md"
+	check "real traffic: the probes saw the kernel's timers" [ "$(sv shadow seen_start)" -gt 0 ]
+	check "real traffic: no runner ran a timer early" \
+		[ -z "$(awk -F, -v c="$(col "$out/shadow.csv" early)" 'NR > 1 && $c != 0' "$out/shadow.csv")" ]
+	check "real traffic: modern filed every start in the kernel's bucket where their clocks may agree" \
+		[ "$(sv shadow idx_wrong)" = 0 ]
+	check "real traffic: modern fired each arming of the kernel's bucket at the kernel's jiffy" \
+		[ "$(sv shadow:modern same_bucket_at)" = "$(sv shadow:modern same_bucket)" ]
+else
+	log "note: no shadow run (twheel loaded without engines=...,shadow): no real traffic table"
+fi
+
 cat "$out/summary.md"
 echo
-echo "wrote $out/: summary.md (above), compare.md (every column), compare.csv, sweep.csv, compare.png"
+echo "wrote $out/: summary.md (above), compare.md (every column), compare.csv, sweep.csv, shadow.md, shadow.csv, compare.png"
 [ $bad -eq 0 ] || die "the comparison broke an engine guarantee (see FAILED above)"

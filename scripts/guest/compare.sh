@@ -4,10 +4,15 @@
 # sh and busybox suffice; nothing here needs QEMU. scripts/compare.sh runs
 # it in its guest (insmod'ed with every runner) and, with --host, on the
 # machine it runs on, against the twheel already loaded there.
-#   sh compare.sh [full|quick] [--check] [--require-tsc]
+#   sh compare.sh [full|quick] [--check] [--require-tsc] [--traffic]
 # --check: the preflight alone (root, debugfs, twheel loaded and idle).
 # --require-tsc: for the guest: stop at once ("compare: no TSC") unless
 #   the clocksource is the TSC, and fail if it changes during the run.
+# --traffic: for the guest, which has no traffic of its own: run
+#   traffic.sh (real TCP over lo) during the real traffic part.
+# Real traffic: with the shadow loaded (engines=...,shadow), last of all
+# the kernel's own timer_list traffic is mirrored into every engine for a
+# few seconds (this machine's own, or traffic.sh's in the guest).
 # straight and ordered (O(n) a tick or an arm) take at most 8192 timers,
 # hash_sorted 131072: the workloads run on straight and ordered apart, at
 # most 8192 timers, and the sweep leaves out the sizes a runner does not
@@ -16,12 +21,13 @@
 # compare tables; scripts/compare.sh turns them into markdown, CSV and a
 # plot. Loads are sized by the module's admission (load_fit). At the end
 # the workload is unloaded; the module and its compare rows stay.
-mode=full check=0 tsc=0
+mode=full check=0 tsc=0 traffic=0
 for a in "$@"; do
 	case "$a" in
 	full|quick) mode=$a ;;
 	--check) check=1 ;;
 	--require-tsc) tsc=1 ;;
+	--traffic) traffic=1 ;;
 	*) echo "compare: unknown argument $a" >&2; exit 2 ;;
 	esac
 done
@@ -58,8 +64,10 @@ if [ $tsc -eq 1 ]; then
 	*) echo "compare: no TSC clocksource (running on $cs)"; exit 0 ;;
 	esac
 fi
-# The runners this twheel runs: its stats blocks but the softirq one.
-runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq)
+# The runners this twheel runs: its stats blocks but the softirq one, and
+# but the shadow's (it runs the real traffic only, at the end).
+runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x 'softirq\|shadow.*')
+shadow=$(grep -c -x '\[shadow\]' $d/stats)
 [ -n "$runners" ] || fail "no runner in $d/stats"
 cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
 echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode cpu=${cpu:-$(uname -m)}"
@@ -116,6 +124,25 @@ run mixed $secs mixed count="$(capped $nmixed)" seed=1 ops=100 engines=$on
 echo "@@COMPARE workloads"
 cat $d/compare
 echo "@@END"
+
+# Real traffic: the kernel's own timers, mirrored into every engine.
+if [ "$shadow" -gt 0 ]; then
+	ctl clear
+	load shadow count=8192 duration=0
+	ctl start
+	if [ $traffic -eq 1 ]; then
+		sh "$(dirname "$0")/traffic.sh" "$secs" 4 || fail "traffic.sh failed"
+	else
+		sleep "$secs"
+	fi
+	ctl stop
+	echo "@@STATS shadow"
+	cat $d/stats
+	echo "@@END"
+	echo "@@COMPARE shadow"
+	cat $d/compare
+	echo "@@END"
+fi
 ctl unload
 if [ $tsc -eq 1 ]; then
 	# tsc-early becoming tsc (refined calibration) is fine; leaving the

@@ -1,0 +1,150 @@
+#!/bin/sh
+# In the guest: the live shadow. Real TCP traffic over lo (traffic.sh)
+# while every timer_list start, cancel and expiry of the kernel is mirrored
+# into every engine; then the run's account, exactly:
+#   sh shadow.sh [SECONDS]      one run of SECONDS (default 4) of traffic
+#   sh shadow.sh --rmmod        rmmod while shadowing under traffic (for
+#                               the debug kernel: KASAN, lockdep, kmemleak)
+# What the probes saw, less what the ring dropped, is what the shadow took
+# (per event type); what it took is what each engine did (every start a
+# mod, every lone cancel a delete, every firing set against the kernel's
+# own expiry of the same arming); the modern engine files every start in
+# the kernel's own bucket, bucket_expiry included, whenever the kernel's
+# clock may have been its own, and fires each such arming at the very
+# jiffy the kernel expired it. The README lists the identities.
+. "$(dirname "$0")/lib.sh"
+# Our engines (the runners but the kernel's), and all of them at once.
+engs=$(echo $runners | tr ' ' '\n' | grep -vx 'timer_list\|hrtimer')
+eng_list=$(echo $engs | tr ' ' ,)
+# simple's slots reach 2^20 jiffies (70 min at HZ 250): it refuses little.
+args="engines=$eng_list,shadow max_interval=1048576"
+
+if [ "$1" = --rmmod ]; then
+	# Shadowing, traffic running, rmmod at once: the probes are detached
+	# before anything they write is freed. qemu.sh fails on any splat.
+	for n in 1 2 3; do
+		insmod /lib/twheel/twheel.ko $args || { bad "insmod"; break; }
+		ctl load shadow count=2048 duration=0 && ctl start || bad "start $n"
+		sh /guest/traffic.sh 3 2 > /tmp/traffic.$n.out 2>&1 &
+		tp=$!
+		sleep "$n"
+		rmmod twheel || bad "rmmod $n while shadowing"
+		wait $tp || bad "traffic.sh $n: $(tail -n 1 /tmp/traffic.$n.out)"
+	done
+	[ "$(dmesg | grep -c 'twheel: unloaded')" -ge 3 ] || bad "not unloaded 3 times"
+	echo "shadow --rmmod: $fails failures"
+	[ $fails -eq 0 ]
+	exit
+fi
+
+secs=${1:-4}
+rmmod twheel 2>/dev/null
+insmod /lib/twheel/twheel.ko $args || { bad "insmod"; exit 1; }
+grep -q '^probes: detached' $d/stats || bad "probes: $(grep '^probes:' $d/stats)"
+ctl load shadow count=8192 duration=0 || { bad "load shadow"; exit 1; }
+ctl start || { bad "start"; exit 1; }
+sh /guest/traffic.sh "$secs" 4 > /tmp/traffic.out 2>&1 || bad "traffic.sh: $(tail -n 1 /tmp/traffic.out)"
+ctl stop || bad "stop"
+grep '^traffic:' /tmp/traffic.out
+cp $d/stats /tmp/shadow.stats
+# g BLOCK KEY: a value of the stats read at the end of the run
+g() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' /tmp/shadow.stats; }
+# same WHAT A B: an identity, checked
+same() {
+	if [ "$2" = "$3" ]; then ok "$1: $2"; else bad "$1: $2, not $3"; fi
+}
+s() { g shadow "$1"; }
+
+# The kernel's side: seen - dropped = taken, every event in one key.
+added=$(s added) modified=$(s modified) expired=$(s expired)
+starts=$((added + modified))
+same "shadow: seen_start - ring_dropped_start = added + modified + pool_full" \
+	$(($(s seen_start) - $(s ring_dropped_start))) $((starts + $(s pool_full)))
+same "shadow: seen_cancel - ring_dropped_cancel = rearmed + paired expiries + cancels + untracked + idle" \
+	$(($(s seen_cancel) - $(s ring_dropped_cancel))) \
+	$(($(s rearmed) + expired - $(s expire_unpaired) + $(s cancels) + $(s cancel_untracked) + $(s cancel_idle)))
+same "shadow: seen_expire - ring_dropped_expire = expired + untracked + idle" \
+	$(($(s seen_expire) - $(s ring_dropped_expire))) \
+	$((expired + $(s expire_untracked) + $(s expire_idle)))
+same "shadow: modified = rearmed + start_armed" "$modified" $(($(s rearmed) + $(s start_armed)))
+same "shadow: deleted = cancels + aged + open_at_stop" "$(s deleted)" \
+	$(($(s cancels) + $(s aged) + $(s open_at_stop)))
+same "shadow: runs = expired" "$(s runs)" "$expired"
+same "shadow: invariant" "$(s invariant)" ok
+same "shadow: pending after stop" "$(s pending)" 0
+same "shadow: runs_early" "$(s runs_early)" 0
+for k in seen_start seen_cancel seen_expire added expired cancels rearmed; do
+	[ "$(s $k)" -gt 0 ] || bad "shadow: no $k in the run"
+done
+# The modern engine's bucket against the kernel's, every start.
+same "shadow: idx_engine" "$(s idx_engine)" modern
+same "shadow: idx_agree + kernel_behind + kernel_ahead + unordered + wrong = starts" \
+	$(($(s idx_agree) + $(s idx_kernel_behind) + $(s idx_kernel_ahead) + $(s idx_unordered) + $(s idx_wrong))) \
+	"$starts"
+same "shadow: idx_wrong (another bucket where the kernel's clock may have been ours)" "$(s idx_wrong)" 0
+[ "$(s idx_agree)" -gt 0 ] || bad "shadow: no start in the kernel's bucket"
+
+# Each engine: every start one mod, every lone cancel one delete, every
+# real expiry and every firing in exactly one key.
+exp_keys="exp_at exp_ahead exp_behind exp_lost exp_closed exp_unheld"
+fire_keys="exp_at exp_ahead exp_behind del_fired rearm_fired fired_open"
+sum() { b=$1; shift; t=0; for k in "$@"; do t=$((t + $(g "$b" $k))); done; echo $t; }
+plus() { echo "$*" | sed 's/ / + /g'; }
+for e in $engs; do
+	x=shadow:$e
+	same "$e: added + modified + refused_add = the shadow's starts" \
+		$(($(g $e added) + $(g $e modified) + $(g $x refused_add))) "$starts"
+	same "$e: refused_add + refused_mod = refused" \
+		$(($(g $x refused_add) + $(g $x refused_mod))) "$(g $e refused)"
+	same "$e: deleted = dels + refused_mod + closed" "$(g $e deleted)" \
+		"$(sum $x dels refused_mod closed)"
+	same "$e: dels + del_fired + del_unheld = the shadow's cancels" \
+		"$(sum $x dels del_fired del_unheld)" "$(s cancels)"
+	# shellcheck disable=SC2086
+	same "$e: expired = $(plus $fire_keys)" "$(g $e expired)" "$(sum $x $fire_keys)"
+	# shellcheck disable=SC2086
+	same "$e: $(plus $exp_keys) = the shadow's expired" "$(sum $x $exp_keys)" "$expired"
+	same "$e: runs = expired" "$(g $e runs)" "$(g $e expired)"
+	same "$e: pending after stop" "$(g $e pending)" 0
+	same "$e: invariant" "$(g $e invariant)" ok
+	[ "$e" = modern ] || same "$e: runs_early" "$(g $e runs_early)" 0
+done
+# The modern engine fires every arming filed in the kernel's bucket at the
+# jiffy the kernel expired it.
+same "modern: same_bucket_at = same_bucket" "$(g shadow:modern same_bucket_at)" \
+	"$(g shadow:modern same_bucket)"
+[ "$(g shadow:modern same_bucket)" -gt 0 ] || bad "modern: no real expiry of an arming in the kernel's bucket"
+# The exact engines fire at the expiry itself: before the kernel's coarser
+# bucket, later only for a start already in the past (the kernel's clock
+# behind ours then), and all of them alike. Crossing a stall of the tick
+# in one go (jumps) blurs the jiffy of a firing.
+if [ "$(s jumps)" = 0 ]; then
+	ref=""
+	for e in $exact; do
+		[ "$e" = simple ] && continue
+		x=shadow:$e
+		same "$e: exp_behind = exp_behind_past" "$(g $x exp_behind)" "$(g $x exp_behind_past)"
+		v=$(for k in $fire_keys $exp_keys dels del_fired; do printf '%s ' "$(g $x $k)"; done)
+		[ -z "$ref" ] && ref=$v r0=$e
+		same "$e: its account = $r0's" "$v" "$ref"
+	done
+else
+	echo "shadow: the tick stalled ($(s jumps) jumps): exactness vs the kernel not judged"
+fi
+
+# The comparison table has the run: the kernel's row and every engine's.
+rows=$(cols workload engine runs expired | grep -c '^shadow|')
+same "compare: rows of the shadow run" "$rows" $(($(echo $engs | wc -w) + 1))
+
+# The run, for the record: the kernel's side and the table's rows.
+sed -n '/^\[shadow\]$/,/^$/p' /tmp/shadow.stats | grep -v '_hist:'
+cols engine runs expired deleted "busy ticks" "tick p50 ns" "tick p99 ns" "cascaded max" \
+	"late p50 j" "late max j" | sed 's/^/row: /'
+for e in $engs; do
+	echo "vs kernel $e: $(g shadow:$e exp_at) at, $(g shadow:$e exp_ahead) ahead (p50 $(g shadow:$e ahead_jiffies_p50) max $(g shadow:$e ahead_jiffies_max)), $(g shadow:$e exp_behind) behind, del_fired $(g shadow:$e del_fired), rearm_fired $(g shadow:$e rearm_fired)"
+done
+echo "shadow: seen $(s seen_start) starts, $(s seen_cancel) cancels, $(s seen_expire) expiries; dropped $(s ring_dropped_start)/$(s ring_dropped_cancel)/$(s ring_dropped_expire), pool_full $(s pool_full); untracked $(s cancel_untracked) cancels, $(s expire_untracked) expiries"
+echo "shadow: modern idx: $(s idx_agree) agree, kernel behind $(s idx_kernel_behind) (deferrable $(s idx_behind_deferrable), other CPU's base $(s idx_behind_remote)), kernel ahead $(s idx_kernel_ahead), unordered $(s idx_unordered), wrong $(s idx_wrong); same-bucket expiries $(g shadow:modern same_bucket), at the kernel's jiffy $(g shadow:modern same_bucket_at)"
+rmmod twheel || bad "rmmod"
+echo "shadow: $fails failures"
+[ $fails -eq 0 ]
