@@ -44,7 +44,7 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
 
 /**
  * struct twheel_timer - a timer of one of the engines
- * @list: the classic wheel's link into a slot or its collected list
+ * @list: the classic wheels' link into a slot or their collected list
  * @entry: the modern wheel's link into a bucket or its collected list
  * @bucket: the wheels only: the index of the bucket the timer is filed
  *	in, while it is; TWHEEL_COLLECTED once set up. A collected timer
@@ -108,6 +108,7 @@ enum twheel_kind {
 	TWHEEL_HASH_SORTED,
 	TWHEEL_STRAIGHT,
 	TWHEEL_ORDERED,
+	TWHEEL_CLASSIC_BOUNDED,
 	TWHEEL_NR_KINDS,
 };
 
@@ -356,6 +357,7 @@ extern const struct twheel_ops twheel_simple_ops;
 extern const struct twheel_ops twheel_hash_sorted_ops;
 extern const struct twheel_ops twheel_straight_ops;
 extern const struct twheel_ops twheel_ordered_ops;
+extern const struct twheel_ops twheel_classic_bounded_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -367,11 +369,13 @@ extern const struct twheel_ops twheel_ordered_ops;
 #include "engines/hash_sorted.h"
 #include "engines/straight.h"
 #include "engines/ordered.h"
+#include "engines/classic_bounded.h"
 
 /*
- * The operations. An engine with fast paths (classic, modern) has them
- * inlined here: no call, no indirect call; any other goes through its ops
- * (twheel_ops_add() and the others, in twheel_core.c). Each is documented
+ * The operations. An engine with fast paths (classic, modern,
+ * classic_bounded) has them inlined here: no call, no indirect call; any
+ * other goes through its ops (twheel_ops_add() and the others, in
+ * twheel_core.c). Each is documented
  * at its twheel_ops_ counterpart, which behaves the same.
  *
  * twheel_add() and the others pick the fast path by e->kind, a test or two
@@ -396,6 +400,8 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 		return t->list.next;
 	if (kind == TWHEEL_MODERN)
 		return t->entry.pprev;
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return t->list.next;
 	return twheel_ops_pending(e, t);
 }
 
@@ -414,9 +420,11 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 					 unsigned long expires)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_add(twheel_to_classic(e), t, expires);
+		return tw_classic_add(e, t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_add(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_add(e, t, expires);
 	return twheel_ops_add(e, t, expires);
 }
 
@@ -433,9 +441,11 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 					  struct twheel_timer *t)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_del(twheel_to_classic(e), t);
+		return tw_classic_del(e, t);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_del(twheel_to_modern(e), t);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_del(e, t);
 	return twheel_ops_del(e, t);
 }
 
@@ -454,9 +464,11 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 					  unsigned long expires)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_mod(twheel_to_classic(e), t, expires);
+		return tw_classic_mod(e, t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_mod(twheel_to_modern(e), t, expires);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_mod(e, t, expires);
 	return twheel_ops_mod(e, t, expires);
 }
 
@@ -471,9 +483,11 @@ static __always_inline struct twheel_timer *
 twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_pop(twheel_to_classic(e));
+		return tw_classic_pop(e);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_pop(twheel_to_modern(e));
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_pop(e);
 	return twheel_ops_pop(e);
 }
 
@@ -496,12 +510,17 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 	if (now == e->clk && kind == TWHEEL_CLASSIC) {
 		e->st.advances++;
 		e->st.jiffies++;
-		return tw_classic_step(twheel_to_classic(e));
+		return tw_classic_step(e);
 	}
 	if (now == e->clk && kind == TWHEEL_MODERN) {
 		e->st.advances++;
 		e->st.jiffies++;
 		return tw_modern_step(twheel_to_modern(e));
+	}
+	if (now == e->clk && kind == TWHEEL_CLASSIC_BOUNDED) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_bounded_step(e);
 	}
 	return twheel_ops_advance(e, now);
 }

@@ -20,8 +20,9 @@
  * @bucket: a bucket index of @e's kind (a real one: not TWHEEL_COLLECTED
  *	or TWHEEL_NO_BUCKET)
  *
- * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern
- * wheel: @bucket / TW_LVL_SIZE; the reference engine: always 0.
+ * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5 (the bounded
+ * one alike, two laps a level); the modern wheel: @bucket / TW_LVL_SIZE;
+ * the others: always 0.
  */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
@@ -33,6 +34,10 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 		return 1 + (bucket - TW_TVR_SIZE) / TW_TVN_SIZE;
 	case TWHEEL_MODERN:
 		return bucket / TW_LVL_SIZE;
+	case TWHEEL_CLASSIC_BOUNDED:
+		if (bucket < TW_BOUNDED_L0_SLOTS)
+			return 0;
+		return 1 + (bucket - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
 	default:
 		return 0;
 	}

@@ -33,6 +33,7 @@ struct tw_engine_runner {
 		struct twheel_hash_sorted hash_sorted;
 		struct twheel_straight straight;
 		struct twheel_ordered ordered;
+		struct twheel_classic_bounded classic_bounded;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */
@@ -123,6 +124,10 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		twheel_ordered_init(&er->ordered, clk);
 		er->e = &er->ordered.e;
 		break;
+	case TWHEEL_CLASSIC_BOUNDED:
+		twheel_classic_bounded_init(&er->classic_bounded, clk);
+		er->e = &er->classic_bounded.e;
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -146,7 +151,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 
 static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 {
-	struct tw_engine_runner *er = kzalloc(sizeof(*er), GFP_KERNEL);
+	struct tw_engine_runner *er = kvzalloc(sizeof(*er), GFP_KERNEL);
 	int ret;
 
 	if (!er)
@@ -154,7 +159,7 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 	/* The first runner indices are the engine kinds. */
 	ret = tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset, cfg, 0);
 	if (ret) {
-		kfree(er);
+		kvfree(er);
 		return ret;
 	}
 	er->cfg = *cfg;
@@ -171,7 +176,7 @@ static void tw_engine_release(struct tw_runner *r)
 	struct tw_engine_runner *er = r->priv;
 
 	kvfree(er->storage);
-	kfree(er);
+	kvfree(er);
 	r->priv = NULL;
 }
 
@@ -432,17 +437,17 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	u64 t0, t1, t2;
 	unsigned int i;
 
-	cal = kzalloc(sizeof(*cal), GFP_KERNEL);
+	cal = kvzalloc(sizeof(*cal), GFP_KERNEL);
 	t = kvcalloc(TW_CAL_TIMERS, sizeof(*t), GFP_KERNEL);
 	if (!cal || !t) {
-		kfree(cal);
+		kvfree(cal);
 		kvfree(t);
 		return -ENOMEM;
 	}
 	spin_lock_init(&lock);
 	if (tw_engine_setup_kind(cal, r->id, 0, &er->cfg, TW_CAL_TIMERS)) {
 		kvfree(t);
-		kfree(cal);
+		kvfree(cal);
 		return -ENOMEM;
 	}
 	for (i = 0; i < TW_CAL_TIMERS; i++)
@@ -464,7 +469,7 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
 	kvfree(t);
 	kvfree(cal->storage);
-	kfree(cal);
+	kvfree(cal);
 	return 0;
 }
 
@@ -512,6 +517,11 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 			hlist_for_each_entry(t, &er->modern.vec[i], entry)
 				per[i]++;
 		return TW_MODERN_BUCKETS;
+	case TWHEEL_CLASSIC_BOUNDED:
+		for (i = 0; i < TW_BOUNDED_BUCKETS; i++)
+			list_for_each_entry(t, &er->classic_bounded.vec[i], list)
+				per[i]++;
+		return TW_BOUNDED_BUCKETS;
 	case TWHEEL_HASH:
 	case TWHEEL_HASH_SORTED:
 	case TWHEEL_SIMPLE:
@@ -528,8 +538,9 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 static int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
-	unsigned int nb = max(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
-				   er->cfg.hash_slots), er->cfg.max_interval);
+	unsigned int nb = max3(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
+				    er->cfg.hash_slots), er->cfg.max_interval,
+			       TW_BOUNDED_BUCKETS);
 	unsigned int lvl, levels, i, *per;
 	unsigned long lp[TWHEEL_MAX_LEVELS];
 

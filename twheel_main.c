@@ -43,7 +43,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,timer_list,hrtimer, or all");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,classic_bounded,timer_list,hrtimer, or all");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -281,7 +281,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered timer_list hrtimer all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered classic_bounded timer_list hrtimer all)\n",
 				tok);
 			ret = -EINVAL;
 			break;

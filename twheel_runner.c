@@ -33,6 +33,7 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH_SORTED]	= &tw_engine_runner_ops,
 	[TWHEEL_STRAIGHT]	= &tw_engine_runner_ops,
 	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
+	[TWHEEL_CLASSIC_BOUNDED]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 };

@@ -40,6 +40,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_HASH_SORTED]	= "hash_sorted",
 	[TWHEEL_STRAIGHT]	= "straight",
 	[TWHEEL_ORDERED]	= "ordered",
+	[TWHEEL_CLASSIC_BOUNDED]	= "classic_bounded",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 };

@@ -163,6 +163,54 @@ static inline struct twheel_timer *tw_slots_pop(struct list_head *collected)
 	return t;
 }
 
+/*
+ * What the classic wheels' ops share (classic, classic_bounded): a timer
+ * links through list, carries its slot in bucket; slots are FIFO lists.
+ */
+static inline void tw_cw_setup(struct twheel_timer *t)
+{
+	t->list.next = NULL;
+	t->list.prev = NULL;
+	t->bucket = TWHEEL_COLLECTED;
+}
+
+static inline bool tw_cw_pending(const struct twheel_timer *t)
+{
+	return t->list.next;
+}
+
+/* twheel_ops.pop: the first collected timer, marked not pending. */
+static inline struct twheel_timer *tw_cw_ops_pop(struct list_head *collected)
+{
+	struct twheel_timer *t;
+
+	t = list_first_entry_or_null(collected, struct twheel_timer, list);
+	if (t) {
+		list_del(&t->list);
+		tw_cw_setup(t);
+	}
+	return t;
+}
+
+/* twheel_ops.count over n slots of vec and a collected list. */
+static inline unsigned long tw_cw_count(const struct twheel_engine *e,
+					const struct list_head *vec,
+					unsigned int n,
+					const struct list_head *collected,
+					unsigned long *per_level)
+{
+	const struct twheel_timer *t;
+	unsigned long c = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		list_for_each_entry(t, &vec[i], list)
+			per_level[twheel_bucket_level(e, i)]++;
+	list_for_each_entry(t, collected, list)
+		c++;
+	return c;
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)

@@ -150,6 +150,14 @@ static struct twheel_engine *tw_init_ordered(void *mem, unsigned long clk)
 	return &o->e;
 }
 
+static struct twheel_engine *tw_init_classic_bounded(void *mem, unsigned long clk)
+{
+	struct twheel_classic_bounded *c = mem;
+
+	twheel_classic_bounded_init(c, clk);
+	return &c->e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -179,6 +187,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	  tw_fires_exact },
 	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
 	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
+	{ "classic_bounded", sizeof(struct twheel_classic_bounded),
+	  tw_init_classic_bounded, tw_fires_exact },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)

@@ -222,9 +222,9 @@ check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
 	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
-check "classic, reference, heap, hash, simple, hash_sorted, straight and ordered run every timer at its exact jiffy" \
+check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered and classic_bounded run every timer at its exact jiffy" \
 	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
-		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered)$/ && $c != 0' "$csv")" ]
+		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|classic_bounded)$/ && $c != 0' "$csv")" ]
 # A twheel loaded on a host may run only some runners: what needs a
 # runner is checked where it ran.
 has() { [ -n "$(cell burst "$1" "$c_engine")" ]; }
@@ -232,6 +232,11 @@ nb=$(awk -F, -v w="$c_wl" -v c="$c_n" '$w == "burst" { print $c; exit }' "$csv")
 if has classic; then
 	check "burst: classic cascaded all $nb timers in one tick" \
 		[ "$(cell burst classic "$c_casn")" = "$nb" ]
+fi
+if has classic_bounded; then
+	cb_max=$(( (nb + 255) / 256 > 64 ? (nb + 255) / 256 : 64 ))
+	check "burst: classic_bounded moved at most $cb_max timers in a tick" \
+		[ "$(cell burst classic_bounded "$c_casn")" -le "$cb_max" ]
 fi
 if has modern; then
 	check "burst: modern never cascades" [ "$(cell burst modern "$c_casn")" = 0 ]

@@ -12,7 +12,7 @@
  *   bench <engine> <pending> [jiffies]
  *
  * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
- * straight or ordered.
+ * straight, ordered or classic_bounded.
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -42,6 +42,7 @@ static struct twheel_simple simple;
 static struct twheel_hash_sorted hash_sorted;
 static struct twheel_straight straight;
 static struct twheel_ordered ordered;
+static struct twheel_classic_bounded classic_bounded;
 
 static struct {
 	struct twheel_engine *e;
@@ -202,6 +203,9 @@ static void bench_init(const char *engine, unsigned long n)
 	} else if (!strcmp(engine, "ordered")) {
 		twheel_ordered_init(&ordered, clk);
 		b.e = &ordered.e;
+	} else if (!strcmp(engine, "classic_bounded")) {
+		twheel_classic_bounded_init(&classic_bounded, clk);
+		b.e = &classic_bounded.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
@@ -256,7 +260,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
-			"              straight|ordered> <pending> [jiffies]\n");
+			"              straight|ordered|classic_bounded> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

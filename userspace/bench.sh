@@ -8,7 +8,7 @@
 #   CG_SIZES        sizes run under callgrind (BENCH_SIZES)
 #   CG_JIFFIES      jiffies per add/del/mod phase under callgrind (32)
 #   BENCH_ENGINES   engines to run (classic modern reference heap hash simple
-#                   hash_sorted straight ordered)
+#                   hash_sorted straight ordered classic_bounded)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -18,7 +18,7 @@ jiffies=${BENCH_JIFFIES:-2048}
 repeat=${BENCH_REPEAT:-3}
 cg_sizes=${CG_SIZES:-$sizes}
 cg_jiffies=${CG_JIFFIES:-32}
-engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted straight ordered}
+engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted straight ordered classic_bounded}
 bench=$here/build/bench
 
 ksrc=$("$here/setup.sh")

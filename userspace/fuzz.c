@@ -3,14 +3,15 @@
  * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those - and the reference
+ * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED for those, FZ_BOUNDED for the
+ * classic wheel with a bounded cascade - and the reference
  * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
- *  - classic, heap, hash, simple, hash_sorted, straight, ordered (the
- *    exact engines): the same timers at
+ *  - classic, heap, hash, simple, hash_sorted, straight, ordered,
+ *    classic_bounded (the exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
  *    model knows, and is compared for the arms it took;
@@ -20,7 +21,7 @@
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
  * the op, high 5 bits the timer) followed by its arguments; the hash,
  * simple and hash_sorted engines take one more byte first, their number
- * of slots. FZ_TRACE=1 in
+ * of slots, and classic_bounded its chunk (1 to 64). FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -43,6 +44,7 @@
 #define FZ_HASH_SORTED	103
 #define FZ_STRAIGHT	104
 #define FZ_ORDERED	105
+#define FZ_BOUNDED	106
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
@@ -86,6 +88,7 @@ struct fz_engine {
 };
 
 static struct twheel_classic fz_classic;
+static struct twheel_classic_bounded fz_bounded;
 static struct twheel_modern fz_modern;
 static struct twheel_reference fz_reference;
 static struct twheel_heap fz_heap;
@@ -445,6 +448,7 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 	unsigned long want = fz_next(fe, limit);
 
 	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
@@ -469,11 +473,12 @@ static bool fz_collected(const struct fz_engine *fe,
 
 	if (!twheel_pending(fe->e, t))
 		return false;
-	if (fe->e->ops->kind == TWHEEL_CLASSIC) {
-		const struct list_head *p;
+	if (fe->e->ops->kind == TWHEEL_CLASSIC ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED) {
+		const struct list_head *p, *head = fe->e->ops->kind == TWHEEL_CLASSIC ?
+			&fz_classic.collected : &fz_bounded.collected;
 
-		for (p = fz_classic.collected.next; p != &fz_classic.collected;
-		     p = p->next)
+		for (p = head->next; p != head; p = p->next)
 			if (p == &t->list)
 				return true;
 		return false;
@@ -541,11 +546,30 @@ static unsigned long fz_walk_hlist(struct fz_engine *fe,
 	return n;
 }
 
+/*
+ * A classic wheel's timers per level, counted walking its slots, against
+ * twheel_count(); its collected list holds the due ones.
+ */
+static void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
+			    const struct list_head *collected, unsigned long due)
+{
+	unsigned long per[TWHEEL_MAX_LEVELS], n;
+	unsigned int l;
+
+	twheel_count(fe->e, per);
+	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == per[l],
+			 "level %u: %lu timers, twheel_count says %lu", l,
+			 lvl[l], per[l]);
+	n = fz_walk_list(fe, collected, TWHEEL_COLLECTED);
+	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+}
+
 static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 {
 	struct twheel_classic *c = &fz_classic;
-	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
-	unsigned int b, l;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
+	unsigned int b;
 
 	for (b = 0; b < TW_CLASSIC_BUCKETS; b++) {
 		n = fz_walk_list(fe, &c->vec[b], b);
@@ -554,13 +578,63 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 			 test_bit(b, c->pending_map), n);
 		lvl[b < TW_TVR_SIZE ? 0 : 1 + (b - TW_TVR_SIZE) / TW_TVN_SIZE] += n;
 	}
-	twheel_count(fe->e, per);
-	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
-		FZ_CHECK(fe, lvl[l] == per[l],
-			 "level %u: %lu timers, twheel_count says %lu", l,
-			 lvl[l], per[l]);
-	n = fz_walk_list(fe, &c->collected, TWHEEL_COLLECTED);
-	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+	fz_check_levels(fe, lvl, &c->collected, due);
+}
+
+/*
+ * classic_bounded, from its specification: each slot's list, bit and (above
+ * level 0) count agree; a level-0 timer is in the slot of the jiffy it runs
+ * at, less than two tv1 laps ahead; a timer of level n >= 1 is in the slot
+ * numbered expires >> (6n + 2) (one beyond the top's two laps: in an
+ * earlier top slot), and that slot's window, which moves it down, has not
+ * ended: its last jiffy is not before the clock.
+ */
+static void fz_check_bounded(struct fz_engine *fe, unsigned long due)
+{
+	struct twheel_classic_bounded *c = &fz_bounded;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 };
+	unsigned long clk = fe->e->clk, n, s, d, fire, end;
+	const struct list_head *p;
+	unsigned int b, l, i, shift, ring;
+
+	for (b = 0; b < TW_BOUNDED_BUCKETS; b++) {
+		n = fz_walk_list(fe, &c->vec[b], b);
+		FZ_CHECK(fe, test_bit(b, c->pending_map) == !!n,
+			 "bucket %u: bit %d, %lu timers", b,
+			 test_bit(b, c->pending_map), n);
+		l = b < TW_BOUNDED_L0_SLOTS ? 0 :
+			1 + (b - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
+		lvl[l] += n;
+		if (l)
+			FZ_CHECK(fe, c->nr[b - TW_BOUNDED_L0_SLOTS] == n,
+				 "bucket %u: count %u, %lu timers", b,
+				 c->nr[b - TW_BOUNDED_L0_SLOTS], n);
+		shift = 6 * l + 2;
+		ring = (b - (l ? TW_BOUNDED_L0_SLOTS + (l - 1) * TW_BOUNDED_LN_SLOTS : 0));
+		for (p = c->vec[b].next; p != &c->vec[b]; p = p->next) {
+			i = fz_index(fe, container_of(p, struct twheel_timer, list));
+			fire = fe->s[i].fire;
+			if (!l) {
+				FZ_CHECK(fe, (fire & 511) == b && fire - clk < 512,
+					 "timer %u (runs at %lu) in level-0 slot %u", i,
+					 fire, b);
+				continue;
+			}
+			/* the slot's number: the first after clk's with this ring index */
+			s = (clk >> shift) + 1;
+			s += (ring - s) & (TW_BOUNDED_LN_SLOTS - 1);
+			end = (s << shift) - (l > 1 ? 1UL << (shift - 6) : 1);
+			/* slot numbers wrap at 2^(64 - shift) */
+			d = ((fire >> shift) - s) & (ULONG_MAX >> shift);
+			FZ_CHECK(fe, !d || (l == 4 && d < (ULONG_MAX >> (shift + 1))),
+				 "timer %u (runs at %lu) in level-%u slot %u (number %lu)",
+				 i, fire, l, b, s);
+			FZ_CHECK(fe, (long)(end - clk) >= 0,
+				 "timer %u (runs at %lu) in level-%u slot %lu, whose window ended at %lu",
+				 i, fire, l, s, end);
+		}
+	}
+	fz_check_levels(fe, lvl, &c->collected, due);
 }
 
 static void fz_check_modern(struct fz_engine *fe, unsigned long due)
@@ -836,6 +910,9 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	case TWHEEL_CLASSIC:
 		fz_check_classic(fe, due);
 		break;
+	case TWHEEL_CLASSIC_BOUNDED:
+		fz_check_bounded(fe, due);
+		break;
 	case TWHEEL_MODERN:
 		fz_check_modern(fe, due);
 		break;
@@ -1099,7 +1176,8 @@ static void fz_op(void)
 				 i, x, w, (long)(x - fz.clk));
 			r1 = fz_mod_range(&fz_ref, i, x, x + w);
 			r2 = fz_mod_range(&fz_wheel, i, x, x + w);
-			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+			FZ_CHECK(&fz_wheel, (fz_wheel.e->ops->kind != TWHEEL_CLASSIC &&
+				  fz_wheel.e->ops->kind != TWHEEL_CLASSIC_BOUNDED) ||
 				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
@@ -1242,6 +1320,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 					    fz_nr_slots()))
 			abort();
 		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
+	} else if (FZ_WHEEL == FZ_BOUNDED) {
+		twheel_classic_bounded_init(&fz_bounded, fz.clk);
+		/* small chunks: a pool's few timers spread over several ticks */
+		fz_bounded.chunk = 1U << (fz_byte() % 7);
+		FZ_TRACE("chunk %u\n", fz_bounded.chunk);
+		fz_setup(&fz_wheel, &fz_bounded.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* its MaxInterval */
 		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))

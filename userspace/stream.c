@@ -44,6 +44,7 @@ static const char *const kind_name[NR_KINDS] = {
 static struct twheel_classic classic;
 static struct twheel_modern modern;
 static struct twheel_reference reference;
+static struct twheel_classic_bounded classic_bounded;
 
 static struct {
 	struct twheel_engine *e;
@@ -76,6 +77,9 @@ static void engine_init(const char *name, unsigned long clk)
 	} else if (!strcmp(name, "reference")) {
 		twheel_reference_init(&reference, clk);
 		b.e = &reference.e;
+	} else if (!strcmp(name, "classic_bounded")) {
+		twheel_classic_bounded_init(&classic_bounded, clk);
+		b.e = &classic_bounded.e;
 	} else {
 		fprintf(stderr, "stream: no engine %s\n", name);
 		exit(2);
@@ -184,6 +188,12 @@ static void run_tick_modern(struct ss_stream *s, unsigned long tick, int record)
 	run_tick_as(s, tick, record, TWHEEL_MODERN);
 }
 
+static void run_tick_classic_bounded(struct ss_stream *s, unsigned long tick,
+				     int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_CLASSIC_BOUNDED);
+}
+
 static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
 {
 	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
@@ -215,6 +225,8 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 		run_tick = run_tick_classic;
 	else if (b.e->kind == TWHEEL_MODERN)
 		run_tick = run_tick_modern;
+	else if (b.e->kind == TWHEEL_CLASSIC_BOUNDED)
+		run_tick = run_tick_classic_bounded;
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
@@ -231,7 +243,7 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: stream <classic|modern|reference> <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: stream <classic|modern|reference|classic_bounded> <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];
