@@ -199,6 +199,9 @@ struct twheel_engine;
  * @admit: optional: 0 if the engine takes a timer expiring at @expires
  *	now, else the error twheel_add() returns (engines with a range limit);
  *	NULL: every expiry is taken
+ * @range_pick: optional: the jiffy in [lo, hi] (hi at or after lo, less
+ *	than LONG_MAX after it) that costs this engine least, its rule for
+ *	twheel_add_range() and twheel_mod_range(); NULL: hi, the latest
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -222,6 +225,8 @@ struct twheel_ops {
 	unsigned long (*count)(const struct twheel_engine *e,
 			       unsigned long *per_level);
 	int (*admit)(const struct twheel_engine *e, unsigned long expires);
+	unsigned long (*range_pick)(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi);
 };
 
 /**
@@ -265,6 +270,8 @@ bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 bool twheel_ops_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
 unsigned long twheel_range_pick(unsigned long lo, unsigned long hi);
+unsigned long twheel_range_expiry(const struct twheel_engine *e,
+				  unsigned long lo, unsigned long hi);
 int twheel_add_range(struct twheel_engine *e, struct twheel_timer *t,
 		     unsigned long lo, unsigned long hi);
 bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,

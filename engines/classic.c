@@ -202,6 +202,7 @@ const struct twheel_ops twheel_classic_ops = {
 	.next_event	= tw_classic_next_event,
 	.pop		= tw_classic_ops_pop,
 	.count		= tw_classic_count,
+	.range_pick	= tw_cw_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_ops);
 

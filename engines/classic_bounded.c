@@ -275,6 +275,7 @@ const struct twheel_ops twheel_classic_bounded_ops = {
 	.next_event	= tw_bounded_next_event,
 	.pop		= tw_bounded_ops_pop,
 	.count		= tw_bounded_count,
+	.range_pick	= tw_cw_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_ops);
 

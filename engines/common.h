@@ -211,6 +211,25 @@ static inline unsigned long tw_cw_count(const struct twheel_engine *e,
 	return c;
 }
 
+/*
+ * twheel_ops.range_pick of the classic wheels, Ratas' rule on their
+ * levels: the latest multiple of the coarsest cascade point (2^8, 2^14,
+ * 2^20 or 2^26 jiffies) in [lo, hi], else hi. A timer filed there is
+ * cascaded once, at that point, straight into its tv1 slot; one between
+ * two points is cascaded at each level on its way down. The range holds a
+ * multiple of 2^s exactly when s is at most the highest bit in which lo
+ * and hi differ (all of them when it wraps: 0 is in it).
+ */
+static inline unsigned long tw_cw_range_pick(const struct twheel_engine *e,
+					     unsigned long lo, unsigned long hi)
+{
+	const unsigned int top = TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS;
+	unsigned int b = hi < lo ? BITS_PER_LONG - 1 : __fls((lo ^ hi) | 1);
+	unsigned int s = b >= top ? top : b - (b - TW_TVR_BITS) % TW_TVN_BITS;
+
+	return b < TW_TVR_BITS ? hi : hi & ~((1UL << s) - 1);
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)

@@ -9,7 +9,20 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <engine> <pending> [jiffies]
+ *   bench <engine> <pending> [jiffies [slack [rule]]]
+ *
+ * With slack (percent, default 0), every arming is a range: a timeout d
+ * may run from d to d + d * slack / 100 jiffies on, through
+ * twheel_add_range() and twheel_mod_range() (rule "engine", the default:
+ * the engine's own pick), or with the expiry picked by a rule and armed
+ * by twheel_add() or twheel_mod(): "pick" (the engine's own,
+ * twheel_range_expiry()), "lo", "hi", "round" (twheel_range_pick(), the
+ * kernel's old rule), a pending timer
+ * already in the range being left alone as twheel_mod_range() leaves it.
+ * Natively it then prints "range <engine> <pending> <slack> <rule> <mods>
+ * <noop> <inplace> <relinks> <cascaded> <expired>": over the timed jiffies,
+ * mods of a pending timer, of those left alone, those in place (same
+ * bucket), the rest (relinked), timers moved by cascades, timers expired.
  *
  * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
  * straight, ordered or classic_bounded.
@@ -44,8 +57,15 @@ static struct twheel_straight straight;
 static struct twheel_ordered ordered;
 static struct twheel_classic_bounded classic_bounded;
 
+enum { RULE_ENGINE, RULE_PICK, RULE_LO, RULE_HI, RULE_ROUND, NR_RULES };
+static const char *const rule_name[NR_RULES] = {
+	"engine", "pick", "lo", "hi", "round"
+};
+
 static struct {
 	struct twheel_engine *e;
+	unsigned long slack;		/* percent of each timeout */
+	int rule;
 	struct twheel_timer *t;		/* the timers */
 	unsigned long *timeout;		/* each timer's own timeout */
 	unsigned int *order;		/* timers in touch order, shuffled */
@@ -120,6 +140,52 @@ static unsigned long bench_timeout_of(const struct twheel_timer *t)
 	return b.timeout[t - b.t];
 }
 
+/* The expiry for a range, by the rule asked for. */
+static unsigned long bench_pick(unsigned long lo, unsigned long hi)
+{
+	switch (b.rule) {
+	case RULE_LO:
+		return lo;
+	case RULE_HI:
+		return hi;
+	case RULE_ROUND:
+		return twheel_range_pick(lo, hi);
+	default:
+		return twheel_range_expiry(b.e, lo, hi);
+	}
+}
+
+/* Arms t, not pending, for its timeout from clk, or within its range. */
+static void bench_add(struct twheel_timer *t, unsigned long clk)
+{
+	unsigned long d = bench_timeout_of(t), lo = clk + d;
+
+	if (!b.slack)
+		twheel_add(b.e, t, lo);
+	else if (b.rule == RULE_ENGINE)
+		twheel_add_range(b.e, t, lo, lo + d * b.slack / 100);
+	else
+		twheel_add(b.e, t, bench_pick(lo, lo + d * b.slack / 100));
+}
+
+/* Re-arms t for its timeout from clk, or within its range. */
+static void bench_mod(struct twheel_timer *t, unsigned long clk)
+{
+	unsigned long d = bench_timeout_of(t), lo = clk + d;
+	unsigned long hi = lo + d * b.slack / 100;
+
+	if (!b.slack) {
+		twheel_mod(b.e, t, lo);
+	} else if (b.rule == RULE_ENGINE) {
+		twheel_mod_range(b.e, t, lo, hi);
+	} else if (twheel_pending(b.e, t) && t->expires - lo <= hi - lo) {
+		b.e->st.modified++;		/* as twheel_mod_range() */
+		b.e->st.mod_noop++;
+	} else {
+		twheel_mod(b.e, t, bench_pick(lo, hi));
+	}
+}
+
 /* One jiffy of the workload. */
 static void bench_jiffy(void)
 {
@@ -137,14 +203,14 @@ static void bench_jiffy(void)
 	bench_stop(OP_DEL, t0, b.batch);
 	bench_start(OP_ADD, &t0);
 	for (i = 0; i < b.batch; i++)
-		twheel_add(e, first[i], clk + bench_timeout_of(first[i]));
+		bench_add(first[i], clk);
 	bench_stop(OP_ADD, t0, b.batch);
 
 	for (i = 0; i < b.batch; i++)
 		first[i] = bench_next();
 	bench_start(OP_MOD, &t0);
 	for (i = 0; i < b.batch; i++)
-		twheel_mod(e, first[i], clk + bench_timeout_of(first[i]));
+		bench_mod(first[i], clk);
 	bench_stop(OP_MOD, t0, b.batch);
 
 	/* the tick: collect and hand out what expired */
@@ -155,7 +221,7 @@ static void bench_jiffy(void)
 		b.popped[n++] = t;
 	bench_stop(OP_ADV, t0, 1);
 	for (i = 0; i < n; i++)
-		twheel_add(e, b.popped[i], e->clk + bench_timeout_of(b.popped[i]));
+		bench_add(b.popped[i], e->clk);
 }
 
 static void bench_init(const char *engine, unsigned long n)
@@ -212,6 +278,9 @@ static void bench_init(const char *engine, unsigned long n)
 	}
 	b.n = n;
 	b.batch = n / (2 * BENCH_TOUCH) ? n / (2 * BENCH_TOUCH) : 1;
+	/* BENCH_EXPIRE=1: no touches, every timer runs and is armed again */
+	if (getenv("BENCH_EXPIRE"))
+		b.batch = 0;
 	b.t = calloc(n, sizeof(*b.t));
 	b.timeout = calloc(n, sizeof(*b.timeout));
 	b.order = calloc(n, sizeof(*b.order));
@@ -256,6 +325,7 @@ static void bench_check(void)
 int main(int argc, char **argv)
 {
 	unsigned long n, nr_jiffies, i;
+	struct twheel_stats st0;
 	int op;
 
 	if (argc < 3) {
@@ -265,6 +335,14 @@ int main(int argc, char **argv)
 	}
 	n = strtoul(argv[2], NULL, 0);
 	nr_jiffies = argc > 3 ? strtoul(argv[3], NULL, 0) : 2048;
+	b.slack = argc > 4 ? strtoul(argv[4], NULL, 0) : 0;
+	for (b.rule = 0; argc > 5 && b.rule < NR_RULES; b.rule++)
+		if (!strcmp(argv[5], rule_name[b.rule]))
+			break;
+	if (b.rule == NR_RULES || b.slack > 100) {
+		fprintf(stderr, "bench: slack is 0..100, rule engine, lo, hi or round\n");
+		return 2;
+	}
 	if (n < 2) {
 		fprintf(stderr, "bench: need at least 2 timers\n");
 		return 2;
@@ -275,6 +353,7 @@ int main(int argc, char **argv)
 		bench_jiffy();
 	memset(b.ns, 0, sizeof(b.ns));
 	memset(b.ops, 0, sizeof(b.ops));
+	st0 = b.e->st;
 
 	if (RUNNING_ON_VALGRIND) {
 		CALLGRIND_START_INSTRUMENTATION;
@@ -298,6 +377,17 @@ int main(int argc, char **argv)
 		/* how often a touch found the timer expired */
 		printf(" %.1f\n", 100.0 * b.e->st.expired /
 		       (b.e->st.expired + b.e->st.deleted + b.e->st.modified));
+		if (b.slack)
+			printf("range %s %lu %lu %s %llu %llu %llu %llu %llu %llu\n",
+			       b.e->ops->name, n, b.slack, rule_name[b.rule],
+			       b.e->st.modified - st0.modified,
+			       b.e->st.mod_noop - st0.mod_noop,
+			       b.e->st.mod_inplace - st0.mod_inplace,
+			       (b.e->st.modified - st0.modified) -
+			       (b.e->st.mod_noop - st0.mod_noop) -
+			       (b.e->st.mod_inplace - st0.mod_inplace),
+			       b.e->st.cascaded - st0.cascaded,
+			       b.e->st.expired - st0.expired);
 	}
 	bench_check();
 	return 0;

@@ -387,10 +387,12 @@ static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
 
 /*
  * twheel_mod_range(): a pending timer already in [lo, hi] stays as it is
- * (as a mod to its own expiry), anything else is a mod to the range's pick.
+ * (as a mod to its own expiry), anything else is a mod to the pick x of
+ * the wheel under test. The reference (follow) takes the same x by a plain
+ * mod, so that both keep the same expiries.
  */
 static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
-			 unsigned long hi)
+			 unsigned long hi, unsigned long x, bool follow)
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
@@ -398,7 +400,7 @@ static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
 	bool ret;
 
 	if (!was || keep - lo > hi - lo)
-		return fz_mod_to(fe, i, twheel_range_pick(lo, hi), true, lo, hi);
+		return fz_mod_to(fe, i, x, !follow, lo, hi);
 	ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
 	FZ_CHECK(fe, ret, "mod_range of pending timer %u returned false", i);
 	FZ_CHECK(fe, fe->t[i].expires == keep,
@@ -1153,11 +1155,61 @@ static void fz_cross(void)
 	}
 }
 
+/*
+ * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked against
+ * its rule: in the range, and the classic wheels the latest multiple of
+ * the coarsest cascade point the range crosses (else hi); the modern
+ * wheel the latest whose bucket runs by hi (else hi); simple hi, or the
+ * last jiffy below MaxInterval; the others hi.
+ */
+static unsigned long fz_pick(struct fz_engine *fe, unsigned long lo,
+			     unsigned long hi)
+{
+	unsigned long x = twheel_range_expiry(fe->e, lo, hi), want = hi, m, e1;
+	struct fz_slot b;
+	int s;
+
+	FZ_CHECK(fe, x - lo <= hi - lo, "pick %lu outside [%lu, %lu]", x, lo, hi);
+	switch (fe->e->ops->kind) {
+	case TWHEEL_CLASSIC:
+	case TWHEEL_CLASSIC_BOUNDED:
+		for (s = 26; s >= 8 && want == hi; s -= 6) {
+			m = hi & ~((1UL << s) - 1);
+			if (m - lo <= hi - lo && m != lo)
+				want = m;
+		}
+		FZ_CHECK(fe, x == want, "classic pick %lu for [%lu, %lu], want %lu",
+			 x, lo, hi, want);
+		break;
+	case TWHEEL_MODERN:
+		/* the jiffy before hi's granule, if in the range: it runs by hi */
+		b.expires = hi;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		m = b.fire - b.gran - 1;
+		want = m - lo <= hi - lo ? m : hi;
+		b.expires = x;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		e1 = b.fire;
+		FZ_CHECK(fe, x == want && (x == hi || e1 - lo <= hi - lo),
+			 "modern pick %lu for [%lu, %lu], want %lu: runs at %lu",
+			 x, lo, hi, want, e1);
+		break;
+	case TWHEEL_SIMPLE:
+		m = fe->e->clk + fz_simple.wheel.mask;
+		FZ_CHECK(fe, x == (fz_refused(fe, hi) && m - lo <= hi - lo ? m : hi),
+			 "simple pick %lu for [%lu, %lu]", x, lo, hi);
+		break;
+	default:
+		FZ_CHECK(fe, x == hi, "pick %lu for [%lu, %lu], want hi", x, lo, hi);
+	}
+	return x;
+}
+
 static void fz_op(void)
 {
 	u8 k = fz_byte();
 	unsigned int i = k >> 3;
-	unsigned long x, w;
+	unsigned long x, w, v;
 	bool r1, r2;
 
 	switch (k & 7) {
@@ -1174,10 +1226,11 @@ static void fz_op(void)
 			w = (1UL << (w >> 4)) - 1 & fz_bytes(2);
 			FZ_TRACE("%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
 				 i, x, w, (long)(x - fz.clk));
-			r1 = fz_mod_range(&fz_ref, i, x, x + w);
-			r2 = fz_mod_range(&fz_wheel, i, x, x + w);
-			FZ_CHECK(&fz_wheel, (fz_wheel.e->ops->kind != TWHEEL_CLASSIC &&
-				  fz_wheel.e->ops->kind != TWHEEL_CLASSIC_BOUNDED) ||
+			v = fz_pick(&fz_wheel, x, x + w);
+			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
+			r2 = fz_mod_range(&fz_wheel, i, x, x + w, v, false);
+			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+				 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
