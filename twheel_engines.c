@@ -225,35 +225,43 @@ static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
 
 /*
  * The engine ops the runner uses, each with its tracepoint; lock held,
- * expires in engine time. twheel_mod() is traced unless it found the
- * expiry the timer already had (it counts those in st.mod_noop).
+ * expiries in engine time, a range [lo, hi] where the workload has slack
+ * (hi == lo: none). twheel_mod() is traced unless it found the expiry the
+ * timer already had (it counts those in st.mod_noop), as is a range mod
+ * that left the timer where it was.
  */
 static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long expires)
+			  unsigned long lo, unsigned long hi)
 {
-	if (!twheel_add(er->e, t, expires))
+	if (!(hi == lo ? twheel_add(er->e, t, lo) : twheel_add_range(er->e, t, lo, hi)))
 		trace_twheel_start(er->e, t, er->clock_offset, false);
+}
+
+static bool tw_engine_mod_range(struct twheel_engine *e, struct twheel_timer *t,
+				unsigned long lo, unsigned long hi)
+{
+	return hi == lo ? twheel_mod(e, t, lo) : twheel_mod_range(e, t, lo, hi);
 }
 
 static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
 					  struct twheel_timer *t,
-					  unsigned long expires)
+					  unsigned long lo, unsigned long hi)
 {
 	struct twheel_engine *e = er->e;
 	u64 noops = e->st.mod_noop;
-	bool was_pending = twheel_mod(e, t, expires);
+	bool was_pending = tw_engine_mod_range(e, t, lo, hi);
 
 	if (e->st.mod_noop == noops)
 		trace_twheel_start(e, t, er->clock_offset, was_pending);
 }
 
 static void tw_engine_mod(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long expires)
+			  unsigned long lo, unsigned long hi)
 {
 	if (trace_twheel_start_enabled())
-		tw_engine_mod_traced(er, t, expires);
+		tw_engine_mod_traced(er, t, lo, hi);
 	else
-		twheel_mod(er->e, t, expires);
+		tw_engine_mod_range(er->e, t, lo, hi);
 }
 
 static void tw_engine_del_one(struct tw_engine_runner *er,
@@ -263,12 +271,21 @@ static void tw_engine_del_one(struct tw_engine_runner *er,
 		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
 }
 
+/*
+ * With slack the engine picks the expiry in the range: the instant its
+ * lateness is judged against moves with it.
+ */
 static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 			  unsigned long expires)
 {
 	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_timer *t = &tw_et(w)->t;
+	unsigned long lo = expires + er->clock_offset;
+	unsigned long slack = tw_runner_slack(expires);
 
-	tw_engine_mod(er, &tw_et(w)->t, expires + er->clock_offset);
+	tw_engine_mod(er, t, lo, lo + slack);
+	if (slack && twheel_pending(er->e, t))
+		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
 }
 
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
@@ -402,12 +419,15 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_timer *t = &tw_et(w)->t;
+	unsigned long lo, hi;
 
 	spin_lock(&r->lock);
+	lo = er->e->clk + delta;
+	hi = lo + twheel_wl_slack(&tw_wl.p, delta);
 	if (op == TW_OP_ADD)
-		tw_engine_add(er, t, er->e->clk + delta);
+		tw_engine_add(er, t, lo, hi);
 	else if (op == TW_OP_MOD)
-		tw_engine_mod(er, t, er->e->clk + delta);
+		tw_engine_mod(er, t, lo, hi);
 	else
 		tw_engine_del_one(er, t);
 	spin_unlock(&r->lock);

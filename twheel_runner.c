@@ -100,6 +100,17 @@ void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 }
 
 /*
+ * With the workload's slack: how many jiffies after expires (taken from
+ * now) an arming for it may run at the latest; 0 without.
+ */
+unsigned long tw_runner_slack(unsigned long expires)
+{
+	long d = (long)(expires - jiffies);
+
+	return d > 0 ? twheel_wl_slack(&tw_wl.p, min_t(long, d, U32_MAX)) : 0;
+}
+
+/*
  * A workload timer of r ran late_j jiffies and late_ns ns after the
  * instant asked for (negative: early); r->lock held. The one place where
  * runs are judged early, exact or late.
