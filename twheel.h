@@ -44,7 +44,7 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
 
 /**
  * struct twheel_timer - a timer of one of the engines
- * @list: the classic wheel's link into a slot or its collected list (the
+ * @list: the classic wheels' link into a slot or their collected list (the
  *	ratas engine's into its collected list)
  * @entry: the modern wheel's link into a bucket or its collected list (the
  *	ratas engine's into a slot)
@@ -137,6 +137,7 @@ enum twheel_kind {
 	TWHEEL_RATAS,
 	TWHEEL_VOLT,
 	TWHEEL_HASH_VEC,
+	TWHEEL_CLASSIC_BOUNDED,
 	TWHEEL_NR_KINDS,
 };
 
@@ -239,6 +240,9 @@ struct twheel_engine;
  *	NULL: every expiry is taken
  * @purge: optional: reclaims every cancelled timer the engine still
  *	links (twheel_purge()); NULL: @cancel is NULL, it links none
+ * @range_pick: optional: the jiffy in [lo, hi] (hi at or after lo, less
+ *	than LONG_MAX after it) that costs this engine least, its rule for
+ *	twheel_add_range() and twheel_mod_range(); NULL: hi, the latest
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -264,6 +268,8 @@ struct twheel_ops {
 			       unsigned long *per_level);
 	int (*admit)(const struct twheel_engine *e, unsigned long expires);
 	void (*purge)(struct twheel_engine *e);
+	unsigned long (*range_pick)(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi);
 };
 
 /**
@@ -307,6 +313,8 @@ bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 bool twheel_ops_advance(struct twheel_engine *e, unsigned long now);
 struct twheel_timer *twheel_ops_pop(struct twheel_engine *e);
 unsigned long twheel_range_pick(unsigned long lo, unsigned long hi);
+unsigned long twheel_range_expiry(const struct twheel_engine *e,
+				  unsigned long lo, unsigned long hi);
 int twheel_add_range(struct twheel_engine *e, struct twheel_timer *t,
 		     unsigned long lo, unsigned long hi);
 bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,
@@ -403,6 +411,7 @@ extern const struct twheel_ops twheel_ordered_ops;
 extern const struct twheel_ops twheel_ratas_ops;
 extern const struct twheel_ops twheel_volt_ops;
 extern const struct twheel_ops twheel_hash_vec_ops;
+extern const struct twheel_ops twheel_classic_bounded_ops;
 
 /* The engines' own types, and the fast paths of those that have them. */
 #include "engines/classic.h"
@@ -417,13 +426,14 @@ extern const struct twheel_ops twheel_hash_vec_ops;
 #include "engines/ratas.h"
 #include "engines/volt.h"
 #include "engines/hash_vec.h"
+#include "engines/classic_bounded.h"
 
 /*
  * The operations. An engine with fast paths (classic, modern, ratas,
- * volt) has them inlined here: no call, no indirect call; any other goes
- * through its ops (twheel_ops_add() and the others, in twheel_core.c).
- * Each is documented at its twheel_ops_ counterpart, which behaves the
- * same.
+ * volt, classic_bounded) has them inlined here: no call, no indirect call;
+ * any other goes through its ops (twheel_ops_add() and the others, in
+ * twheel_core.c). Each is documented at its twheel_ops_ counterpart, which
+ * behaves the same.
  *
  * twheel_add() and the others pick the fast path by e->kind, a test or two
  * per operation. The _as variants take the kind as an argument: a caller
@@ -451,6 +461,8 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 		return tw_ratas_pending(t);
 	if (kind == TWHEEL_VOLT)
 		return tw_volt_pending(t);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return t->list.next;
 	return twheel_ops_pending(e, t);
 }
 
@@ -469,13 +481,15 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 					 unsigned long expires)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_add(twheel_to_classic(e), t, expires);
+		return tw_classic_add(e, t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_add(twheel_to_modern(e), t, expires);
 	if (kind == TWHEEL_RATAS)
 		return tw_ratas_add(twheel_to_ratas(e), t, expires);
 	if (kind == TWHEEL_VOLT)
 		return tw_volt_add(twheel_to_volt(e), t, expires);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_add(e, t, expires);
 	return twheel_ops_add(e, t, expires);
 }
 
@@ -492,13 +506,15 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 					  struct twheel_timer *t)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_del(twheel_to_classic(e), t);
+		return tw_classic_del(e, t);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_del(twheel_to_modern(e), t);
 	if (kind == TWHEEL_RATAS)
 		return tw_ratas_del(twheel_to_ratas(e), t);
 	if (kind == TWHEEL_VOLT)
 		return tw_volt_del(twheel_to_volt(e), t);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_del(e, t);
 	return twheel_ops_del(e, t);
 }
 
@@ -517,13 +533,15 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 					  unsigned long expires)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_mod(twheel_to_classic(e), t, expires);
+		return tw_classic_mod(e, t, expires);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_mod(twheel_to_modern(e), t, expires);
 	if (kind == TWHEEL_RATAS)
 		return tw_ratas_mod(twheel_to_ratas(e), t, expires);
 	if (kind == TWHEEL_VOLT)
 		return tw_volt_mod(twheel_to_volt(e), t, expires);
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_mod(e, t, expires);
 	return twheel_ops_mod(e, t, expires);
 }
 
@@ -538,13 +556,15 @@ static __always_inline struct twheel_timer *
 twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 {
 	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_pop(twheel_to_classic(e));
+		return tw_classic_pop(e);
 	if (kind == TWHEEL_MODERN)
 		return tw_modern_pop(twheel_to_modern(e));
 	if (kind == TWHEEL_RATAS)
 		return tw_ratas_pop(twheel_to_ratas(e));
 	if (kind == TWHEEL_VOLT)
 		return tw_volt_pop(twheel_to_volt(e));
+	if (kind == TWHEEL_CLASSIC_BOUNDED)
+		return tw_bounded_pop(e);
 	return twheel_ops_pop(e);
 }
 
@@ -569,12 +589,17 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 		e->st.advances++;
 		e->st.jiffies++;
 		if (kind == TWHEEL_CLASSIC)
-			return tw_classic_step(twheel_to_classic(e));
+			return tw_classic_step(e);
 		if (kind == TWHEEL_MODERN)
 			return tw_modern_step(twheel_to_modern(e));
 		if (kind == TWHEEL_RATAS)
 			return tw_ratas_step(twheel_to_ratas(e));
 		return tw_volt_step(twheel_to_volt(e));
+	}
+	if (now == e->clk && kind == TWHEEL_CLASSIC_BOUNDED) {
+		e->st.advances++;
+		e->st.jiffies++;
+		return tw_bounded_step(e);
 	}
 	return twheel_ops_advance(e, now);
 }

@@ -81,6 +81,7 @@ static const struct tw_col tw_cols[] = {
 struct tw_row {
 	u8 wl, runner;
 	u32 count;
+	u32 slack, budget;	/* the load's, shown with its name */
 	u32 run;		/* which stopped run */
 	u64 v[TW_NR_VALS];
 };
@@ -176,6 +177,8 @@ void tw_compare_record_run(void)
 		row->wl = tw_wl.p.type;
 		row->runner = r->id;
 		row->count = tw_wl.p.count;
+		row->slack = tw_wl.p.slack;
+		row->budget = tw_wl.p.budget;
 		row->run = tw_run_nr;
 		tw_row_fill(row, r, busy);
 	}
@@ -295,8 +298,13 @@ static int compare_show(struct seq_file *m, void *unused)
 	for (i = 0; i < tw_nrows; i++) {
 		row = &tw_rows[i];
 		ref_row = tw_cmp_ref(row);
-		seq_printf(m, "| %s | %u | %s |", twheel_wl_names[row->wl],
-			   row->count, twheel_runner_names[row->runner]);
+		seq_printf(m, "| %s", twheel_wl_names[row->wl]);
+		if (row->slack)
+			seq_printf(m, " slack=%u", row->slack);
+		if (row->budget)
+			seq_printf(m, " budget=%u", row->budget);
+		seq_printf(m, " | %u | %s |", row->count,
+			   twheel_runner_names[row->runner]);
 		for (c = 0; c < ARRAY_SIZE(tw_cols); c++)
 			tw_cmp_cell(m, &tw_cols[c], row->v,
 				    ref_row ? ref_row->v : na);

@@ -20,10 +20,11 @@
  * @bucket: a bucket index of @e's kind (a real one: not TWHEEL_COLLECTED
  *	or TWHEEL_NO_BUCKET)
  *
- * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern
- * wheel: @bucket / TW_LVL_SIZE; ratas: @bucket / TW_RATAS_SIZE; volt:
- * @bucket / TW_VOLT_SIZE (its overflow list, TW_VOLT_OVERFLOW, is level
- * TW_VOLT_LEVELS); the engines of one level: always 0.
+ * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5 (the bounded
+ * one alike, two laps a level); the modern wheel: @bucket / TW_LVL_SIZE;
+ * ratas: @bucket / TW_RATAS_SIZE; volt: @bucket / TW_VOLT_SIZE (its
+ * overflow list, TW_VOLT_OVERFLOW, is level TW_VOLT_LEVELS); the engines of
+ * one level: always 0.
  */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
@@ -39,6 +40,10 @@ unsigned int twheel_bucket_level(const struct twheel_engine *e,
 		return bucket / TW_RATAS_SIZE;
 	case TWHEEL_VOLT:
 		return bucket / TW_VOLT_SIZE;
+	case TWHEEL_CLASSIC_BOUNDED:
+		if (bucket < TW_BOUNDED_L0_SLOTS)
+			return 0;
+		return 1 + (bucket - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
 	default:
 		return 0;
 	}
@@ -432,18 +437,15 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 EXPORT_SYMBOL_GPL(twheel_run_until);
 
 /**
- * twheel_range_pick() - the expiry a range-armed timer gets
+ * twheel_range_pick() - the roundest jiffy of a range (the kernel's rule)
  * @lo: the earliest jiffy allowed
  * @hi: the latest, at or after @lo (taken wrap-safely)
  *
- * The roundest jiffy in [@lo, @hi], the one with the most low zero bits:
- * @hi with the bits below the highest one where @lo and @hi differ cleared
- * (the kernel's old apply_slack() rule and Ratas' schedule_in_range()),
- * or @lo itself when it is rounder still. On the wheels that is the start
- * of the coarsest slot or bucket the range reaches: a modern timer runs at
- * its bucket's edge with no rounding up, and a classic one is filed as
- * high and cascaded as late as the range allows. The rule is the same for
- * every engine; the reference's cost does not depend on it.
+ * The jiffy in [@lo, @hi] with the most low zero bits: @hi with the bits
+ * below the highest one where @lo and @hi differ cleared (the rule of the
+ * kernel's old apply_slack()), or @lo itself when it is rounder still. No
+ * engine picks by it (each has its own rule, twheel_range_expiry()); the
+ * user-space bench measures it next to theirs.
  *
  * Return: the jiffy picked.
  */
@@ -466,20 +468,44 @@ unsigned long twheel_range_pick(unsigned long lo, unsigned long hi)
 EXPORT_SYMBOL_GPL(twheel_range_pick);
 
 /**
+ * twheel_range_expiry() - the jiffy of a range that costs an engine least
+ * @e: the engine; only read
+ * @lo: the earliest jiffy allowed (as twheel_add()'s @expires)
+ * @hi: the latest; at or after @lo, less than LONG_MAX after it
+ *
+ * The engine's rule (struct twheel_ops.range_pick): the classic wheels the
+ * latest jiffy at the coarsest cascade point the range holds (a timer
+ * filed there is cascaded once, straight to its slot, as Ratas'
+ * schedule_in_range()); the modern wheel the latest whose bucket runs by
+ * @hi (the end of the granule before @hi's: it runs at that bucket's edge,
+ * not a granule past @hi); simple the latest it files (below MaxInterval);
+ * every other engine @hi, the latest: a timer that is re-armed again and
+ * again (a timeout) is then left where it is for the longest.
+ *
+ * Return: the jiffy picked, in [@lo, @hi].
+ */
+unsigned long twheel_range_expiry(const struct twheel_engine *e,
+				  unsigned long lo, unsigned long hi)
+{
+	return e->ops->range_pick ? e->ops->range_pick(e, lo, hi) : hi;
+}
+EXPORT_SYMBOL_GPL(twheel_range_expiry);
+
+/**
  * twheel_add_range() - arm a timer that is not pending, anywhere in a range
  * @e: the engine
  * @t: the timer, set up for @e
  * @lo: the earliest jiffy it may run at (as twheel_add()'s @expires)
  * @hi: the latest; at or after @lo, less than LONG_MAX after it
  *
- * twheel_add() at twheel_range_pick(@lo, @hi).
+ * twheel_add() at twheel_range_expiry(@e, @lo, @hi), the engine's pick.
  *
  * Return: as twheel_add().
  */
 int twheel_add_range(struct twheel_engine *e, struct twheel_timer *t,
 		     unsigned long lo, unsigned long hi)
 {
-	return twheel_add(e, t, twheel_range_pick(lo, hi));
+	return twheel_add(e, t, twheel_range_expiry(e, lo, hi));
 }
 EXPORT_SYMBOL_GPL(twheel_add_range);
 
@@ -492,7 +518,7 @@ EXPORT_SYMBOL_GPL(twheel_add_range);
  *
  * A pending timer whose expiry is already in [@lo, @hi] stays as it is: no
  * relink (counted as a mod to the same expiry: st.modified, st.mod_noop).
- * Otherwise twheel_mod() at twheel_range_pick(@lo, @hi).
+ * Otherwise twheel_mod() at twheel_range_expiry(@e, @lo, @hi).
  *
  * Return: as twheel_mod().
  */
@@ -504,7 +530,7 @@ bool twheel_mod_range(struct twheel_engine *e, struct twheel_timer *t,
 		e->st.mod_noop++;
 		return true;
 	}
-	return twheel_mod(e, t, twheel_range_pick(lo, hi));
+	return twheel_mod(e, t, twheel_range_expiry(e, lo, hi));
 }
 EXPORT_SYMBOL_GPL(twheel_mod_range);
 

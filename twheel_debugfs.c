@@ -40,6 +40,7 @@ enum tw_key_src {
 	TW_SRC_ST,		/* a u64 of struct twheel_stats */
 	TW_SRC_RS,		/* a u64 of struct tw_run_stats */
 	TW_SRC_INVARIANT,	/* added = expired + deleted + pending, ok or BROKEN */
+	TW_SRC_RELINKS,		/* modified - mod_noop - mod_inplace */
 };
 
 /**
@@ -67,6 +68,7 @@ static const struct tw_key tw_keys[] = {
 	TW_ST("modified", modified, 0),
 	TW_ST("mod_noop", mod_noop, TW_CAP_ENGINE),
 	TW_ST("mod_inplace", mod_inplace, TW_CAP_ENGINE),
+	{ "relinks", TW_SRC_RELINKS, 0, TW_CAP_ENGINE },
 	TW_ST("cascades", cascades, TW_CAP_ENGINE),
 	TW_ST("cascaded", cascaded, TW_CAP_ENGINE),
 	TW_ST("refused", refused, TW_CAP_ENGINE),
@@ -114,6 +116,11 @@ static void tw_show_key(struct seq_file *m, const struct tw_key *k,
 {
 	const struct twheel_stats *st = &s->st;
 
+	if (k->src == TW_SRC_RELINKS) {
+		seq_printf(m, "%s: %llu\n", k->key,
+			   st->modified - st->mod_noop - st->mod_inplace);
+		return;
+	}
 	if (k->src != TW_SRC_INVARIANT) {
 		seq_printf(m, "%s: %llu\n", k->key, *(const u64 *)tw_key_ptr(k, s));
 		return;
@@ -186,9 +193,9 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration, p->budget);
+			   p->duration, p->budget, p->slack);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

@@ -137,6 +137,10 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 	case TWHEEL_HASH_VEC:
 		ret = tw_engine_setup_vec(er, clk, cfg);
 		break;
+	case TWHEEL_CLASSIC_BOUNDED:
+		twheel_classic_bounded_init(&er->classic_bounded, clk);
+		er->e = &er->classic_bounded.e;
+		break;
 	case TWHEEL_SIMPLE:
 		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
 				       TW_GFP_STORAGE);
@@ -160,7 +164,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 
 static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 {
-	struct tw_engine_runner *er = kzalloc(sizeof(*er), GFP_KERNEL);
+	struct tw_engine_runner *er = kvzalloc(sizeof(*er), GFP_KERNEL);
 	int ret;
 
 	if (!er)
@@ -168,7 +172,7 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 	/* The first runner indices are the engine kinds. */
 	ret = tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset, cfg, 0);
 	if (ret) {
-		kfree(er);
+		kvfree(er);
 		return ret;
 	}
 	er->vec.lock = &r->lock;
@@ -191,7 +195,7 @@ static void tw_engine_release(struct tw_runner *r)
 	if (er->e->kind == TWHEEL_HASH_VEC)
 		tw_vec_release(&er->vec);
 	kvfree(er->storage);
-	kfree(er);
+	kvfree(er);
 	r->priv = NULL;
 }
 
@@ -244,35 +248,43 @@ static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
 
 /*
  * The engine ops the runner uses, each with its tracepoint; lock held,
- * expires in engine time. twheel_mod() is traced unless it found the
- * expiry the timer already had (it counts those in st.mod_noop).
+ * expiries in engine time, a range [lo, hi] where the workload has slack
+ * (hi == lo: none). twheel_mod() is traced unless it found the expiry the
+ * timer already had (it counts those in st.mod_noop), as is a range mod
+ * that left the timer where it was.
  */
 static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long expires)
+			  unsigned long lo, unsigned long hi)
 {
-	if (!twheel_add(er->e, t, expires))
+	if (!(hi == lo ? twheel_add(er->e, t, lo) : twheel_add_range(er->e, t, lo, hi)))
 		trace_twheel_start(er->e, t, er->clock_offset, false);
+}
+
+static bool tw_engine_mod_range(struct twheel_engine *e, struct twheel_timer *t,
+				unsigned long lo, unsigned long hi)
+{
+	return hi == lo ? twheel_mod(e, t, lo) : twheel_mod_range(e, t, lo, hi);
 }
 
 static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
 					  struct twheel_timer *t,
-					  unsigned long expires)
+					  unsigned long lo, unsigned long hi)
 {
 	struct twheel_engine *e = er->e;
 	u64 noops = e->st.mod_noop;
-	bool was_pending = twheel_mod(e, t, expires);
+	bool was_pending = tw_engine_mod_range(e, t, lo, hi);
 
 	if (e->st.mod_noop == noops)
 		trace_twheel_start(e, t, er->clock_offset, was_pending);
 }
 
 static void tw_engine_mod(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long expires)
+			  unsigned long lo, unsigned long hi)
 {
 	if (trace_twheel_start_enabled())
-		tw_engine_mod_traced(er, t, expires);
+		tw_engine_mod_traced(er, t, lo, hi);
 	else
-		twheel_mod(er->e, t, expires);
+		tw_engine_mod_range(er->e, t, lo, hi);
 }
 
 static void tw_engine_del_one(struct tw_engine_runner *er,
@@ -282,12 +294,21 @@ static void tw_engine_del_one(struct tw_engine_runner *er,
 		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
 }
 
+/*
+ * With slack the engine picks the expiry in the range: the instant its
+ * lateness is judged against moves with it.
+ */
 static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 			  unsigned long expires)
 {
 	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_timer *t = &tw_et(w)->t;
+	unsigned long lo = expires + er->clock_offset;
+	unsigned long slack = tw_runner_slack(expires);
 
-	tw_engine_mod(er, &tw_et(w)->t, expires + er->clock_offset);
+	tw_engine_mod(er, t, lo, lo + slack);
+	if (slack && twheel_pending(er->e, t))
+		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
 	if (er->e->kind == TWHEEL_HASH_VEC)
 		tw_vec_kick(&er->vec);
 }
@@ -448,12 +469,15 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_timer *t = &tw_et(w)->t;
+	unsigned long lo, hi;
 
 	spin_lock(&r->lock);
+	lo = er->e->clk + delta;
+	hi = lo + twheel_wl_slack(&tw_wl.p, delta);
 	if (op == TW_OP_ADD)
-		tw_engine_add(er, t, er->e->clk + delta);
+		tw_engine_add(er, t, lo, hi);
 	else if (op == TW_OP_MOD)
-		tw_engine_mod(er, t, er->e->clk + delta);
+		tw_engine_mod(er, t, lo, hi);
 	else
 		tw_engine_del_one(er, t);
 	spin_unlock(&r->lock);
@@ -498,17 +522,17 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	u64 t0, t1, t2;
 	unsigned int i;
 
-	cal = kzalloc(sizeof(*cal), GFP_KERNEL);
+	cal = kvzalloc(sizeof(*cal), GFP_KERNEL);
 	t = kvcalloc(TW_CAL_TIMERS, sizeof(*t), GFP_KERNEL);
 	if (!cal || !t) {
-		kfree(cal);
+		kvfree(cal);
 		kvfree(t);
 		return -ENOMEM;
 	}
 	spin_lock_init(&lock);
 	if (tw_engine_setup_kind(cal, r->id, 0, &er->cfg, TW_CAL_TIMERS)) {
 		kvfree(t);
-		kfree(cal);
+		kvfree(cal);
 		return -ENOMEM;
 	}
 	if (tw_engine_cal_room(cal)) {
@@ -539,7 +563,7 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	if (cal->e->kind == TWHEEL_HASH_VEC)
 		tw_vec_release(&cal->vec);
 	kvfree(cal->storage);
-	kfree(cal);
+	kvfree(cal);
 	return 0;
 }
 

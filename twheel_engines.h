@@ -24,6 +24,7 @@ struct tw_engine_runner {
 		struct twheel_ratas ratas;
 		struct twheel_volt volt;
 		struct twheel_hash_vec hash_vec;
+		struct twheel_classic_bounded classic_bounded;
 	};
 	struct twheel_engine *e;
 	void *storage;			/* the heap's array, the others' slots */

@@ -75,6 +75,11 @@ static unsigned int tw_engine_count_buckets(struct tw_engine_runner *er,
 		return TW_CLASSIC_BUCKETS;
 	case TWHEEL_MODERN:
 		return tw_count_hlists(er->modern.vec, TW_MODERN_BUCKETS, per);
+	case TWHEEL_CLASSIC_BOUNDED:
+		for (i = 0; i < TW_BOUNDED_BUCKETS; i++)
+			list_for_each_entry(t, &er->classic_bounded.vec[i], list)
+				per[i]++;
+		return TW_BOUNDED_BUCKETS;
 	case TWHEEL_RATAS:
 		return tw_count_hlists(er->ratas.slots, TW_RATAS_BUCKETS, per);
 	case TWHEEL_VOLT:
@@ -109,7 +114,7 @@ int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 	struct tw_engine_runner *er = tw_er(r);
 	unsigned int nb = max3(max3(TW_CLASSIC_BUCKETS, TW_MODERN_BUCKETS,
 				    er->cfg.hash_slots), er->cfg.max_interval,
-			       TW_RATAS_BUCKETS);
+			       max(TW_RATAS_BUCKETS, TW_BOUNDED_BUCKETS));
 	unsigned int lvl, levels, i, *per;
 	unsigned long lp[TWHEEL_MAX_LEVELS];
 

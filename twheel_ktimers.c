@@ -256,6 +256,7 @@ static void tw_tl_setup(struct tw_runner *r, struct tw_wtimer *w)
 	timer_setup(&tw_kt(w)->tl, tw_tl_fn, 0);
 }
 
+/* timer_list has no range API (set_timer_slack() went in 4.8): slack= is ignored. */
 static void tw_tl_arm(struct tw_runner *r, struct tw_wtimer *w,
 		      unsigned long expires)
 {
@@ -350,8 +351,12 @@ static enum hrtimer_restart tw_hr_fn(struct hrtimer *hr)
 	struct tw_ktimer *kt = container_of(hr, struct tw_ktimer, hr);
 
 	tw_softirq_workload_cb(TW_SIRQ_HRTIMER);
-	/* An hrtimer keeps ns time: its lateness is against its own expiry. */
-	tw_k_ran(kt->w.r, &kt->w, ktime_to_ns(hrtimer_get_expires(hr)));
+	/*
+	 * An hrtimer keeps ns time: its lateness is against its own expiry,
+	 * the soft one (what was asked: with slack it may run up to the hard
+	 * expiry, slack ns later).
+	 */
+	tw_k_ran(kt->w.r, &kt->w, ktime_to_ns(hrtimer_get_softexpires(hr)));
 	return HRTIMER_NORESTART;
 }
 
@@ -360,6 +365,7 @@ static void tw_hr_setup(struct tw_runner *r, struct tw_wtimer *w)
 	tw_hrtimer_setup(&tw_kt(w)->hr, tw_hr_fn, HRTIMER_MODE_REL_SOFT);
 }
 
+/* With the workload's slack: hrtimer_start_range_ns(), the same share. */
 static void tw_hr_arm(struct tw_runner *r, struct tw_wtimer *w,
 		      unsigned long expires)
 {
@@ -367,8 +373,9 @@ static void tw_hr_arm(struct tw_runner *r, struct tw_wtimer *w,
 	long d = (long)(expires - jiffies);
 	bool was = hrtimer_is_queued(hr);
 
-	hrtimer_start(hr, ns_to_ktime((u64)max(d, 0L) * TICK_NSEC),
-		      HRTIMER_MODE_REL_SOFT);
+	hrtimer_start_range_ns(hr, ns_to_ktime((u64)max(d, 0L) * TICK_NSEC),
+			       (u64)tw_runner_slack(expires) * TICK_NSEC,
+			       HRTIMER_MODE_REL_SOFT);
 	tw_k_count_arm(r, was);
 }
 
@@ -393,8 +400,10 @@ static void tw_hr_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 	if (op == TW_OP_DEL)
 		hrtimer_try_to_cancel(&tw_kt(w)->hr);
 	else
-		hrtimer_start(&tw_kt(w)->hr, ns_to_ktime((u64)delta * TICK_NSEC),
-			      HRTIMER_MODE_REL_SOFT);
+		hrtimer_start_range_ns(&tw_kt(w)->hr,
+				       ns_to_ktime((u64)delta * TICK_NSEC),
+				       (u64)twheel_wl_slack(&tw_wl.p, delta) * TICK_NSEC,
+				       HRTIMER_MODE_REL_SOFT);
 }
 
 static bool tw_hr_busy_cost(struct tw_runner *r, struct twheel_hist *h)

@@ -44,7 +44,7 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
+MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,classic_bounded,timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -328,7 +328,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec timer_list hrtimer shadow all)\n",
+			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec classic_bounded timer_list hrtimer shadow all)\n",
 				tok);
 			ret = -EINVAL;
 			break;

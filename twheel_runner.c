@@ -37,6 +37,7 @@ static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_RATAS]		= &tw_engine_runner_ops,
 	[TWHEEL_VOLT]		= &tw_engine_runner_ops,
 	[TWHEEL_HASH_VEC]	= &tw_engine_runner_ops,
+	[TWHEEL_CLASSIC_BOUNDED]	= &tw_engine_runner_ops,
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
@@ -102,6 +103,17 @@ void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 	w->expires = expires;
 	w->nominal_ns = ktime_get_ns() + (u64)max(d, 0L) * TICK_NSEC;
 	r->ops->arm(r, w, expires);
+}
+
+/*
+ * With the workload's slack: how many jiffies after expires (taken from
+ * now) an arming for it may run at the latest; 0 without.
+ */
+unsigned long tw_runner_slack(unsigned long expires)
+{
+	long d = (long)(expires - jiffies);
+
+	return d > 0 ? twheel_wl_slack(&tw_wl.p, min_t(long, d, U32_MAX)) : 0;
 }
 
 /* A run judged early, exact or late; r->lock held. */

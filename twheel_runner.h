@@ -148,7 +148,8 @@ struct tw_config {
  *	(may sleep; nothing is armed); what it reserves must stay valid for
  *	a smaller load, since the load may still fail; may be NULL
  * @setup: prepare workload timer @w once, after allocation
- * @arm: arm or re-arm @w for jiffy @expires; counts added or modified; lock held
+ * @arm: arm or re-arm @w for jiffy @expires, or by the workload's slack up
+ *	to tw_runner_slack() jiffies later; counts added or modified; lock held
  * @del: delete @w if pending, without waiting; counts deleted; lock held
  * @pending: whether @w is armed and has not run yet; lock held
  * @cancel_sync: delete @w and wait for its callback to finish; returns
@@ -157,7 +158,8 @@ struct tw_config {
  * @tick: advance to jiffy @now and run what is due (the driver's tick,
  *	softirq); NULL when the kernel runs the callbacks itself
  * @bench_op: one timed op of the bench (add, mod or del) with delta @delta
- *	from the runner's own clock; no lock held, bottom halves off
+ *	from the runner's own clock (and the workload's slack, as @arm); no
+ *	lock held, bottom halves off
  * @calibrate: measure @c on scratch timers of this runner's kind (process
  *	context, may sleep; the runner's own timers are untouched)
  * @busy_cost: fill @h with this runner's busy-tick cost for the comparison
@@ -323,6 +325,7 @@ void tw_runners_release(void);
 
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
+unsigned long tw_runner_slack(unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
 bool tw_workload_live(void);

@@ -45,6 +45,7 @@ const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 	[TWHEEL_RATAS]		= "ratas",
 	[TWHEEL_VOLT]		= "volt",
 	[TWHEEL_HASH_VEC]	= "hash_vec",
+	[TWHEEL_CLASSIC_BOUNDED]	= "classic_bounded",
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 	[TWHEEL_SHADOW]		= "shadow",
@@ -61,7 +62,7 @@ EXPORT_SYMBOL_GPL(twheel_runner_names);
  * The shadow workload arms nothing itself: its count is the real timers it
  * can mirror at once, its ops 0, its range 1..1 (unused).
  * @p->engines is 0 (every loaded runner), @p->set 0 (no key given),
- * @p->force 0 and @p->budget 0 (no limit).
+ * @p->force 0, @p->budget 0 (no limit) and @p->slack 0 (exact armings).
  */
 void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p)
 {
@@ -201,6 +202,20 @@ u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen)
 	return lo + tw_rand3(p->seed, id, gen) % ((u64)hi - lo + 1);
 }
 EXPORT_SYMBOL_GPL(twheel_wl_delta);
+
+/**
+ * twheel_wl_slack() - how much later than its delta an arming may run
+ * @p: the workload
+ * @delta: the arming's delta, jiffies
+ *
+ * Return: @delta * @p->slack / 100, rounded down: the arming may run
+ * anywhere from @delta to @delta plus this many jiffies on.
+ */
+u32 twheel_wl_slack(const struct twheel_params *p, u32 delta)
+{
+	return div_u64((u64)delta * p->slack, 100);
+}
+EXPORT_SYMBOL_GPL(twheel_wl_slack);
 
 /**
  * twheel_wl_rearms() - whether a workload's timer re-arms when it runs
@@ -486,7 +501,7 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	return 0;
 }
 
-#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget"
+#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget slack"
 
 static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_COUNT]	= "count",
@@ -499,6 +514,7 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_ENGINES]	= "engines",
 	[TWHEEL_KEY_FORCE]	= "force",
 	[TWHEEL_KEY_BUDGET]	= "budget",
+	[TWHEEL_KEY_SLACK]	= "slack",
 };
 
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
@@ -530,6 +546,9 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 		return tw_parse_u32(key, val, 0, 1, &p->force, why, why_len);
 	case TWHEEL_KEY_BUDGET:
 		return tw_parse_u32(key, val, 0, TWHEEL_MAX_BUDGET, &p->budget,
+				    why, why_len);
+	case TWHEEL_KEY_SLACK:
+		return tw_parse_u32(key, val, 0, TWHEEL_MAX_SLACK, &p->slack,
 				    why, why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
@@ -592,7 +611,7 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * bench clear), surrounding blanks ignored. Only load takes arguments, the
  * other verbs refuse any: a workload name (twheel_wl_names), then
  * key=value pairs (count seed min max cancel ops duration engines force
- * budget)
+ * budget slack)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
  * top, recorded in @cmd->p.set; a shadow load's keys but count duration

@@ -25,6 +25,7 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_DELTA	BIT(30)	/* jiffies */
 #define TWHEEL_MAX_OPS		20000		/* activity ops per tick */
 #define TWHEEL_MAX_BUDGET	1048576		/* work units per tick */
+#define TWHEEL_MAX_SLACK	100		/* percent of a delta */
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 #define TWHEEL_MAX_SHADOWS	BIT(16)	/* real timers a shadow load mirrors */
@@ -41,6 +42,7 @@ enum twheel_key {
 	TWHEEL_KEY_ENGINES,
 	TWHEEL_KEY_FORCE,
 	TWHEEL_KEY_BUDGET,
+	TWHEEL_KEY_SLACK,
 	TWHEEL_KEY_NR,
 };
 
@@ -60,6 +62,10 @@ enum twheel_key {
  * @force: 1: load even above the admission limit
  * @budget: our engines' work per tick, in twheel_run() units (a callback,
  *	a timer moved by a cascade); 0: no limit
+ * @slack: each arming of a delta d may run anywhere from d to d + d *
+ *	@slack / 100 jiffies on: our engines arm by range (twheel_mod_range(),
+ *	each engine's pick), hrtimer by hrtimer_start_range_ns(); timer_list
+ *	has no range and arms at d. 0: every arming exact
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -76,6 +82,7 @@ struct twheel_params {
 	u32 set;
 	u32 force;
 	u32 budget;
+	u32 slack;
 };
 
 enum twheel_verb {
@@ -149,6 +156,7 @@ void twheel_params_default(enum twheel_wl_type type, struct twheel_params *p);
 int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 		     size_t why_len);
 u32 twheel_wl_delta(const struct twheel_params *p, u32 id, u32 gen);
+u32 twheel_wl_slack(const struct twheel_params *p, u32 delta);
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op);

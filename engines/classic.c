@@ -16,18 +16,6 @@ static struct twheel_classic *to_classic(const struct twheel_engine *e)
 	return container_of(e, struct twheel_classic, e);
 }
 
-static void tw_classic_setup(struct twheel_timer *t)
-{
-	t->list.next = NULL;
-	t->list.prev = NULL;
-	t->bucket = TWHEEL_COLLECTED;
-}
-
-static bool tw_classic_pending(const struct twheel_timer *t)
-{
-	return t->list.next;
-}
-
 /* Shift of classic level lvl (0 = tv1 .. 4 = tv5). */
 static unsigned int tw_classic_shift(unsigned int lvl)
 {
@@ -189,39 +177,23 @@ static unsigned long tw_classic_next_event(const struct twheel_engine *e,
 
 static struct twheel_timer *tw_classic_ops_pop(struct twheel_engine *e)
 {
-	struct twheel_classic *c = to_classic(e);
-	struct twheel_timer *t;
-
-	t = list_first_entry_or_null(&c->collected, struct twheel_timer, list);
-	if (t) {
-		list_del(&t->list);
-		tw_classic_setup(t);
-	}
-	return t;
+	return tw_cw_ops_pop(&to_classic(e)->collected);
 }
 
 static unsigned long tw_classic_count(const struct twheel_engine *e,
 				      unsigned long *per_level)
 {
 	const struct twheel_classic *c = to_classic(e);
-	const struct twheel_timer *t;
-	unsigned long n = 0;
-	unsigned int i;
 
-	for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
-		list_for_each_entry(t, &c->vec[i], list)
-			per_level[twheel_bucket_level(e, i)]++;
-	list_for_each_entry(t, &c->collected, list)
-		n++;
-	return n;
+	return tw_cw_count(e, c->vec, TW_CLASSIC_BUCKETS, &c->collected, per_level);
 }
 
 /* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
 	.kind		= TWHEEL_CLASSIC,
-	.setup		= tw_classic_setup,
-	.pending	= tw_classic_pending,
+	.setup		= tw_cw_setup,
+	.pending	= tw_cw_pending,
 	.enqueue	= tw_classic_enqueue,
 	.dequeue	= tw_classic_dequeue,
 	.bucket_of	= tw_classic_bucket_of,
@@ -230,6 +202,7 @@ const struct twheel_ops twheel_classic_ops = {
 	.next_event	= tw_classic_next_event,
 	.pop		= tw_classic_ops_pop,
 	.count		= tw_classic_count,
+	.range_pick	= tw_cw_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_ops);
 

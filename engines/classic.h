@@ -109,88 +109,122 @@ static __always_inline void tw_classic_collect_slot(struct twheel_classic *c,
 	list_splice_tail_init(c->vec + idx, &c->collected);
 }
 
-static __always_inline int tw_classic_add(struct twheel_classic *c,
-					  struct twheel_timer *t, unsigned long expires)
-{
-	if (t->list.next)
-		return -EBUSY;
-	t->expires = expires;
-	tw_classic_link(c, t, tw_classic_index(expires, c->e.clk));
-	c->e.st.added++;
-	c->e.st.pending++;
-	return 0;
-}
-
-static __always_inline bool tw_classic_del(struct twheel_classic *c,
-					   struct twheel_timer *t)
-{
-	if (!t->list.next)
-		return false;
-	tw_classic_unlink(c, t);
-	c->e.st.deleted++;
-	c->e.st.pending--;
-	return true;
-}
-
-static __always_inline bool tw_classic_mod(struct twheel_classic *c,
-					   struct twheel_timer *t, unsigned long expires)
-{
-	unsigned int idx;
-
-	if (!t->list.next) {
-		tw_classic_add(c, t, expires);
-		return false;
-	}
-	c->e.st.modified++;
-	if (t->expires == expires) {
-		c->e.st.mod_noop++;
-		return true;
-	}
-	idx = tw_classic_index(expires, c->e.clk);
-	t->expires = expires;
-	if (tw_classic_in_slot(c, t, idx)) {
-		c->e.st.mod_inplace++;
-		return true;
-	}
-	tw_classic_unlink(c, t);
-	tw_classic_link(c, t, idx);
-	return true;
-}
-
-static __always_inline struct twheel_timer *tw_classic_pop(struct twheel_classic *c)
-{
-	struct twheel_timer *t;
-
-	if (list_empty(&c->collected))
-		return NULL;
-	t = list_first_entry(&c->collected, struct twheel_timer, list);
-	__list_del(&c->collected, t->list.next);
-	t->list.next = NULL;
-	c->e.st.expired++;
-	c->e.st.pending--;
-	return t;
-}
-
 /*
- * One jiffy, the clock's own: a jiffy that neither cascades (tv1 did not
- * wrap) nor has timers in its tv1 slot costs a bit test, one that only
- * collects a slot a splice; a tv1 wrap calls twheel_classic_tick().
+ * The operations both classic wheels (this one and classic_bounded) build
+ * alike on FIFO slots and a collected list: TW_CLASSIC_WHEEL_OPS(p, slots,
+ * tick) defines p_add(), p_del(), p_mod() and p_pop() on the engine of a
+ * wheel (a struct with the engine e and a collected list, p_of() its
+ * container_of()) from the wheel's own p_index(), p_link(), p_unlink() and
+ * p_in_slot(). A mod to the expiry it has is a no-op; one that files in
+ * the slot the timer is in only changes the expiry.
+ *
+ * And p_step(), one jiffy, the clock's own: a jiffy that needs nothing
+ * more than its level-0 slot (of slots) costs a bit test, or a splice
+ * (p_collect_slot()) if the slot has timers; one for which p_slow() says
+ * more is to be done (the classic wheel: a tv1 wrap, which cascades) calls
+ * the wheel's tick.
  */
-static __always_inline bool tw_classic_step(struct twheel_classic *c)
-{
-	unsigned long clk = c->e.clk;
-	unsigned int idx = clk & (TW_TVR_SIZE - 1);
-	bool collected = false;
-
-	if (unlikely(!idx)) {
-		collected = twheel_classic_tick(c);
-	} else if (test_bit(idx, c->pending_map)) {
-		tw_classic_collect_slot(c, idx);
-		c->e.st.events++;
-		collected = true;
-	}
-	c->e.clk = clk + 1;
-	return collected;
+#define TW_CLASSIC_WHEEL_OPS(p, slots, tick)					\
+static __always_inline int p##_add(struct twheel_engine *e,			\
+				   struct twheel_timer *t,			\
+				   unsigned long expires)			\
+{										\
+	__auto_type c = p##_of(e);						\
+										\
+	if (t->list.next)							\
+		return -EBUSY;							\
+	t->expires = expires;							\
+	p##_link(c, t, p##_index(expires, c->e.clk));				\
+	c->e.st.added++;							\
+	c->e.st.pending++;							\
+	return 0;								\
+}										\
+										\
+static __always_inline bool p##_del(struct twheel_engine *e,			\
+				    struct twheel_timer *t)			\
+{										\
+	__auto_type c = p##_of(e);						\
+										\
+	if (!t->list.next)							\
+		return false;							\
+	p##_unlink(c, t);							\
+	c->e.st.deleted++;							\
+	c->e.st.pending--;							\
+	return true;								\
+}										\
+										\
+static __always_inline bool p##_mod(struct twheel_engine *e,			\
+				    struct twheel_timer *t,			\
+				    unsigned long expires)			\
+{										\
+	__auto_type c = p##_of(e);						\
+	unsigned int idx;							\
+										\
+	if (!t->list.next) {							\
+		p##_add(e, t, expires);						\
+		return false;							\
+	}									\
+	c->e.st.modified++;							\
+	if (t->expires == expires) {						\
+		c->e.st.mod_noop++;						\
+		return true;							\
+	}									\
+	idx = p##_index(expires, c->e.clk);					\
+	t->expires = expires;							\
+	if (p##_in_slot(c, t, idx)) {						\
+		c->e.st.mod_inplace++;						\
+		return true;							\
+	}									\
+	p##_unlink(c, t);							\
+	p##_link(c, t, idx);							\
+	return true;								\
+}										\
+										\
+static __always_inline struct twheel_timer *p##_pop(struct twheel_engine *e)	\
+{										\
+	__auto_type c = p##_of(e);						\
+	struct twheel_timer *t;							\
+										\
+	if (list_empty(&c->collected))						\
+		return NULL;							\
+	t = list_first_entry(&c->collected, struct twheel_timer, list);		\
+	__list_del(&c->collected, t->list.next);				\
+	t->list.next = NULL;							\
+	c->e.st.expired++;							\
+	c->e.st.pending--;							\
+	return t;								\
+}										\
+										\
+static __always_inline bool p##_step(struct twheel_engine *e)			\
+{										\
+	__auto_type c = p##_of(e);						\
+	unsigned long clk = c->e.clk;						\
+	unsigned int idx = clk & ((slots) - 1);					\
+	bool collected = false;							\
+										\
+	if (unlikely(p##_slow(c, clk, idx))) {					\
+		collected = tick(c);						\
+	} else if (test_bit(idx, c->pending_map)) {				\
+		p##_collect_slot(c, idx);					\
+		c->e.st.events++;						\
+		collected = true;						\
+	}									\
+	c->e.clk = clk + 1;							\
+	return collected;							\
 }
+
+/* A tv1 wrap cascades: the out-of-line tick. */
+static __always_inline bool tw_classic_slow(const struct twheel_classic *c,
+					    unsigned long clk, unsigned int idx)
+{
+	return !idx;
+}
+
+static __always_inline struct twheel_classic *tw_classic_of(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_classic, e);
+}
+
+TW_CLASSIC_WHEEL_OPS(tw_classic, TW_TVR_SIZE, twheel_classic_tick)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_H */

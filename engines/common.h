@@ -170,6 +170,73 @@ static inline unsigned int tw_no_bucket_of(const struct twheel_engine *e,
 	return TWHEEL_NO_BUCKET;
 }
 
+/*
+ * What the classic wheels' ops share (classic, classic_bounded): a timer
+ * links through list, carries its slot in bucket; slots are FIFO lists.
+ */
+static inline void tw_cw_setup(struct twheel_timer *t)
+{
+	t->list.next = NULL;
+	t->list.prev = NULL;
+	t->bucket = TWHEEL_COLLECTED;
+}
+
+static inline bool tw_cw_pending(const struct twheel_timer *t)
+{
+	return t->list.next;
+}
+
+/* twheel_ops.pop: the first collected timer, marked not pending. */
+static inline struct twheel_timer *tw_cw_ops_pop(struct list_head *collected)
+{
+	struct twheel_timer *t;
+
+	t = list_first_entry_or_null(collected, struct twheel_timer, list);
+	if (t) {
+		list_del(&t->list);
+		tw_cw_setup(t);
+	}
+	return t;
+}
+
+/* twheel_ops.count over n slots of vec and a collected list. */
+static inline unsigned long tw_cw_count(const struct twheel_engine *e,
+					const struct list_head *vec,
+					unsigned int n,
+					const struct list_head *collected,
+					unsigned long *per_level)
+{
+	const struct twheel_timer *t;
+	unsigned long c = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		list_for_each_entry(t, &vec[i], list)
+			per_level[twheel_bucket_level(e, i)]++;
+	list_for_each_entry(t, collected, list)
+		c++;
+	return c;
+}
+
+/*
+ * twheel_ops.range_pick of the classic wheels, Ratas' rule on their
+ * levels: the latest multiple of the coarsest cascade point (2^8, 2^14,
+ * 2^20 or 2^26 jiffies) in [lo, hi], else hi. A timer filed there is
+ * cascaded once, at that point, straight into its tv1 slot; one between
+ * two points is cascaded at each level on its way down. The range holds a
+ * multiple of 2^s exactly when s is at most the highest bit in which lo
+ * and hi differ (all of them when it wraps: 0 is in it).
+ */
+static inline unsigned long tw_cw_range_pick(const struct twheel_engine *e,
+					     unsigned long lo, unsigned long hi)
+{
+	const unsigned int top = TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS;
+	unsigned int b = hi < lo ? BITS_PER_LONG - 1 : __fls((lo ^ hi) | 1);
+	unsigned int s = b >= top ? top : b - (b - TW_TVR_BITS) % TW_TVN_BITS;
+
+	return b < TW_TVR_BITS ? hi : hi & ~((1UL << s) - 1);
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)

@@ -202,6 +202,22 @@ static unsigned long tw_modern_count(const struct twheel_engine *e,
 	return n;
 }
 
+/*
+ * The latest jiffy of [lo, hi] whose bucket runs by hi: the one before
+ * hi's granule (at hi's level; a lower level's granule divides it), which
+ * runs at that granule's start. A range within one granule has none: hi
+ * (it runs at its bucket, after hi, as any modern timer).
+ */
+static unsigned long tw_modern_range_pick(const struct twheel_engine *e,
+					  unsigned long lo, unsigned long hi)
+{
+	unsigned long edge, x;
+	unsigned int idx = tw_modern_calc(to_modern(e), hi, &edge);
+
+	x = edge - tw_lvl_gran(idx / TW_LVL_SIZE) - 1;
+	return x - lo <= hi - lo ? x : hi;
+}
+
 /* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
 const struct twheel_ops twheel_modern_ops = {
 	.name		= "modern",
@@ -216,6 +232,7 @@ const struct twheel_ops twheel_modern_ops = {
 	.next_event	= tw_modern_next_event,
 	.pop		= tw_modern_ops_pop,
 	.count		= tw_modern_count,
+	.range_pick	= tw_modern_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 

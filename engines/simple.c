@@ -33,6 +33,15 @@ static int tw_simple_admit(const struct twheel_engine *e,
 	return 0;
 }
 
+/* The latest jiffy of [lo, hi] it takes: hi, or the last below MaxInterval. */
+static unsigned long tw_simple_range_pick(const struct twheel_engine *e,
+					  unsigned long lo, unsigned long hi)
+{
+	unsigned long last = e->clk + to_simple(e)->mask;
+
+	return !tw_simple_admit(e, hi) || last - lo > hi - lo ? hi : last;
+}
+
 /* The slot delta ahead of the clock's: expires mod MaxInterval. */
 static void tw_simple_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
@@ -109,6 +118,7 @@ const struct twheel_ops twheel_simple_ops = {
 	.next_event	= tw_simple_next_event,
 	.pop		= tw_simple_pop,
 	.admit		= tw_simple_admit,
+	.range_pick	= tw_simple_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_simple_ops);
 

@@ -14,32 +14,11 @@
 #define TV3_END		BIT(20)
 #define TV4_END		BIT(26)
 
-/* Arms one timer per delta in [0, n) from clk and checks each fires exactly. */
+/* One timer per delta in [0, n) from clk on the classic wheel, each exact. */
 static void tw_classic_all_deltas(struct kunit *test, unsigned long clk,
 				  unsigned long n)
 {
-	struct tw_engines *te = tw_engines_new(test, clk);
-	struct twheel_engine *e = &te->classic.e;
-	struct tw_ctx ctx;
-	struct tw_rec *r;
-	unsigned long i, bad = 0;
-
-	tw_ctx_init(&ctx, test, e);
-	r = tw_recs_new(test, &ctx, n);
-	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ(test, 0, twheel_add(e, &r[i].t, clk + i));
-	tw_run_until(&ctx, clk + n - 1);
-	for (i = 0; i < n; i++) {
-		if (r[i].fired == 1 && r[i].fired_at == clk + i)
-			continue;
-		if (!bad++)
-			KUNIT_FAIL(test, "clk %lu delta %lu: fired %u times, at %lu",
-				   clk, i, r[i].fired, r[i].fired_at);
-	}
-	KUNIT_EXPECT_EQ(test, bad, 0UL);
-	KUNIT_EXPECT_EQ(test, e->st.expired, (u64)n);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
-	tw_check_invariant(test, e);
+	tw_exact_every_delta(test, &tw_engines_new(test, clk)->classic.e, n);
 }
 
 static void classic_every_delta_to_70000(struct kunit *test)
@@ -432,32 +411,7 @@ static void classic_wrap_initial_jiffies(struct kunit *test)
 /* One advance over many jiffies collects the same timers, in jiffy order. */
 static void classic_catch_up_one_advance(struct kunit *test)
 {
-	struct tw_engines *te = tw_engines_new(test, 12345);
-	struct twheel_engine *e = &te->classic.e;
-	unsigned long due = 0, prev = 0, n = 4000, i;
-	struct twheel_timer *t;
-	struct rnd_state rs;
-	struct tw_ctx ctx;
-	struct tw_rec *r;
-
-	prandom_seed_state(&rs, 7);
-	tw_ctx_init(&ctx, test, e);
-	r = tw_recs_new(test, &ctx, n);
-	for (i = 0; i < n; i++) {
-		unsigned long d = prandom_u32_state(&rs) % 100000;
-
-		twheel_add(e, &r[i].t, 12345 + d);
-		due += d <= 50000;
-	}
-	KUNIT_EXPECT_EQ(test, twheel_advance(e, 12345 + 50000), due > 0);
-	for (i = 0; (t = twheel_pop(e)); i++) {
-		KUNIT_EXPECT_LE(test, t->expires, 12345UL + 50000);
-		KUNIT_EXPECT_GE(test, t->expires, prev);
-		prev = t->expires;
-	}
-	KUNIT_EXPECT_EQ(test, i, due);
-	KUNIT_EXPECT_EQ(test, e->st.pending, n - due);
-	tw_check_invariant(test, e);
+	tw_exact_catch_up(test, &tw_engines_new(test, 12345)->classic.e);
 }
 
 static void classic_next_event_bounded(struct kunit *test)
@@ -479,76 +433,11 @@ static void classic_next_event_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, twheel_next_event(e, ULONG_MAX), 502UL);
 }
 
-static int tw_cmp_fire(struct kunit *test, struct tw_rec *a, struct tw_rec *b,
-		       bool *a_pend, bool *b_pend)
-{
-	if (a->fired != b->fired || (a->fired && a->fired_at != b->fired_at) ||
-	    *a_pend != *b_pend) {
-		KUNIT_FAIL(test, "timer %u: fired %u/%u at %lu/%lu pending %d/%d",
-			   a->id, a->fired, b->fired, a->fired_at, b->fired_at,
-			   *a_pend, *b_pend);
-		return 1;
-	}
-	return 0;
-}
-
 static void classic_differential_vs_reference(struct kunit *test)
 {
-	const unsigned int n = 256, ops = 100000;
-	unsigned long clk = INITIAL_JIFFIES, step;
-	struct tw_engines *te = tw_engines_new(test, clk);
-	struct twheel_engine *ce = &te->classic.e, *re = &te->reference.e;
-	struct tw_ctx cctx, rctx;
-	struct tw_rec *c, *ref;
-	struct rnd_state rs;
-	unsigned int op, id, i, bad = 0;
-	bool cp, rp;
+	struct tw_engines *te = tw_engines_new(test, INITIAL_JIFFIES);
 
-	prandom_seed_state(&rs, 2024);
-	tw_ctx_init(&cctx, test, ce);
-	tw_ctx_init(&rctx, test, re);
-	c = tw_recs_new(test, &cctx, n);
-	ref = tw_recs_new(test, &rctx, n);
-	for (op = 0; op < ops && !bad; op++) {
-		u32 x = prandom_u32_state(&rs);
-		unsigned long exp = ce->clk + tw_rand_delta(&rs);
-
-		id = (x >> 8) % n;
-		switch (x % 100) {
-		case 0 ... 39:
-			cp = twheel_mod(ce, &c[id].t, exp);
-			rp = twheel_mod(re, &ref[id].t, exp);
-			break;
-		case 40 ... 59:
-			cp = twheel_del(ce, &c[id].t);
-			rp = twheel_del(re, &ref[id].t);
-			break;
-		default:
-			step = 1 + (x >> 8) % ((x & 0x80) ? 5000 : 64);
-			tw_run_until(&cctx, ce->clk + step - 1);
-			tw_run_until(&rctx, re->clk + step - 1);
-			KUNIT_ASSERT_EQ(test, ce->clk, re->clk);
-			for (i = 0; i < n && !bad; i++) {
-				cp = twheel_pending(ce, &c[i].t);
-				rp = twheel_pending(re, &ref[i].t);
-				bad += tw_cmp_fire(test, &c[i], &ref[i], &cp, &rp);
-			}
-			continue;
-		}
-		if (cp != rp) {
-			KUNIT_FAIL(test, "op %u timer %u: classic %d reference %d",
-				   op, id, cp, rp);
-			bad++;
-		}
-	}
-	KUNIT_EXPECT_EQ(test, bad, 0U);
-	KUNIT_EXPECT_EQ(test, ce->st.added, re->st.added);
-	KUNIT_EXPECT_EQ(test, ce->st.deleted, re->st.deleted);
-	KUNIT_EXPECT_EQ(test, ce->st.expired, re->st.expired);
-	KUNIT_EXPECT_GT(test, ce->st.expired, 1000ULL);
-	KUNIT_EXPECT_GT(test, ce->st.cascaded, 1000ULL);
-	tw_check_invariant(test, ce);
-	tw_check_invariant(test, re);
+	tw_exact_differential(test, &te->classic.e, &te->reference.e);
 }
 
 static struct kunit_case tw_classic_cases[] = {

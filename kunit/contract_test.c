@@ -25,6 +25,8 @@
  * @size: bytes to allocate for the engine's own structure
  * @init: initialises that structure with its clock at @clk; NULL on error
  * @fires_at: the jiffy a timer armed now for @expires runs at
+ * @range_pick: the jiffy its range rule picks in [lo, hi] (an independent
+ *	statement of the rule); NULL: hi
  */
 struct tw_engine_param {
 	const char *name;
@@ -32,6 +34,8 @@ struct tw_engine_param {
 	struct twheel_engine *(*init)(void *mem, unsigned long clk);
 	unsigned long (*fires_at)(const struct twheel_engine *e,
 				  unsigned long expires);
+	unsigned long (*range_pick)(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi);
 };
 
 static struct twheel_engine *tw_init_classic(void *mem, unsigned long clk)
@@ -201,6 +205,14 @@ static struct twheel_engine *tw_init_hash_vec(void *mem, unsigned long clk)
 	return &cv->hv.e;
 }
 
+static struct twheel_engine *tw_init_classic_bounded(void *mem, unsigned long clk)
+{
+	struct twheel_classic_bounded *c = mem;
+
+	twheel_classic_bounded_init(c, clk);
+	return &c->e;
+}
+
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
 static unsigned long tw_fires_exact(const struct twheel_engine *e,
 				    unsigned long expires)
@@ -219,13 +231,57 @@ static unsigned long tw_fires_bucket(const struct twheel_engine *e,
 	return bucket_expiry;
 }
 
+/*
+ * The classic wheels' rule: of the cascade points 2^26, 2^20, 2^14, 2^8,
+ * the coarsest with a multiple in (lo, hi], its latest multiple; else hi.
+ */
+static unsigned long tw_pick_cascade(const struct twheel_engine *e,
+				     unsigned long lo, unsigned long hi)
+{
+	unsigned long m;
+	int s;
+
+	for (s = 26; s >= 8; s -= 6) {
+		m = hi & ~((1UL << s) - 1);
+		if (m != lo && m - lo <= hi - lo)
+			return m;
+	}
+	return hi;
+}
+
+/* The modern wheel's: the jiffy before hi's granule, if in the range. */
+static unsigned long tw_pick_edge(const struct twheel_engine *e,
+				  unsigned long lo, unsigned long hi)
+{
+	const struct twheel_modern *m = container_of_const(e, struct twheel_modern, e);
+	unsigned long edge, x;
+	unsigned int idx = twheel_modern_index(m, hi, &edge);
+
+	x = edge - tw_lvl_gran(idx / TW_LVL_SIZE) - 1;
+	return x - lo <= hi - lo ? x : hi;
+}
+
+/* simple's: hi, or the last jiffy below MaxInterval if hi is beyond. */
+static unsigned long tw_pick_simple(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi)
+{
+	unsigned long last = e->clk + TW_CONTRACT_SIMPLE_INTERVAL - 1;
+
+	if ((long)(hi - e->clk) < 0 || hi - e->clk < TW_CONTRACT_SIMPLE_INTERVAL)
+		return hi;		/* taken as it is */
+	return last - lo <= hi - lo ? last : hi;
+}
+
 static const struct tw_engine_param tw_contract_engines[] = {
-	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact },
-	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket },
+	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact,
+	  tw_pick_cascade },
+	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket,
+	  tw_pick_edge },
 	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
 	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
 	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
-	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact },
+	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact,
+	  tw_pick_simple },
 	{ "hash_sorted", sizeof(struct tw_contract_hash), tw_init_hash_sorted,
 	  tw_fires_exact },
 	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
@@ -233,6 +289,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	{ "ratas", sizeof(struct twheel_ratas), tw_init_ratas, tw_fires_exact },
 	{ "volt", sizeof(struct twheel_volt), tw_init_volt, tw_fires_exact },
 	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec, tw_fires_exact },
+	{ "classic_bounded", sizeof(struct twheel_classic_bounded),
+	  tw_init_classic_bounded, tw_fires_exact, tw_pick_cascade },
 };
 
 static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
@@ -719,7 +777,7 @@ static void contract_range_pick(struct kunit *test)
 
 /*
  * Range arming on every engine: a pending timer already in the range is
- * left alone (no relink, a mod_noop); out of it, the roundest jiffy of the
+ * left alone (no relink, a mod_noop); out of it, the engine's pick in the
  * new range, which the engine then keeps to as to any expiry.
  */
 static void contract_range_mod(struct kunit *test)
@@ -729,25 +787,72 @@ static void contract_range_mod(struct kunit *test)
 	struct tw_rec *r = c->r;
 	unsigned long x = TW_CLK + 700, p;
 
-	r[0].expect = c->p->fires_at(e, twheel_range_pick(x, x + 40));
+	r[0].expect = c->p->fires_at(e, twheel_range_expiry(e, x, x + 40));
 	KUNIT_ASSERT_EQ(test, twheel_add_range(e, &r[0].t, x, x + 40), 0);
-	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_pick(x, x + 40));
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_expiry(e, x, x + 40));
 	p = r[0].t.expires;
 	KUNIT_EXPECT_TRUE(test, twheel_mod_range(e, &r[0].t, p - 30, p + 30));
 	KUNIT_EXPECT_EQ(test, r[0].t.expires, p);
 	KUNIT_EXPECT_EQ(test, e->st.mod_noop, 1ULL);
-	r[0].expect = c->p->fires_at(e, twheel_range_pick(x + 500, x + 600));
+	r[0].expect = c->p->fires_at(e, twheel_range_expiry(e, x + 500, x + 600));
 	KUNIT_EXPECT_TRUE(test, twheel_mod_range(e, &r[0].t, x + 500, x + 600));
-	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_pick(x + 500, x + 600));
+	KUNIT_EXPECT_EQ(test, r[0].t.expires, twheel_range_expiry(e, x + 500, x + 600));
 	KUNIT_EXPECT_EQ(test, e->st.mod_noop, 1ULL);
 	/* not pending: armed at the pick */
-	r[1].expect = c->p->fires_at(e, twheel_range_pick(x, x + 3));
+	r[1].expect = c->p->fires_at(e, twheel_range_expiry(e, x, x + 3));
 	KUNIT_EXPECT_FALSE(test, twheel_mod_range(e, &r[1].t, x, x + 3));
 	tw_run(test, x + 2000);
 	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
 	KUNIT_EXPECT_EQ(test, r[1].fired, 1U);
 	KUNIT_EXPECT_EQ(test, c->ctx.bad, 0UL);
 	tw_check_invariant(test, e);
+}
+
+/*
+ * Each engine's range rule (twheel_range_expiry()): examples, then 20000
+ * random ranges at random clocks, up to 2^27 jiffies out and 2^20 wide
+ * (a tenth across the clock's wrap), against the rule stated independently
+ * in tw_contract_engines[]; every pick is in its range.
+ */
+static void contract_range_rule(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e;
+	unsigned long lo, hi, x, want, bad = 0, outside = 0;
+	struct rnd_state rs;
+	unsigned int i;
+
+	if (c->p->range_pick == tw_pick_cascade) {
+		/* 4352 = 17 * 256; 2^14 = 16384; 2^20 in [10^6, 1.1 * 10^6] */
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4000, 4500), 4352UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4000, 4100), 4096UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 16000, 17000), 16384UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 1000000, 1100000), 1UL << 20);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4097, 4300), 4300UL);
+	} else if (c->p->range_pick == tw_pick_edge) {
+		/* level 1 (8 jiffies) from clk 1000: 1200's granule is 1200-1207 */
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, TW_CLK + 180, TW_CLK + 203),
+				TW_CLK + 199UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, TW_CLK + 201, TW_CLK + 203),
+				TW_CLK + 203UL);
+	} else if (!c->p->range_pick) {
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4000, 4500), 4500UL);
+	}
+	prandom_seed_state(&rs, 15);
+	for (i = 0; i < 20000; i++) {
+		e->clk = i % 10 ? prandom_u32_state(&rs) : ULONG_MAX - (1UL << 21);
+		lo = e->clk + (prandom_u32_state(&rs) >> (5 + prandom_u32_state(&rs) % 20));
+		hi = lo + (prandom_u32_state(&rs) >> (12 + prandom_u32_state(&rs) % 20));
+		x = twheel_range_expiry(e, lo, hi);
+		want = c->p->range_pick ? c->p->range_pick(e, lo, hi) : hi;
+		outside += x - lo > hi - lo;
+		if (x != want && !bad++)
+			KUNIT_FAIL(test, "clk %lu [%lu, %lu]: picked %lu, want %lu",
+				   e->clk, lo, hi, x, want);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, outside, 0UL);
+	e->clk = TW_CLK;
 }
 
 #define TW_BURST	100000
@@ -883,6 +988,7 @@ static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_clock_wrap, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_range_mod, tw_engine_gen_params),
 	KUNIT_CASE_PARAM(contract_range_pick, tw_engine_gen_params),
+	KUNIT_CASE_PARAM(contract_range_rule, tw_engine_gen_params),
 	KUNIT_CASE_PARAM_ATTR(contract_budget_burst, tw_engine_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}

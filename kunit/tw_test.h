@@ -33,11 +33,12 @@ struct tw_ctx {
 	unsigned long bad;		/* runs off their expected jiffy */
 };
 
-/* All three engine kinds in one allocation. */
+/* The first engine kinds in one allocation. */
 struct tw_engines {
 	struct twheel_classic classic;
 	struct twheel_modern modern;
 	struct twheel_reference reference;
+	struct twheel_classic_bounded classic_bounded;
 };
 
 void *tw_kvzalloc(struct kunit *test, size_t size);
@@ -64,6 +65,11 @@ unsigned long tw_rand_delta(struct rnd_state *rs);
 long tw_turns_delta(unsigned int i, unsigned int nr_slots);
 struct tw_rec *tw_recs_expecting(struct kunit *test, struct tw_ctx *ctx,
 				 struct twheel_engine *e, unsigned int n);
+void tw_exact_every_delta(struct kunit *test, struct twheel_engine *e,
+			  unsigned long n);
+void tw_exact_catch_up(struct kunit *test, struct twheel_engine *e);
+void tw_exact_differential(struct kunit *test, struct twheel_engine *e,
+			   struct twheel_engine *ref);
 
 /* Timers in the buckets of level lvl, counted one by one (twheel_count()). */
 static inline unsigned long tw_in_level(const struct twheel_engine *e,

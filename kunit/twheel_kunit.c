@@ -49,6 +49,7 @@ struct tw_engines *tw_engines_new(struct kunit *test, unsigned long clk)
 	KUNIT_ASSERT_EQ(test, 0, twheel_modern_init(&te->modern, clk,
 						    TW_MODERN_DEFAULT_DEPTH));
 	twheel_reference_init(&te->reference, clk);
+	twheel_classic_bounded_init(&te->classic_bounded, clk);
 	return te;
 }
 
@@ -278,6 +279,142 @@ unsigned long tw_rand_delta(struct rnd_state *rs)
 	default:
 		return (r >> 4) % (1U << 27);
 	}
+}
+
+/*
+ * An exact engine, empty: one timer per delta in [0, n) from its clock;
+ * each must run once, at exactly its jiffy.
+ */
+void tw_exact_every_delta(struct kunit *test, struct twheel_engine *e,
+			  unsigned long n)
+{
+	unsigned long clk = e->clk, i, bad = 0;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, n);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, 0, twheel_add(e, &r[i].t, clk + i));
+	tw_run_until(&ctx, clk + n - 1);
+	for (i = 0; i < n; i++) {
+		if (r[i].fired == 1 && r[i].fired_at == clk + i)
+			continue;
+		if (!bad++)
+			KUNIT_FAIL(test, "%s, clk %lu delta %lu: fired %u times, at %lu",
+				   e->ops->name, clk, i, r[i].fired, r[i].fired_at);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+	KUNIT_EXPECT_EQ(test, e->st.expired, (u64)n);
+	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
+	tw_check_invariant(test, e);
+}
+
+/*
+ * An exact engine, empty: 4000 timers up to 100000 jiffies out, then one
+ * advance over half of that; it collects exactly those due, in jiffy order.
+ */
+void tw_exact_catch_up(struct kunit *test, struct twheel_engine *e)
+{
+	unsigned long clk = e->clk, due = 0, prev = 0, n = 4000, i, d;
+	struct twheel_timer *t;
+	struct rnd_state rs;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	prandom_seed_state(&rs, 7);
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, n);
+	for (i = 0; i < n; i++) {
+		d = prandom_u32_state(&rs) % 100000;
+		twheel_add(e, &r[i].t, clk + d);
+		due += d <= 50000;
+	}
+	KUNIT_EXPECT_EQ(test, twheel_advance(e, clk + 50000), due > 0);
+	for (i = 0; (t = twheel_pop(e)); i++) {
+		KUNIT_EXPECT_LE(test, t->expires - clk, 50000UL);
+		KUNIT_EXPECT_GE(test, t->expires - clk, prev);
+		prev = t->expires - clk;
+	}
+	KUNIT_EXPECT_EQ(test, i, due);
+	KUNIT_EXPECT_EQ(test, e->st.pending, n - due);
+	tw_check_invariant(test, e);
+}
+
+static int tw_cmp_fire(struct kunit *test, struct tw_rec *a, struct tw_rec *b,
+		       bool a_pend, bool b_pend)
+{
+	if (a->fired != b->fired || (a->fired && a->fired_at != b->fired_at) ||
+	    a_pend != b_pend) {
+		KUNIT_FAIL(test, "timer %u: fired %u/%u at %lu/%lu pending %d/%d",
+			   a->id, a->fired, b->fired, a->fired_at, b->fired_at,
+			   a_pend, b_pend);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * An exact engine e that cascades, and the reference ref, both empty at
+ * the same clock: 100000 random mods, deletes and runs on 256 timers of
+ * each; after each run every timer has run as often and at the same jiffy
+ * on both, and is pending on both or on neither.
+ */
+void tw_exact_differential(struct kunit *test, struct twheel_engine *e,
+			   struct twheel_engine *ref)
+{
+	const unsigned int n = 256, ops = 100000;
+	struct tw_ctx cctx, rctx;
+	struct tw_rec *c, *r;
+	struct rnd_state rs;
+	unsigned int op, id, i, bad = 0;
+	unsigned long step;
+	bool cp, rp;
+
+	prandom_seed_state(&rs, 2024);
+	tw_ctx_init(&cctx, test, e);
+	tw_ctx_init(&rctx, test, ref);
+	c = tw_recs_new(test, &cctx, n);
+	r = tw_recs_new(test, &rctx, n);
+	for (op = 0; op < ops && !bad; op++) {
+		u32 x = prandom_u32_state(&rs);
+		unsigned long exp = e->clk + tw_rand_delta(&rs);
+
+		id = (x >> 8) % n;
+		switch (x % 100) {
+		case 0 ... 39:
+			cp = twheel_mod(e, &c[id].t, exp);
+			rp = twheel_mod(ref, &r[id].t, exp);
+			break;
+		case 40 ... 59:
+			cp = twheel_del(e, &c[id].t);
+			rp = twheel_del(ref, &r[id].t);
+			break;
+		default:
+			step = 1 + (x >> 8) % ((x & 0x80) ? 5000 : 64);
+			tw_run_until(&cctx, e->clk + step - 1);
+			tw_run_until(&rctx, ref->clk + step - 1);
+			KUNIT_ASSERT_EQ(test, e->clk, ref->clk);
+			for (i = 0; i < n && !bad; i++)
+				bad += tw_cmp_fire(test, &c[i], &r[i],
+						   twheel_pending(e, &c[i].t),
+						   twheel_pending(ref, &r[i].t));
+			continue;
+		}
+		if (cp != rp) {
+			KUNIT_FAIL(test, "op %u timer %u: %s %d reference %d",
+				   op, id, e->ops->name, cp, rp);
+			bad++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, e->st.added, ref->st.added);
+	KUNIT_EXPECT_EQ(test, e->st.deleted, ref->st.deleted);
+	KUNIT_EXPECT_EQ(test, e->st.expired, ref->st.expired);
+	KUNIT_EXPECT_GT(test, e->st.expired, 1000ULL);
+	KUNIT_EXPECT_GT(test, e->st.cascaded, 1000ULL);
+	tw_check_invariant(test, e);
+	tw_check_invariant(test, ref);
 }
 
 static void tw_timer_size(struct kunit *test)

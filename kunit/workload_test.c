@@ -82,6 +82,14 @@ static void workload_parse_good(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed count=1048576 max=1073741824", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.count, TWHEEL_MAX_TIMERS);
+	KUNIT_EXPECT_EQ(test, cmd.p.slack, 0U);		/* the default */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load timeouts slack=10 budget=1000", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.slack, 10U);
+	KUNIT_EXPECT_EQ(test, cmd.p.budget, 1000U);
+	KUNIT_EXPECT_EQ(test, cmd.p.set,
+			(u32)(BIT(TWHEEL_KEY_SLACK) | BIT(TWHEEL_KEY_BUDGET)));
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load timeouts slack=100", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.slack, TWHEEL_MAX_SLACK);
 }
 
 static const char *const tw_bad[] = {
@@ -97,6 +105,8 @@ static const char *const tw_bad[] = {
 	"load timeouts engines=classic,,modern", "load timeouts frob=1",
 	"start now", "stop 1", "reset all", "load timeouts count=5 count=x",
 	"bench 1000", "clear all", "benchmark", "cleared",
+	"load timeouts slack=101", "load timeouts slack=-1", "load timeouts slack=",
+	"load timeouts slack=10%", "load timeouts slack=4294967296",
 };
 
 static void workload_parse_bad(struct kunit *test)

@@ -47,13 +47,20 @@ trap 'rm -rf "$work"' EXIT
 if [ $where = host ]; then
 	log "comparison run ($mode) on this machine, $(uname -r); this takes a few minutes"
 	start=$(date +%s)
-	sh "$measure" "$mode" >"$work/guest.out" ||
+	{ sh "$measure" "$mode" && sh "$(dirname "$measure")/capabilities.sh" "$mode"; } \
+		>"$work/guest.out" ||
 		{ tail -n 30 "$work/guest.out" >&2; die "the run failed"; }
 	grep -q '^compare: done' "$work/guest.out" ||
 		{ tail -n 30 "$work/guest.out" >&2; die "the run did not finish"; }
 	log "the run took $(($(date +%s) - start)) s"
 else
 	log "comparison run ($mode) in one QEMU boot; this takes a few minutes"
+	# issue 15's tables: capabilities.sh (burst, budget, slack) after the
+	# comparison; a full run also tick=nohz against periodic (nohz.sh)
+	nohz=
+	if [ $mode = full ]; then
+		nohz=" && sh /guest/nohz.sh 10 10"
+	fi
 	# On a busy host the guest's TSC calibration can fail, leaving it on a
 	# jiffies clocksource: every ns would be a multiple of 4 ms. The guest
 	# then stops at once and the run is retried in a new boot, up to 3.
@@ -61,7 +68,7 @@ else
 		start=$(date +%s)
 		TWHEEL_MEM=${TWHEEL_MEM:-768} "$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" \
 			--no-load --timeout 3000 -- \
-			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && rmmod twheel" \
+			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
 			>"$work/guest.out" ||
 			{ tail -n 30 "$work/guest.out" >&2; die "the guest run failed"; }
 		grep -q '^compare: done' "$work/guest.out" && break
@@ -74,10 +81,12 @@ else
 	log "guest run took $(($(date +%s) - start)) s"
 fi
 
-# Each run's stats to stats-NAME, each table to table-NAME.
+# Each run's stats to stats-NAME, each table to table-NAME, issue 15's
+# tables to caps-NAME.
 awk -v dir="$work" '
 	/^@@STATS / { f = dir "/stats-" $2; next }
 	/^@@COMPARE / { f = dir "/table-" $2; next }
+	/^@@CAPS / { f = dir "/caps-" $2; next }
 	/^@@END/ { f = ""; next }
 	f { print > f }' "$work/guest.out"
 info=$(sed -n 's/^@@INFO //p' "$work/guest.out")
@@ -224,9 +233,9 @@ check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
 	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
-check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt and hash_vec run every timer at its exact jiffy" \
+check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt, hash_vec and classic_bounded run every timer at its exact jiffy" \
 	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
-		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec)$/ && $c != 0' "$csv")" ]
+		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec|classic_bounded)$/ && $c != 0' "$csv")" ]
 # A twheel loaded on a host may run only some runners: what needs a
 # runner is checked where it ran.
 has() { [ -n "$(cell burst "$1" "$c_engine")" ]; }
@@ -234,6 +243,12 @@ nb=$(awk -F, -v w="$c_wl" -v c="$c_n" '$w == "burst" { print $c; exit }' "$csv")
 if has classic; then
 	check "burst: classic cascaded all $nb timers in one tick" \
 		[ "$(cell burst classic "$c_casn")" = "$nb" ]
+fi
+if has classic_bounded; then
+	# a tick catching up missed jiffies spreads for each: 8 of them at most
+	cb_max=$(( (nb + 255) / 256 > 64 ? (nb + 255) / 256 : 64 ))
+	check "burst: classic_bounded moved at most $cb_max timers a jiffy (8 a tick)" \
+		[ "$(cell burst classic_bounded "$c_casn")" -le $((8 * cb_max)) ]
 fi
 if has modern; then
 	check "burst: modern never cascades" [ "$(cell burst modern "$c_casn")" = 0 ]
@@ -380,7 +395,30 @@ else
 	log "note: no shadow run (twheel loaded without engines=...,shadow): no real traffic table"
 fi
 
+# ---- issue 15: capabilities.md ----
+caps() { # caps NAME TITLE: a table of the guest's, under its title
+	[ -s "$work/caps-$1" ] || return 0
+	echo "$2"
+	echo
+	cat "$work/caps-$1"
+	echo
+}
+{
+	echo "Measured $date with \`$cmd\`; $where: $info."
+	echo
+	caps burst "The burst (one tv2 slot), each engine's worst tick without and with budget= (scripts/guest/capabilities.sh):"
+	caps slack "Range scheduling on timeouts, slack=0 against slack=10, the same seed (shares are of the mods of a pending timer):"
+	caps nohz "tick=nohz against tick=periodic (scripts/guest/nohz.sh):"
+} >"$out/capabilities.md"
+check "capabilities: the burst's worst ticks, budget=, slack= (no failure)" \
+	[ -s "$work/caps-burst" ] && [ -s "$work/caps-slack" ] && grep -q '^capabilities: 0 failures' "$work/guest.out"
+if [ $mode = full ] && [ $where = guest ]; then
+	check "tick=nohz: no wakeup with nothing loaded, every guarantee kept" \
+		grep -q '^nohz: 0 failures' "$work/guest.out"
+fi
+
 cat "$out/summary.md"
 echo
-echo "wrote $out/: summary.md (above), compare.md (every column), compare.csv, sweep.csv, shadow.md, shadow.csv, compare.png"
+echo "wrote $out/: summary.md (above), compare.md (every column), compare.csv, sweep.csv, shadow.md, shadow.csv, compare.png, capabilities.md"
+cat "$out/capabilities.md"
 [ $bad -eq 0 ] || die "the comparison broke an engine guarantee (see FAILED above)"

@@ -9,11 +9,24 @@
  * of mods, then one twheel_advance() that also pops what expired; expired
  * timers are armed again untimed, so the pending count stays constant.
  *
- *   bench <engine> <pending> [jiffies]
+ *   bench <engine> <pending> [jiffies [slack [rule]]]
+ *
+ * With slack (percent, default 0), every arming is a range: a timeout d
+ * may run from d to d + d * slack / 100 jiffies on, through
+ * twheel_add_range() and twheel_mod_range() (rule "engine", the default:
+ * the engine's own pick), or with the expiry picked by a rule and armed
+ * by twheel_add() or twheel_mod(): "pick" (the engine's own,
+ * twheel_range_expiry()), "lo", "hi", "round" (twheel_range_pick(), the
+ * kernel's old rule), a pending timer
+ * already in the range being left alone as twheel_mod_range() leaves it.
+ * Natively it then prints "range <engine> <pending> <slack> <rule> <mods>
+ * <noop> <inplace> <relinks> <cascaded> <expired>": over the timed jiffies,
+ * mods of a pending timer, of those left alone, those in place (same
+ * bucket), the rest (relinked), timers moved by cascades, timers expired.
  *
  * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
- * straight, ordered, ratas, volt or hash_vec (its arrays fed between batches,
- * untimed: vec_pool.h).
+ * straight, ordered, ratas, volt, classic_bounded or hash_vec (its arrays
+ * fed between batches, untimed: vec_pool.h).
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -48,9 +61,17 @@ static struct twheel_ordered ordered;
 static struct twheel_ratas ratas;
 static struct twheel_volt volt;
 static struct twheel_hash_vec hash_vec;
+static struct twheel_classic_bounded classic_bounded;
+
+enum { RULE_ENGINE, RULE_PICK, RULE_LO, RULE_HI, RULE_ROUND, NR_RULES };
+static const char *const rule_name[NR_RULES] = {
+	"engine", "pick", "lo", "hi", "round"
+};
 
 static struct {
 	struct twheel_engine *e;
+	unsigned long slack;		/* percent of each timeout */
+	int rule;
 	struct twheel_timer *t;		/* the timers */
 	unsigned long *timeout;		/* each timer's own timeout */
 	unsigned int *order;		/* timers in touch order, shuffled */
@@ -132,6 +153,52 @@ static unsigned long bench_timeout_of(const struct twheel_timer *t)
 	return b.timeout[t - b.t];
 }
 
+/* The expiry for a range, by the rule asked for. */
+static unsigned long bench_pick(unsigned long lo, unsigned long hi)
+{
+	switch (b.rule) {
+	case RULE_LO:
+		return lo;
+	case RULE_HI:
+		return hi;
+	case RULE_ROUND:
+		return twheel_range_pick(lo, hi);
+	default:
+		return twheel_range_expiry(b.e, lo, hi);
+	}
+}
+
+/* Arms t, not pending, for its timeout from clk, or within its range. */
+static void bench_add(struct twheel_timer *t, unsigned long clk)
+{
+	unsigned long d = bench_timeout_of(t), lo = clk + d;
+
+	if (!b.slack)
+		twheel_add(b.e, t, lo);
+	else if (b.rule == RULE_ENGINE)
+		twheel_add_range(b.e, t, lo, lo + d * b.slack / 100);
+	else
+		twheel_add(b.e, t, bench_pick(lo, lo + d * b.slack / 100));
+}
+
+/* Re-arms t for its timeout from clk, or within its range. */
+static void bench_mod(struct twheel_timer *t, unsigned long clk)
+{
+	unsigned long d = bench_timeout_of(t), lo = clk + d;
+	unsigned long hi = lo + d * b.slack / 100;
+
+	if (!b.slack) {
+		twheel_mod(b.e, t, lo);
+	} else if (b.rule == RULE_ENGINE) {
+		twheel_mod_range(b.e, t, lo, hi);
+	} else if (twheel_pending(b.e, t) && t->expires - lo <= hi - lo) {
+		b.e->st.modified++;		/* as twheel_mod_range() */
+		b.e->st.mod_noop++;
+	} else {
+		twheel_mod(b.e, t, bench_pick(lo, hi));
+	}
+}
+
 /* One jiffy of the workload. */
 static void bench_jiffy(void)
 {
@@ -151,7 +218,7 @@ static void bench_jiffy(void)
 	bench_feed();
 	bench_start(OP_ADD, &t0);
 	for (i = 0; i < b.batch; i++)
-		twheel_add(e, first[i], clk + bench_timeout_of(first[i]));
+		bench_add(first[i], clk);
 	bench_stop(OP_ADD, t0, b.batch);
 
 	for (i = 0; i < b.batch; i++)
@@ -159,7 +226,7 @@ static void bench_jiffy(void)
 	bench_feed();
 	bench_start(OP_MOD, &t0);
 	for (i = 0; i < b.batch; i++)
-		twheel_mod(e, first[i], clk + bench_timeout_of(first[i]));
+		bench_mod(first[i], clk);
 	bench_stop(OP_MOD, t0, b.batch);
 
 	/* the tick: collect and hand out what expired */
@@ -173,7 +240,7 @@ static void bench_jiffy(void)
 	b.fired += n;
 	bench_feed();
 	for (i = 0; i < n; i++)
-		twheel_add(e, b.popped[i], e->clk + bench_timeout_of(b.popped[i]));
+		bench_add(b.popped[i], e->clk);
 }
 
 static void bench_init(const char *engine, unsigned long n)
@@ -230,12 +297,18 @@ static void bench_init(const char *engine, unsigned long n)
 	} else if (!strcmp(engine, "hash_vec")) {
 		vec_pool_init(&hash_vec, clk, TW_HASH_DEFAULT_SLOTS);
 		b.e = &hash_vec.e;
+	} else if (!strcmp(engine, "classic_bounded")) {
+		twheel_classic_bounded_init(&classic_bounded, clk);
+		b.e = &classic_bounded.e;
 	} else {
 		fprintf(stderr, "bench: no engine %s\n", engine);
 		exit(2);
 	}
 	b.n = n;
 	b.batch = n / (2 * BENCH_TOUCH) ? n / (2 * BENCH_TOUCH) : 1;
+	/* BENCH_EXPIRE=1: no touches, every timer runs and is armed again */
+	if (getenv("BENCH_EXPIRE"))
+		b.batch = 0;
 	b.t = calloc(n, sizeof(*b.t));
 	b.timeout = calloc(n, sizeof(*b.timeout));
 	b.order = calloc(n, sizeof(*b.order));
@@ -281,15 +354,24 @@ static void bench_check(void)
 int main(int argc, char **argv)
 {
 	unsigned long n, nr_jiffies, i;
+	struct twheel_stats st0;
 	int op;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
-			"              straight|ordered|ratas|volt|hash_vec> <pending> [jiffies]\n");
+			"              straight|ordered|ratas|volt|hash_vec|classic_bounded> <pending> [jiffies]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);
 	nr_jiffies = argc > 3 ? strtoul(argv[3], NULL, 0) : 2048;
+	b.slack = argc > 4 ? strtoul(argv[4], NULL, 0) : 0;
+	for (b.rule = 0; argc > 5 && b.rule < NR_RULES; b.rule++)
+		if (!strcmp(argv[5], rule_name[b.rule]))
+			break;
+	if (b.rule == NR_RULES || b.slack > 100) {
+		fprintf(stderr, "bench: slack is 0..100, rule engine, lo, hi or round\n");
+		return 2;
+	}
 	if (n < 2) {
 		fprintf(stderr, "bench: need at least 2 timers\n");
 		return 2;
@@ -305,6 +387,7 @@ int main(int argc, char **argv)
 		bench_jiffy();
 	memset(b.ns, 0, sizeof(b.ns));
 	memset(b.ops, 0, sizeof(b.ops));
+	st0 = b.e->st;
 
 	if (RUNNING_ON_VALGRIND) {
 		for (op = 0; op < NR_OPS; op++) {
@@ -330,6 +413,17 @@ int main(int argc, char **argv)
 		/* how often a touch found the timer expired */
 		printf(" %.1f\n", 100.0 * b.e->st.expired /
 		       (b.e->st.expired + b.e->st.deleted + b.e->st.modified));
+		if (b.slack)
+			printf("range %s %lu %lu %s %llu %llu %llu %llu %llu %llu\n",
+			       b.e->ops->name, n, b.slack, rule_name[b.rule],
+			       b.e->st.modified - st0.modified,
+			       b.e->st.mod_noop - st0.mod_noop,
+			       b.e->st.mod_inplace - st0.mod_inplace,
+			       (b.e->st.modified - st0.modified) -
+			       (b.e->st.mod_noop - st0.mod_noop) -
+			       (b.e->st.mod_inplace - st0.mod_inplace),
+			       b.e->st.cascaded - st0.cascaded,
+			       b.e->st.expired - st0.expired);
 	}
 	bench_check();
 	return 0;

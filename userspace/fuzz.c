@@ -4,14 +4,15 @@
  * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
  * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
  * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_RATAS, FZ_VOLT, FZ_HASH_VEC for
- * those - and the reference
+ * those, FZ_BOUNDED for the classic wheel with a bounded cascade - and the
+ * reference
  * engine run the same operations on a pool of timers. A model of
  * each engine knows, from the specification alone, the jiffy at which every
  * timer must be collected; after every step each engine is checked against
  * its model, its structure against its counters, and the wheel against what
  * the reference did:
  *  - classic, heap, hash, simple, hash_sorted, straight, ordered, ratas,
- *    volt (the exact engines): the same timers at
+ *    volt, classic_bounded (the exact engines): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); simple refuses deltas of MaxInterval and more, which its
  *    model knows, and is compared for the arms it took; so is hash_vec,
@@ -23,7 +24,8 @@
  * Input: one byte picks the start clock, then one byte per op (low 3 bits
  * the op, high 5 bits the timer) followed by its arguments; the hash,
  * simple and hash_sorted engines take one more byte first, their number
- * of slots (hash_vec a second one: the spares it keeps). FZ_TRACE=1 in
+ * of slots (hash_vec a second one: the spares it keeps), and classic_bounded
+ * its chunk (1 to 64). FZ_TRACE=1 in
  * the environment prints every op.
  */
 #include <stdint.h>
@@ -49,6 +51,7 @@
 #define FZ_RATAS	106
 #define FZ_VOLT		107
 #define FZ_HASH_VEC	108
+#define FZ_BOUNDED	109
 
 /*
  * The hash engine visits each non-empty slot once a turn however far its
@@ -92,6 +95,7 @@ struct fz_engine {
 };
 
 static struct twheel_classic fz_classic;
+static struct twheel_classic_bounded fz_bounded;
 static struct twheel_modern fz_modern;
 static struct twheel_reference fz_reference;
 static struct twheel_heap fz_heap;
@@ -406,10 +410,12 @@ static bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
 
 /*
  * twheel_mod_range(): a pending timer already in [lo, hi] stays as it is
- * (as a mod to its own expiry), anything else is a mod to the range's pick.
+ * (as a mod to its own expiry), anything else is a mod to the pick x of
+ * the wheel under test. The reference (follow) takes the same x by a plain
+ * mod, so that both keep the same expiries.
  */
 static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
-			 unsigned long hi)
+			 unsigned long hi, unsigned long x, bool follow)
 {
 	struct fz_slot *s = &fe->s[i];
 	bool was = s->state != FZ_IDLE;
@@ -417,7 +423,7 @@ static bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
 	bool ret;
 
 	if (!was || keep - lo > hi - lo)
-		return fz_mod_to(fe, i, twheel_range_pick(lo, hi), true, lo, hi);
+		return fz_mod_to(fe, i, x, !follow, lo, hi);
 	ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
 	FZ_CHECK(fe, ret, "mod_range of pending timer %u returned false", i);
 	FZ_CHECK(fe, fe->t[i].expires == keep,
@@ -469,7 +475,8 @@ static void fz_check_next(struct fz_engine *fe, unsigned long limit,
 
 	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
 	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
-	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC)
+	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED)
 		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
 			 limit, d, want);
 	else
@@ -493,11 +500,12 @@ static bool fz_collected(const struct fz_engine *fe,
 
 	if (!twheel_pending(fe->e, t))
 		return false;
-	if (fe->e->ops->kind == TWHEEL_CLASSIC) {
-		const struct list_head *p;
+	if (fe->e->ops->kind == TWHEEL_CLASSIC ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED) {
+		const struct list_head *p, *head = fe->e->ops->kind == TWHEEL_CLASSIC ?
+			&fz_classic.collected : &fz_bounded.collected;
 
-		for (p = fz_classic.collected.next; p != &fz_classic.collected;
-		     p = p->next)
+		for (p = head->next; p != head; p = p->next)
 			if (p == &t->list)
 				return true;
 		return false;
@@ -571,13 +579,31 @@ static unsigned long fz_walk_hlist(struct fz_engine *fe,
 	return n;
 }
 
+/*
+ * A classic wheel's timers per level, counted walking its slots, against
+ * twheel_count(); its collected list holds the due ones.
+ */
+static void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
+			    const struct list_head *collected, unsigned long due)
+{
+	unsigned long per[TWHEEL_MAX_LEVELS], n;
+	unsigned int l;
+
+	twheel_count(fe->e, per);
+	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
+		FZ_CHECK(fe, lvl[l] == per[l],
+			 "level %u: %lu timers, twheel_count says %lu", l,
+			 lvl[l], per[l]);
+	n = fz_walk_list(fe, collected, TWHEEL_COLLECTED);
+	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+}
 #include "fuzz_seeds.h"
 
 static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 {
 	struct twheel_classic *c = &fz_classic;
-	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
-	unsigned int b, l;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
+	unsigned int b;
 
 	for (b = 0; b < TW_CLASSIC_BUCKETS; b++) {
 		n = fz_walk_list(fe, &c->vec[b], b);
@@ -586,13 +612,63 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long due)
 			 test_bit(b, c->pending_map), n);
 		lvl[b < TW_TVR_SIZE ? 0 : 1 + (b - TW_TVR_SIZE) / TW_TVN_SIZE] += n;
 	}
-	twheel_count(fe->e, per);
-	for (l = 0; l < TWHEEL_MAX_LEVELS; l++)
-		FZ_CHECK(fe, lvl[l] == per[l],
-			 "level %u: %lu timers, twheel_count says %lu", l,
-			 lvl[l], per[l]);
-	n = fz_walk_list(fe, &c->collected, TWHEEL_COLLECTED);
-	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
+	fz_check_levels(fe, lvl, &c->collected, due);
+}
+
+/*
+ * classic_bounded, from its specification: each slot's list, bit and (above
+ * level 0) count agree; a level-0 timer is in the slot of the jiffy it runs
+ * at, less than two tv1 laps ahead; a timer of level n >= 1 is in the slot
+ * numbered expires >> (6n + 2) (one beyond the top's two laps: in an
+ * earlier top slot), and that slot's window, which moves it down, has not
+ * ended: its last jiffy is not before the clock.
+ */
+static void fz_check_bounded(struct fz_engine *fe, unsigned long due)
+{
+	struct twheel_classic_bounded *c = &fz_bounded;
+	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 };
+	unsigned long clk = fe->e->clk, n, s, d, fire, end;
+	const struct list_head *p;
+	unsigned int b, l, i, shift, ring;
+
+	for (b = 0; b < TW_BOUNDED_BUCKETS; b++) {
+		n = fz_walk_list(fe, &c->vec[b], b);
+		FZ_CHECK(fe, test_bit(b, c->pending_map) == !!n,
+			 "bucket %u: bit %d, %lu timers", b,
+			 test_bit(b, c->pending_map), n);
+		l = b < TW_BOUNDED_L0_SLOTS ? 0 :
+			1 + (b - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
+		lvl[l] += n;
+		if (l)
+			FZ_CHECK(fe, c->nr[b - TW_BOUNDED_L0_SLOTS] == n,
+				 "bucket %u: count %u, %lu timers", b,
+				 c->nr[b - TW_BOUNDED_L0_SLOTS], n);
+		shift = 6 * l + 2;
+		ring = (b - (l ? TW_BOUNDED_L0_SLOTS + (l - 1) * TW_BOUNDED_LN_SLOTS : 0));
+		for (p = c->vec[b].next; p != &c->vec[b]; p = p->next) {
+			i = fz_index(fe, container_of(p, struct twheel_timer, list));
+			fire = fe->s[i].fire;
+			if (!l) {
+				FZ_CHECK(fe, (fire & 511) == b && fire - clk < 512,
+					 "timer %u (runs at %lu) in level-0 slot %u", i,
+					 fire, b);
+				continue;
+			}
+			/* the slot's number: the first after clk's with this ring index */
+			s = (clk >> shift) + 1;
+			s += (ring - s) & (TW_BOUNDED_LN_SLOTS - 1);
+			end = (s << shift) - (l > 1 ? 1UL << (shift - 6) : 1);
+			/* slot numbers wrap at 2^(64 - shift) */
+			d = ((fire >> shift) - s) & (ULONG_MAX >> shift);
+			FZ_CHECK(fe, !d || (l == 4 && d < (ULONG_MAX >> (shift + 1))),
+				 "timer %u (runs at %lu) in level-%u slot %u (number %lu)",
+				 i, fire, l, b, s);
+			FZ_CHECK(fe, (long)(end - clk) >= 0,
+				 "timer %u (runs at %lu) in level-%u slot %lu, whose window ended at %lu",
+				 i, fire, l, s, end);
+		}
+	}
+	fz_check_levels(fe, lvl, &c->collected, due);
 }
 
 static void fz_check_modern(struct fz_engine *fe, unsigned long due)
@@ -871,6 +947,9 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 	case TWHEEL_CLASSIC:
 		fz_check_classic(fe, due);
 		break;
+	case TWHEEL_CLASSIC_BOUNDED:
+		fz_check_bounded(fe, due);
+		break;
 	case TWHEEL_MODERN:
 		fz_check_modern(fe, due);
 		break;
@@ -1120,11 +1199,61 @@ static void fz_cross(void)
 	}
 }
 
+/*
+ * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked against
+ * its rule: in the range, and the classic wheels the latest multiple of
+ * the coarsest cascade point the range crosses (else hi); the modern
+ * wheel the latest whose bucket runs by hi (else hi); simple hi, or the
+ * last jiffy below MaxInterval; the others hi.
+ */
+static unsigned long fz_pick(struct fz_engine *fe, unsigned long lo,
+			     unsigned long hi)
+{
+	unsigned long x = twheel_range_expiry(fe->e, lo, hi), want = hi, m, e1;
+	struct fz_slot b;
+	int s;
+
+	FZ_CHECK(fe, x - lo <= hi - lo, "pick %lu outside [%lu, %lu]", x, lo, hi);
+	switch (fe->e->ops->kind) {
+	case TWHEEL_CLASSIC:
+	case TWHEEL_CLASSIC_BOUNDED:
+		for (s = 26; s >= 8 && want == hi; s -= 6) {
+			m = hi & ~((1UL << s) - 1);
+			if (m - lo <= hi - lo && m != lo)
+				want = m;
+		}
+		FZ_CHECK(fe, x == want, "classic pick %lu for [%lu, %lu], want %lu",
+			 x, lo, hi, want);
+		break;
+	case TWHEEL_MODERN:
+		/* the jiffy before hi's granule, if in the range: it runs by hi */
+		b.expires = hi;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		m = b.fire - b.gran - 1;
+		want = m - lo <= hi - lo ? m : hi;
+		b.expires = x;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		e1 = b.fire;
+		FZ_CHECK(fe, x == want && (x == hi || e1 - lo <= hi - lo),
+			 "modern pick %lu for [%lu, %lu], want %lu: runs at %lu",
+			 x, lo, hi, want, e1);
+		break;
+	case TWHEEL_SIMPLE:
+		m = fe->e->clk + fz_simple.wheel.mask;
+		FZ_CHECK(fe, x == (fz_refused(fe, hi) && m - lo <= hi - lo ? m : hi),
+			 "simple pick %lu for [%lu, %lu]", x, lo, hi);
+		break;
+	default:
+		FZ_CHECK(fe, x == hi, "pick %lu for [%lu, %lu], want hi", x, lo, hi);
+	}
+	return x;
+}
+
 static void fz_op(void)
 {
 	u8 k = fz_byte();
 	unsigned int i = k >> 3;
-	unsigned long x, w;
+	unsigned long x, w, v;
 	bool r1, r2;
 
 	switch (k & 7) {
@@ -1141,9 +1270,11 @@ static void fz_op(void)
 			w = (1UL << (w >> 4)) - 1 & fz_bytes(2);
 			FZ_TRACE("%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
 				 i, x, w, (long)(x - fz.clk));
-			r1 = fz_mod_range(&fz_ref, i, x, x + w);
-			r2 = fz_mod_range(&fz_wheel, i, x, x + w);
-			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind != TWHEEL_CLASSIC ||
+			v = fz_pick(&fz_wheel, x, x + w);
+			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
+			r2 = fz_mod_range(&fz_wheel, i, x, x + w, v, false);
+			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
+				 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
 				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
@@ -1300,6 +1431,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	} else if (FZ_WHEEL == FZ_HASH_VEC) {
 		fz_vec_init(fz_nr_slots());
 		fz_setup(&fz_wheel, &fz_vec.e);
+	} else if (FZ_WHEEL == FZ_BOUNDED) {
+		twheel_classic_bounded_init(&fz_bounded, fz.clk);
+		/* small chunks: a pool's few timers spread over several ticks */
+		fz_bounded.chunk = 1U << (fz_byte() % 7);
+		FZ_TRACE("chunk %u\n", fz_bounded.chunk);
+		fz_setup(&fz_wheel, &fz_bounded.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* its MaxInterval */
 		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))

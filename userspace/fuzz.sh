@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets and runs each, one after the other (one core),
 # for FUZZ_SECONDS (default 60). Prints "PASS fuzz-<target>" or "FAIL ...".
 #   userspace/fuzz.sh [classic|modern8|modern9|heap|hash|simple|hash_sorted|
-#                      straight|ordered|ratas|volt|hash_vec|trace]...
+#                      straight|ordered|ratas|volt|hash_vec|classic_bounded|trace]...
 # New inputs go to $FUZZ_OUT/corpus-<target> (default userspace/build), crashes
 # to $FUZZ_OUT/crash-<target>-*; userspace/corpus holds the seeds, or
 # userspace/corpus-<target> where there is one (with corpus-<target>.dict).
@@ -16,7 +16,7 @@ ksrc=$("$here/setup.sh") || exit 1
 make -s -C "$here" KSRC="$ksrc" fuzz || { echo "FAIL fuzz-build"; exit 1; }
 
 [ $# -gt 0 ] || set -- classic modern8 modern9 heap hash simple hash_sorted straight ordered \
-	ratas volt hash_vec trace
+	ratas volt hash_vec classic_bounded trace
 mkdir -p "$out"
 fail=0
 for t in "$@"; do

@@ -49,6 +49,7 @@ static struct twheel_ratas ratas;
 static struct twheel_volt volt;
 static struct twheel_hash hash;
 static struct twheel_hash_vec hash_vec;
+static struct twheel_classic_bounded classic_bounded;
 
 static struct {
 	struct twheel_engine *e;
@@ -96,6 +97,9 @@ static void engine_init(const char *name, unsigned long clk)
 	} else if (!strcmp(name, "hash_vec")) {
 		vec_pool_init(&hash_vec, clk, TW_HASH_DEFAULT_SLOTS);
 		b.e = &hash_vec.e;
+	} else if (!strcmp(name, "classic_bounded")) {
+		twheel_classic_bounded_init(&classic_bounded, clk);
+		b.e = &classic_bounded.e;
 	} else {
 		fprintf(stderr, "stream: no engine %s\n", name);
 		exit(2);
@@ -243,6 +247,12 @@ static void run_tick_volt(struct ss_stream *s, unsigned long tick, int record)
 	run_tick_as(s, tick, record, TWHEEL_VOLT);
 }
 
+static void run_tick_classic_bounded(struct ss_stream *s, unsigned long tick,
+				     int record)
+{
+	run_tick_as(s, tick, record, TWHEEL_CLASSIC_BOUNDED);
+}
+
 static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
 {
 	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
@@ -279,6 +289,8 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 		run_tick = run_tick_ratas;
 	else if (b.e->kind == TWHEEL_VOLT)
 		run_tick = run_tick_volt;
+	else if (b.e->kind == TWHEEL_CLASSIC_BOUNDED)
+		run_tick = run_tick_classic_bounded;
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
@@ -296,7 +308,7 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt|hash|hash_vec> <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt|hash|hash_vec|classic_bounded> <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];

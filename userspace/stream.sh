@@ -5,9 +5,10 @@
 # an empty tick's, over the timers it fired), then ns of the same natively.
 #   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
-#   STREAM_ENGINES  engines                 (classic modern reference ratas volt;
-#                   also hash, hash_vec: mix s only, in practice, as each tick
-#                   walks a slot of every timer within 256 jiffies' turn)
+#   STREAM_ENGINES  engines                 (classic modern reference ratas volt
+#                   classic_bounded; also hash, hash_vec: mix s only, in
+#                   practice, as each tick walks a slot of every timer within
+#                   256 jiffies' turn)
 #   STREAM_OPS      touches per run         (stream.c's default)
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
 mixes=${STREAM_MIXES:-u s}
-engines=${STREAM_ENGINES:-classic modern reference ratas volt}
+engines=${STREAM_ENGINES:-classic modern reference ratas volt classic_bounded}
 ops=${STREAM_OPS:-}
 repeat=${STREAM_REPEAT:-3}
 

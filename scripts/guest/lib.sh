@@ -4,10 +4,10 @@ d=/sys/kernel/debug/twheel
 fails=0
 # The runners a guest script checks, when the module runs them all.
 runners="classic modern reference heap hash simple hash_sorted straight ordered ratas volt
-	hash_vec timer_list hrtimer"
+	hash_vec classic_bounded timer_list hrtimer"
 # Of those, the engines that run every timer at exactly its jiffy.
 exact="classic reference heap hash simple hash_sorted straight ordered ratas volt
-	hash_vec"
+	hash_vec classic_bounded"
 # but RUNNER...: the runners but those, as engines= takes them
 but() {
 	l=""

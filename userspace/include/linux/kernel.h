@@ -10,6 +10,7 @@
 #include <linux/build_bug.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
 /* The structure that holds member, from a pointer to that member. */
 #define container_of(ptr, type, member)					\
