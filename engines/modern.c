@@ -206,14 +206,18 @@ static unsigned long tw_modern_count(const struct twheel_engine *e,
  * The latest jiffy of [lo, hi] whose bucket runs by hi: the one before
  * hi's granule (at hi's level; a lower level's granule divides it), which
  * runs at that granule's start. A range within one granule has none: hi
- * (it runs at its bucket, after hi, as any modern timer).
+ * (it runs at its bucket, after hi, as any modern timer); nor has a range
+ * wholly in the past (every jiffy of it runs at the clock, after hi).
  */
 static unsigned long tw_modern_range_pick(const struct twheel_engine *e,
 					  unsigned long lo, unsigned long hi)
 {
 	unsigned long edge, x;
-	unsigned int idx = tw_modern_calc(to_modern(e), hi, &edge);
+	unsigned int idx;
 
+	if (time_before(hi, e->clk))
+		return hi;
+	idx = tw_modern_calc(to_modern(e), hi, &edge);
 	x = edge - tw_lvl_gran(idx / TW_LVL_SIZE) - 1;
 	return x - lo <= hi - lo ? x : hi;
 }

@@ -249,7 +249,10 @@ static unsigned long tw_pick_cascade(const struct twheel_engine *e,
 	return hi;
 }
 
-/* The modern wheel's: the jiffy before hi's granule, if in the range. */
+/*
+ * The modern wheel's: the jiffy before hi's granule, if in the range; hi
+ * if that is past.
+ */
 static unsigned long tw_pick_edge(const struct twheel_engine *e,
 				  unsigned long lo, unsigned long hi)
 {
@@ -257,6 +260,8 @@ static unsigned long tw_pick_edge(const struct twheel_engine *e,
 	unsigned long edge, x;
 	unsigned int idx = twheel_modern_index(m, hi, &edge);
 
+	if ((long)(hi - e->clk) < 0)
+		return hi;
 	x = edge - tw_lvl_gran(idx / TW_LVL_SIZE) - 1;
 	return x - lo <= hi - lo ? x : hi;
 }

@@ -1226,11 +1226,14 @@ static unsigned long fz_pick(struct fz_engine *fe, unsigned long lo,
 			 x, lo, hi, want);
 		break;
 	case TWHEEL_MODERN:
-		/* the jiffy before hi's granule, if in the range: it runs by hi */
+		/*
+		 * the jiffy before hi's granule, if in the range: it runs by
+		 * hi; none when hi is past (every jiffy runs at the clock)
+		 */
 		b.expires = hi;
 		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
 		m = b.fire - b.gran - 1;
-		want = m - lo <= hi - lo ? m : hi;
+		want = m - lo <= hi - lo && (long)(hi - fe->e->clk) >= 0 ? m : hi;
 		b.expires = x;
 		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
 		e1 = b.fire;
@@ -1275,6 +1278,7 @@ static void fz_op(void)
 			r2 = fz_mod_range(&fz_wheel, i, x, x + w, v, false);
 			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
 				 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
+				 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
 				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
