@@ -219,22 +219,36 @@ static inline unsigned long tw_cw_count(const struct twheel_engine *e,
 }
 
 /*
+ * A range pick for wheels whose levels start at 2^base jiffies and grow by
+ * 2^step up to 2^top: the latest multiple in [lo, hi] of the coarsest level
+ * start the range holds a multiple of, else hi. A timer due at such a
+ * multiple moves down once, at that point, straight into level 0, where one
+ * due between two points moves at each level on its way down. The range
+ * holds a multiple of 2^s exactly when s is at most the highest bit in
+ * which lo and hi differ (any s when it wraps: 0 is in it).
+ */
+static inline unsigned long tw_levels_range_pick(unsigned long lo, unsigned long hi,
+						 unsigned int base, unsigned int step,
+						 unsigned int top)
+{
+	unsigned int b = hi < lo ? BITS_PER_LONG - 1 : __fls((lo ^ hi) | 1);
+	unsigned int s;
+
+	if (b < base)
+		return hi;
+	s = b >= top ? top : b - (b - base) % step;
+	return hi & ~((1UL << s) - 1);
+}
+
+/*
  * twheel_ops.range_pick of the classic wheels, Ratas' rule on their
- * levels: the latest multiple of the coarsest cascade point (2^8, 2^14,
- * 2^20 or 2^26 jiffies) in [lo, hi], else hi. A timer filed there is
- * cascaded once, at that point, straight into its tv1 slot; one between
- * two points is cascaded at each level on its way down. The range holds a
- * multiple of 2^s exactly when s is at most the highest bit in which lo
- * and hi differ (all of them when it wraps: 0 is in it).
+ * levels: cascade points at 2^8, 2^14, 2^20 and 2^26 jiffies.
  */
 static inline unsigned long tw_cw_range_pick(const struct twheel_engine *e,
 					     unsigned long lo, unsigned long hi)
 {
-	const unsigned int top = TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS;
-	unsigned int b = hi < lo ? BITS_PER_LONG - 1 : __fls((lo ^ hi) | 1);
-	unsigned int s = b >= top ? top : b - (b - TW_TVR_BITS) % TW_TVN_BITS;
-
-	return b < TW_TVR_BITS ? hi : hi & ~((1UL << s) - 1);
+	return tw_levels_range_pick(lo, hi, TW_TVR_BITS, TW_TVN_BITS,
+				    TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS);
 }
 
 static inline void tw_engine_init(struct twheel_engine *e,

@@ -217,6 +217,19 @@ static unsigned long tw_ratas_count(const struct twheel_engine *e,
 	return n;
 }
 
+/*
+ * twheel_ops.range_pick, Ratas' schedule_in_range() rule: the same as the
+ * classic wheels' with its levels' powers of 256. A timer due at a
+ * multiple of 256^k is handed out when its slot of level k is promoted,
+ * never filed lower.
+ */
+static unsigned long tw_ratas_range_pick(const struct twheel_engine *e,
+					 unsigned long lo, unsigned long hi)
+{
+	return tw_levels_range_pick(lo, hi, TW_RATAS_BITS, TW_RATAS_BITS,
+				    (TW_RATAS_LEVELS - 1) * TW_RATAS_BITS);
+}
+
 /* The ratas engine's ops: struct twheel_ratas, twheel_ratas_init(). */
 const struct twheel_ops twheel_ratas_ops = {
 	.name		= "ratas",
@@ -231,6 +244,7 @@ const struct twheel_ops twheel_ratas_ops = {
 	.next_event	= tw_ratas_next_event,
 	.pop		= tw_ratas_ops_pop,
 	.count		= tw_ratas_count,
+	.range_pick	= tw_ratas_range_pick,
 };
 EXPORT_SYMBOL_GPL(twheel_ratas_ops);
 

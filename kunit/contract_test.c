@@ -232,21 +232,28 @@ static unsigned long tw_fires_bucket(const struct twheel_engine *e,
 }
 
 /*
- * The classic wheels' rule: of the cascade points 2^26, 2^20, 2^14, 2^8,
- * the coarsest with a multiple in (lo, hi], its latest multiple; else hi.
+ * Of the powers of two 2^top, 2^(top - step), ... down to 2^8, the largest
+ * with a multiple in (lo, hi]: its latest multiple; else hi.
  */
-static unsigned long tw_pick_cascade(const struct twheel_engine *e,
-				     unsigned long lo, unsigned long hi)
+static unsigned long tw_pick_powers(unsigned long lo, unsigned long hi,
+				    int top, int step)
 {
 	unsigned long m;
 	int s;
 
-	for (s = 26; s >= 8; s -= 6) {
+	for (s = top; s >= 8; s -= step) {
 		m = hi & ~((1UL << s) - 1);
 		if (m != lo && m - lo <= hi - lo)
 			return m;
 	}
 	return hi;
+}
+
+/* The classic wheels' rule: their cascade points 2^26, 2^20, 2^14, 2^8. */
+static unsigned long tw_pick_cascade(const struct twheel_engine *e,
+				     unsigned long lo, unsigned long hi)
+{
+	return tw_pick_powers(lo, hi, 26, 6);
 }
 
 /*
@@ -264,6 +271,13 @@ static unsigned long tw_pick_edge(const struct twheel_engine *e,
 		return hi;
 	x = edge - tw_lvl_gran(idx / TW_LVL_SIZE) - 1;
 	return x - lo <= hi - lo ? x : hi;
+}
+
+/* ratas': its levels' powers of 256, 2^56 down to 2^8. */
+static unsigned long tw_pick_digits(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi)
+{
+	return tw_pick_powers(lo, hi, 56, 8);
 }
 
 /* simple's: hi, or the last jiffy below MaxInterval if hi is beyond. */
@@ -291,7 +305,8 @@ static const struct tw_engine_param tw_contract_engines[] = {
 	  tw_fires_exact },
 	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
 	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
-	{ "ratas", sizeof(struct twheel_ratas), tw_init_ratas, tw_fires_exact },
+	{ "ratas", sizeof(struct twheel_ratas), tw_init_ratas, tw_fires_exact,
+	  tw_pick_digits },
 	{ "volt", sizeof(struct twheel_volt), tw_init_volt, tw_fires_exact },
 	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec, tw_fires_exact },
 	{ "classic_bounded", sizeof(struct twheel_classic_bounded),
@@ -840,6 +855,11 @@ static void contract_range_rule(struct kunit *test)
 				TW_CLK + 199UL);
 		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, TW_CLK + 201, TW_CLK + 203),
 				TW_CLK + 203UL);
+	} else if (c->p->range_pick == tw_pick_digits) {
+		/* 4096 = 16 * 256; 2^16 = 65536 */
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4000, 4500), 4352UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 60000, 70000), 65536UL);
+		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4097, 4300), 4300UL);
 	} else if (!c->p->range_pick) {
 		KUNIT_EXPECT_EQ(test, twheel_range_expiry(e, 4000, 4500), 4500UL);
 	}

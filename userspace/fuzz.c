@@ -1202,28 +1202,32 @@ static void fz_cross(void)
 /*
  * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked against
  * its rule: in the range, and the classic wheels the latest multiple of
- * the coarsest cascade point the range crosses (else hi); the modern
- * wheel the latest whose bucket runs by hi (else hi); simple hi, or the
- * last jiffy below MaxInterval; the others hi.
+ * the coarsest cascade point the range crosses (else hi), ratas the same
+ * with its levels' powers of 256; the modern wheel the latest whose bucket
+ * runs by hi (else hi); simple hi, or the last jiffy below MaxInterval;
+ * the others hi.
  */
 static unsigned long fz_pick(struct fz_engine *fe, unsigned long lo,
 			     unsigned long hi)
 {
 	unsigned long x = twheel_range_expiry(fe->e, lo, hi), want = hi, m, e1;
 	struct fz_slot b;
-	int s;
+	int s, step;
 
 	FZ_CHECK(fe, x - lo <= hi - lo, "pick %lu outside [%lu, %lu]", x, lo, hi);
 	switch (fe->e->ops->kind) {
 	case TWHEEL_CLASSIC:
 	case TWHEEL_CLASSIC_BOUNDED:
-		for (s = 26; s >= 8 && want == hi; s -= 6) {
+	case TWHEEL_RATAS:
+		/* cascade points 2^26, 2^20, 2^14, 2^8; ratas' 2^56, 2^48, ... */
+		step = fe->e->ops->kind == TWHEEL_RATAS ? 8 : 6;
+		for (s = step == 8 ? 56 : 26; s >= 8 && want == hi; s -= step) {
 			m = hi & ~((1UL << s) - 1);
 			if (m - lo <= hi - lo && m != lo)
 				want = m;
 		}
-		FZ_CHECK(fe, x == want, "classic pick %lu for [%lu, %lu], want %lu",
-			 x, lo, hi, want);
+		FZ_CHECK(fe, x == want, "%s pick %lu for [%lu, %lu], want %lu",
+			 fe->e->ops->name, x, lo, hi, want);
 		break;
 	case TWHEEL_MODERN:
 		/*
