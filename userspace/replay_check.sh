@@ -16,7 +16,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
 
-exact="classic reference heap hash simple hash_sorted straight ordered ratas volt"
+exact="classic reference heap hash simple hash_sorted straight ordered ratas volt hash_vec
+	classic_bounded"
 # every engine replays timer_list: the exact ones and modern
 set -- $exact
 engines=$(($# + 1))

@@ -11,6 +11,7 @@
 #include <valgrind/callgrind.h>
 #include <linux/jiffies.h>
 #include "replay.h"
+#include "vec_pool.h"
 
 /* In the order of enum twheel_kind; new engines at the end, one a line. */
 const struct rp_engine_kind rp_engines[] = {
@@ -25,6 +26,9 @@ const struct rp_engine_kind rp_engines[] = {
 	{ "ordered", TWHEEL_ORDERED, 1, 0, sizeof(struct twheel_ordered) },
 	{ "ratas", TWHEEL_RATAS, 1, 0, sizeof(struct twheel_ratas) },
 	{ "volt", TWHEEL_VOLT, 1, 0, sizeof(struct twheel_volt) },
+	{ "hash_vec", TWHEEL_HASH_VEC, 1, 0, sizeof(struct twheel_hash_vec) },
+	{ "classic_bounded", TWHEEL_CLASSIC_BOUNDED, 1, 0,
+	  sizeof(struct twheel_classic_bounded) },
 };
 const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
 
@@ -57,6 +61,8 @@ static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
 	else if (k->kind == TWHEEL_HASH || k->kind == TWHEEL_SIMPLE ||
 		 k->kind == TWHEEL_HASH_SORTED)
 		need = twheel_hash_storage_size(slots);
+	else if (k->kind == TWHEEL_HASH_VEC)
+		need = twheel_hash_vec_storage_size(slots);
 	if (need) {
 		*storage = calloc(1, need);
 		if (!*storage)
@@ -69,6 +75,7 @@ static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
 	RP_PLAIN(TWHEEL_ORDERED, twheel_ordered_init);
 	RP_PLAIN(TWHEEL_RATAS, twheel_ratas_init);
 	RP_PLAIN(TWHEEL_VOLT, twheel_volt_init);
+	RP_PLAIN(TWHEEL_CLASSIC_BOUNDED, twheel_classic_bounded_init);
 	case TWHEEL_MODERN:
 		ret = twheel_modern_init(o, clk, TW_MODERN_DEFAULT_DEPTH);
 		break;
@@ -76,9 +83,12 @@ static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
 	RP_SLOTS(TWHEEL_HASH, twheel_hash_init, slots);
 	RP_SLOTS(TWHEEL_SIMPLE, twheel_simple_init, slots);
 	RP_SLOTS(TWHEEL_HASH_SORTED, twheel_hash_sorted_init, slots);
+	RP_SLOTS(TWHEEL_HASH_VEC, twheel_hash_vec_init, slots);
 	default:
 		ret = -EINVAL;
 	}
+	if (!ret && k->kind == TWHEEL_HASH_VEC)
+		vec_pool_feed(o);	/* its first spares */
 	if (!ret)
 		return o;	/* each engine's struct starts with its twheel_engine */
 fail:
@@ -192,8 +202,29 @@ static void rp_play_ops(struct rp_play *p, const struct rp_stream *s,
 			r->calls[RP_CALL_ADV]++;
 			break;
 		}
+		/*
+		 * hash_vec's arrays, when it is down to half the spares it
+		 * asks for (as the module's batches): outside what callgrind
+		 * collects, inside the ns (an allocation now and then)
+		 */
+		if (e->kind == TWHEEL_HASH_VEC &&
+		    twheel_hash_vec_short(container_of(e, struct twheel_hash_vec, e)))
+			vec_pool_feed(container_of(e, struct twheel_hash_vec, e));
 	}
 	rp_tick_work(p, p->jiffy + 1, 0);
+}
+
+/* hash_vec's arrays back from its slots and spares, and freed. */
+static void rp_vec_release(struct rp_play *p, unsigned int cap)
+{
+	struct twheel_hash_vec *hv = container_of(p->e, struct twheel_hash_vec, e);
+	unsigned int i;
+	void *a;
+
+	for (i = 0; i < cap; i++)
+		twheel_del(p->e, &p->tm[i]);
+	while ((a = twheel_hash_vec_take(hv, true)))
+		free(a);
 }
 
 /**
@@ -237,6 +268,8 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 		res->ns = rp_now() - t0;
 	res->st = p.e->st;
 	res->count = twheel_count(p.e, NULL);
+	if (p.e->kind == TWHEEL_HASH_VEC)
+		rp_vec_release(&p, cap);
 out:
 	free(storage);
 	free(p.due);
