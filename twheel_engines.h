@@ -9,7 +9,32 @@
 #include "twheel_runner.h"
 #include "twheel_vec.h"
 
-/* An engine with what the runner keeps next to it. */
+/**
+ * struct tw_engine_runner - an engine with what its runner keeps beside it
+ * @classic: the engine itself when it is a classic one
+ * @modern: the engine itself when it is a modern one
+ * @reference: the engine itself when it is a reference one
+ * @heap: the engine itself when it is a heap one
+ * @hash: the engine itself when it is a hash one
+ * @simple: the engine itself when it is a simple one
+ * @hash_sorted: the engine itself when it is a hash_sorted one
+ * @straight: the engine itself when it is a straight one
+ * @ordered: the engine itself when it is a ordered one
+ * @ratas: the engine itself when it is a ratas one
+ * @volt: the engine itself when it is a volt one
+ * @hash_vec: the engine itself when it is a hash_vec one
+ * @classic_bounded: the engine itself when it is a classic_bounded one
+ * @e: the engine (in the union)
+ * @storage: the heap's array, the hashed engines' slots; NULL for the
+ *	others
+ * @cfg: what it was set up with
+ * @clock_offset: engine time is jiffies plus this (wrap_secs=)
+ * @tick_jiffies: a tick's own span
+ * @backlog: the last tick stopped at the budget
+ * @vec: hash_vec's arrays (twheel_vec.c)
+ *
+ * The runner's priv (struct tw_runner.priv) for every engine kind.
+ */
 struct tw_engine_runner {
 	union {
 		struct twheel_classic classic;
@@ -27,12 +52,12 @@ struct tw_engine_runner {
 		struct twheel_classic_bounded classic_bounded;
 	};
 	struct twheel_engine *e;
-	void *storage;			/* the heap's array, the others' slots */
-	struct tw_config cfg;		/* what it was set up with */
-	unsigned long clock_offset;	/* engine time = jiffies + this */
-	unsigned int tick_jiffies;	/* a tick's own span */
-	bool backlog;			/* the last tick stopped at the budget */
-	struct tw_vec_feed vec;		/* hash_vec's arrays */
+	void *storage;
+	struct tw_config cfg;
+	unsigned long clock_offset;
+	unsigned int tick_jiffies;
+	bool backlog;
+	struct tw_vec_feed vec;
 };
 
 static inline struct tw_engine_runner *tw_er(const struct tw_runner *r)

@@ -118,52 +118,94 @@ struct tw_shadow {
 	unsigned long at[TWHEEL_NR_KINDS];
 };
 
-/*
- * The real traffic's account on one engine: every start, cancel and
- * expiry of the kernel's, and every firing of the engine's, in exactly one
- * key (the README states the identities). Under the engine runner's lock.
+/**
+ * struct tw_sh_eng - the real traffic's account on one engine
+ * @refused_add: a start the engine refused (not pending before)
+ * @refused_mod: a re-arm it refused (it disarmed the twin)
+ * @dels: a cancel that deleted a pending twin
+ * @del_fired: a cancel of an arming the engine had fired
+ * @del_unheld: a cancel of an arming it had refused
+ * @rearm_fired: a re-arm of an arming the engine had fired
+ * @exp_at: a real expiry the engine fired at its jiffy
+ * @exp_ahead: a real expiry the engine fired before the kernel's jiffy
+ * @exp_behind: a real expiry it fired after the kernel's jiffy
+ * @exp_behind_past: of those, started in the past
+ * @exp_lost: a real expiry it never fired: the kernel re-armed it first
+ * @exp_closed: a real expiry it never fired: still pending when closed
+ * @exp_unheld: a real expiry of an arming it had refused
+ * @closed: twins pending when their shadow closed
+ * @fired_open: firings of armings the kernel had not ended then
+ * @same_bucket: modern: real expiries filed where the kernel filed them
+ * @same_bucket_at: of those, fired at the kernel's jiffy
+ * @ahead_j: the kernel's jiffy - the engine's
+ * @behind_j: the engine's jiffy - the kernel's
+ *
+ * Every start, cancel and expiry of the kernel's, and every firing of the
+ * engine's, lands in exactly one key (the README states the identities).
+ * Under the engine runner's lock.
  */
 struct tw_sh_eng {
-	u64 refused_add;	/* a start the engine refused (not pending before) */
-	u64 refused_mod;	/* a re-arm it refused (it disarmed the twin) */
-	u64 dels;		/* a cancel that deleted a pending twin */
-	u64 del_fired;		/* a cancel of an arming the engine had fired */
-	u64 del_unheld;		/* a cancel of an arming it had refused */
-	u64 rearm_fired;	/* a re-arm of an arming the engine had fired */
-	u64 exp_at;		/* a real expiry the engine fired at its jiffy */
-	u64 exp_ahead;		/* ...before it */
-	u64 exp_behind;		/* ...after it */
-	u64 exp_behind_past;	/* of those, started in the past */
-	u64 exp_lost;		/* ...never: re-armed by the kernel first */
-	u64 exp_closed;		/* ...never: still pending when closed */
-	u64 exp_unheld;		/* a real expiry of an arming it had refused */
-	u64 closed;		/* twins pending when their shadow closed */
-	u64 fired_open;		/* firings of armings the kernel had not ended then */
-	u64 same_bucket;	/* modern: real expiries filed where the kernel filed them */
-	u64 same_bucket_at;	/* of those, fired at the kernel's jiffy */
-	struct twheel_hist ahead_j;	/* the kernel's jiffy - the engine's */
-	struct twheel_hist behind_j;	/* the engine's jiffy - the kernel's */
+	u64 refused_add;
+	u64 refused_mod;
+	u64 dels;
+	u64 del_fired;
+	u64 del_unheld;
+	u64 rearm_fired;
+	u64 exp_at;
+	u64 exp_ahead;
+	u64 exp_behind;
+	u64 exp_behind_past;
+	u64 exp_lost;
+	u64 exp_closed;
+	u64 exp_unheld;
+	u64 closed;
+	u64 fired_open;
+	u64 same_bucket;
+	u64 same_bucket_at;
+	struct twheel_hist ahead_j;
+	struct twheel_hist behind_j;
 };
 
-/* The kernel's side: how the events were taken. Under the runner's lock. */
+/**
+ * struct tw_sh_counts - the kernel's side: how the shadow took the events
+ * @pool_full: starts of untracked timers, no shadow free
+ * @cancel_untracked: cancels of timers without a shadow
+ * @expire_untracked: expiries of timers without a shadow
+ * @cancel_idle: a cancel of a shadow not armed (an event lost)
+ * @expire_idle: an expiry of a shadow not armed (an event lost)
+ * @rearmed: a cancel, then a start: one mod
+ * @start_armed: a start on an armed shadow (its cancel lost)
+ * @expire_unpaired: an expiry of an armed shadow (its cancel lost)
+ * @cancels: a cancel alone: a delete
+ * @aged: armed shadows the kernel never ended, closed
+ * @open_at_stop: armed at stop, closed
+ * @idx: the modern engine's bucket against the kernel's
+ * @idx_behind_deferrable: TW_SH_IDX_BEHIND of a deferrable timer
+ * @idx_behind_remote: TW_SH_IDX_BEHIND of a timer on another CPU's base
+ * @drains: drains of the ring
+ * @drained_max: most events in one drain
+ * @jumps: gaps the engines crossed in one tick
+ *
+ * Under the shadow runner's lock.
+ */
 struct tw_sh_counts {
-	u64 pool_full;		/* starts of untracked timers, no shadow free */
-	u64 cancel_untracked;	/* cancels of timers without a shadow */
+	u64 pool_full;
+	u64 cancel_untracked;
 	u64 expire_untracked;
-	u64 cancel_idle;	/* a cancel of a shadow not armed (an event lost) */
+	u64 cancel_idle;
 	u64 expire_idle;
-	u64 rearmed;		/* a cancel, then a start: one mod */
-	u64 start_armed;	/* a start on an armed shadow (its cancel lost) */
-	u64 expire_unpaired;	/* an expiry of an armed shadow (its cancel lost) */
-	u64 cancels;		/* a cancel alone: a delete */
-	u64 aged;		/* armed shadows the kernel never ended, closed */
-	u64 open_at_stop;	/* armed at stop, closed */
-	u64 idx[TW_SH_NR_IDX];	/* the modern engine's bucket against the kernel's */
-	u64 idx_behind_deferrable;	/* TW_SH_IDX_BEHIND of a deferrable timer */
-	u64 idx_behind_remote;	/* ...of a timer on another CPU's base */
+	u64 rearmed;
+	u64 start_armed;
+	u64 expire_unpaired;
+	u64 cancels;
+	u64 aged;
+	u64 open_at_stop;
+	u64 idx[TW_SH_NR_IDX];
+	u64 idx_behind_deferrable;
+	u64 idx_behind_remote;
 	u64 drains;
-	u64 drained_max;	/* most events in one drain */
-	u64 jumps;		/* gaps the engines crossed in one tick */
+	u64 drained_max;
+	u64 jumps;
 };
 
 /**
