@@ -172,6 +172,14 @@ static int tw_ctl_start(void)
 	 * afterwards catches up (counted in catchups).
 	 */
 	tw_tick_cancel();
+	/*
+	 * tick=nohz may have slept through seconds with nothing due: every
+	 * engine's clock to now first, so that each timer is filed by its
+	 * delta from the present (from a stale clock the modern wheel would
+	 * file a short timer in a coarse level). Nothing is armed: nothing
+	 * runs.
+	 */
+	tw_runners_tick(jiffies);
 	/* Each run counts alone (nothing is armed before a start). */
 	tw_runners_reset_counters();
 	tw_softirq_reset();

@@ -231,6 +231,18 @@ int tw_runners_activate(bool on)
 	return 0;
 }
 
+/* Advances every runner that has a tick to jiffy now; process context. */
+void tw_runners_tick(unsigned long now)
+{
+	struct tw_runner *r;
+
+	local_bh_disable();
+	tw_for_each_runner(r)
+		if (r->ops->tick)
+			r->ops->tick(r, now);
+	local_bh_enable();
+}
+
 /* Process context. */
 void tw_runners_set_active(bool on)
 {

@@ -332,6 +332,7 @@ bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick);
 
+void tw_runners_tick(unsigned long now);
 void tw_runners_set_active(bool on);
 int tw_runners_activate(bool on);
 void tw_runners_arm_all(unsigned long base);
