@@ -27,7 +27,7 @@ else
 	nburst=100000 budget=1000 burst_secs=8 n=1000 ops=20 secs=8
 fi
 # Our engines here, but straight and ordered (8192 timers at most).
-runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq)
+runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x 'softirq\|shadow.*')
 ours=""
 for r in $runners; do
 	[ -n "$(get "$r" cascaded_max_tick)" ] || continue
