@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The user-space checks, short: build, each fuzz target for FUZZ_SECONDS
-# (20 s each), a tiny benchmark run that only has to produce its table, the
-# trace replay on a trace of each form and on bad lines (replay_check.sh).
+# (20 s each, two at a time), a tiny benchmark run that only has to produce
+# its table, the trace replay on a trace of each form and on bad lines (replay_check.sh).
 # One "PASS <name>" or "FAIL <name>" line per check; exits non-zero if any
 # failed.
 set -uo pipefail
