@@ -110,9 +110,12 @@ for e in $engs; do
 	[ "$e" = modern ] || same "$e: runs_early" "$(g $e runs_early)" 0
 done
 # The modern engine fires every arming filed in the kernel's bucket at the
-# jiffy the kernel expired it.
-same "modern: same_bucket_at = same_bucket" "$(g shadow:modern same_bucket_at)" \
-	"$(g shadow:modern same_bucket)"
+# jiffy the kernel expired it, or before it when the kernel ran its
+# softirq late (a debug kernel on 2 emulated CPUs did, once in 784).
+mb=$(g shadow:modern same_bucket) ma=$(g shadow:modern same_bucket_at)
+mk=$(g shadow:modern exp_ahead)
+[ "$((ma + mk))" -ge "$mb" ] && ok "modern: of $mb same-bucket expiries $ma at the kernel's jiffy, $mk with the kernel late" ||
+	bad "modern: of $mb same-bucket expiries $ma at the kernel's jiffy and $mk with the kernel late"
 [ "$(g shadow:modern same_bucket)" -gt 0 ] || bad "modern: no real expiry of an arming in the kernel's bucket"
 # The exact engines fire at the expiry itself: before the kernel's coarser
 # bucket, later only for a start already in the past (the kernel's clock
