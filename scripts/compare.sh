@@ -90,6 +90,8 @@ awk -v dir="$work" '
 	/^@@END/ { f = ""; next }
 	f { print > f }' "$work/guest.out"
 info=$(sed -n 's/^@@INFO //p' "$work/guest.out")
+sweepload=$(sed -n 's/^@@SWEEP //p' "$work/guest.out")
+sweepload=${sweepload:-long min=1000 max=20000}
 cpu=${info#*cpu=}
 # Where the numbers come from, for the tables and the plot.
 # (a failing $(...) in an assignment would end the script under set -e)
@@ -135,7 +137,7 @@ date=$(date -u +%Y-%m-%d)
 	echo
 	grep '^|' "$work/table-workloads"
 	echo
-	echo "Scale sweep (workload \`long min=1000 max=20000\`: N pending timers, each re-armed when it runs; one runner per load):"
+	echo "Scale sweep (workload \`$sweepload\`: N pending timers, each re-armed when it runs; one runner per load):"
 	echo
 	grep '^|' "$work/table-sweep"
 } >"$out/compare.md"
@@ -193,7 +195,7 @@ sweep_summary() {
 	echo
 	summary "$out/compare.csv"
 	echo
-	echo "Scale sweep (\`long min=1000 max=20000\`, one runner per load): add cost while filling"
+	echo "Scale sweep (\`$sweepload\`, one runner per load): add cost while filling"
 	echo "0 to N, and busy tick time per expired timer:"
 	echo
 	sweep_summary "$out/sweep.csv"

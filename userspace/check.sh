@@ -21,7 +21,7 @@ result() {
 ksrc=$("$here/setup.sh")
 result $? userspace-setup
 [ $fail -eq 0 ] || exit 1
-make -s -C "$here" KSRC="$ksrc" all >&2
+make -s -j"$TWHEEL_JOBS" -C "$here" KSRC="$ksrc" all >&2
 result $? userspace-build
 [ $fail -eq 0 ] || exit 1
 
@@ -38,7 +38,7 @@ rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|has
 result $? bench-user-tiny
 
 table=$(STREAM_SIZES=1000 STREAM_MIXES="u s" STREAM_OPS=2000 STREAM_REPEAT=1 \
-	"$here/stream.sh")
+	STREAM_JOBS=$TWHEEL_JOBS "$here/stream.sh")
 rc=$?
 printf '%s\n' "$table" >&2
 # Twelve rows (six engines, two mixes), every cell filled in.

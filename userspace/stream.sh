@@ -11,6 +11,8 @@
 #                   256 jiffies' turn)
 #   STREAM_OPS      touches per run         (stream.c's default)
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
+#   STREAM_JOBS     cells run at once (1: the ns are a lone process's;
+#                   more only where the ns do not matter, as in make check)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
 #                   library, ratas_stream.cc; our engine ratas is seed 002's
 #                   design in C)
@@ -23,6 +25,7 @@ mixes=${STREAM_MIXES:-u s}
 engines=${STREAM_ENGINES:-classic modern reference ratas volt classic_bounded}
 ops=${STREAM_OPS:-}
 repeat=${STREAM_REPEAT:-3}
+jobs=${STREAM_JOBS:-1}
 
 ksrc=$("$here/setup.sh")
 make -s -C "$here" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
@@ -34,24 +37,42 @@ trap 'rm -rf "$tmp"' EXIT
 
 prog() { if [ "$1" = ratas_cc ]; then echo "$here/build/ratas-stream"; else echo "$here/build/stream"; fi; }
 
+# cell N MIX ENGINE: callgrind's counts, then the native runs, into the
+# cell's own files (cells run STREAM_JOBS at a time).
+cell() {
+	local n=$1 mix=$2 e=$3 c=$tmp/$1-$2-$3 f k
+	log "stream $e $mix $n: callgrind"
+	mkdir -p "$c"
+	valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
+		--callgrind-out-file="$c/cg.out" \
+		"$(prog "$e")" "$e" "$mix" "$n" $ops >"$c/ops"
+	for f in "$c"/cg.out.*; do
+		k=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+		echo "ir $e $mix $n $k $(sed -n 's/^summary: //p' "$f")"
+	done >"$c/ir"
+	sed "s/^/meta $e $mix $n /" "$c/ops" >>"$c/ir"
+	for _ in $(seq "$repeat"); do
+		"$(prog "$e")" "$e" "$mix" "$n" $ops >>"$c/ns"
+	done
+}
+
+cells=()
 for n in $sizes; do
 	for mix in $mixes; do
 		for e in $engines; do
-			log "stream $e $mix $n: callgrind"
-			rm -f "$tmp"/cg.*
-			valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
-				--callgrind-out-file="$tmp/cg.out" \
-				"$(prog "$e")" "$e" "$mix" "$n" $ops >"$tmp/ops"
-			for f in "$tmp"/cg.out.*; do
-				k=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
-				echo "ir $e $mix $n $k $(sed -n 's/^summary: //p' "$f")"
-			done >>"$tmp/ir"
-			sed "s/^/meta $e $mix $n /" "$tmp/ops" >>"$tmp/ir"
-			for _ in $(seq "$repeat"); do
-				"$(prog "$e")" "$e" "$mix" "$n" $ops >>"$tmp/ns"
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+				wait -n || true
 			done
+			cell "$n" "$mix" "$e" &
+			cells+=("$tmp/$n-$mix-$e")
 		done
 	done
+done
+wait
+for c in "${cells[@]}"; do
+	[ -s "$c/ir" ] && [ -s "$c/ns" ] || die "stream: no result for $(basename "$c")"
+	cat "$c/ir" >>"$tmp/ir"
+	cat "$c/ns" >>"$tmp/ns"
 done
 
 echo "| engine | mix | pending | add Ir | del Ir | mod Ir | empty tick Ir | Ir per fired | add ns | del ns | mod ns | empty tick ns | busy tick ns | fired per busy tick |"
