@@ -87,6 +87,20 @@ static __always_inline unsigned int tw_modern_calc(const struct twheel_modern *m
 	unsigned long clk = m->e.clk, delta = expires - clk;
 	unsigned int lvl, shift;
 
+	/*
+	 * Levels 0 and 1, up to 2 s at HZ=250, by two compares: where most
+	 * timeouts are filed, cheaper than the look-up (tw_lvl_start(1) is
+	 * 63, tw_lvl_start(2) 504).
+	 */
+	if (likely(delta < TW_LVL_SIZE - 1)) {
+		*bucket_expiry = expires + 1;
+		return (expires + 1) & (TW_LVL_SIZE - 1);
+	}
+	if (delta < (TW_LVL_SIZE - 1) << TW_LVL_CLK_SHIFT) {
+		expires = (expires >> TW_LVL_CLK_SHIFT) + 1;
+		*bucket_expiry = expires << TW_LVL_CLK_SHIFT;
+		return TW_LVL_SIZE + (expires & (TW_LVL_SIZE - 1));
+	}
 	/* one test for the past (huge as unsigned) and the clamp */
 	if (unlikely(delta >= m->cutoff)) {
 		if ((long)delta < 0) {
@@ -122,26 +136,34 @@ static __always_inline void tw_modern_link(struct twheel_modern *m,
 }
 
 /*
- * Takes a pending t out of its bucket or the collected list. Only the last
- * node of a list can leave it empty, or be the collected list's tail, so
- * anything beyond the unlinking is looked at only then: the collected
+ * Takes a pending t out of its bucket or the collected list, its links
+ * left stale: for a caller that files it again at once (mod). Only the
+ * last node of a list can leave it empty, or be the collected list's tail,
+ * so anything beyond the unlinking is looked at only then: the collected
  * list's tail moves back, or a bucket whose head pointed at t is empty now.
  * t->bucket is left as it is: it is the bucket's index only while t is
  * filed in it.
  */
-static __always_inline void tw_modern_unlink(struct twheel_modern *m,
+static __always_inline void tw_modern_unhook(struct twheel_modern *m,
 					     struct twheel_timer *t)
 {
 	struct hlist_node **pprev = t->entry.pprev;
 
 	__hlist_del(&t->entry);
-	t->entry.pprev = NULL;
 	if (t->entry.next)
 		return;
 	if (m->collected_tail == &t->entry.next)
 		m->collected_tail = pprev;
 	else if (pprev == &m->vec[t->bucket].first)
 		__clear_bit(t->bucket, m->pending_map);
+}
+
+/* tw_modern_unhook(), and t is not pending any more. */
+static __always_inline void tw_modern_unlink(struct twheel_modern *m,
+					     struct twheel_timer *t)
+{
+	tw_modern_unhook(m, t);
+	t->entry.pprev = NULL;
 }
 
 /* Whether t, pending, is filed in bucket idx: see tw_classic_in_slot(). */
@@ -232,7 +254,7 @@ static __always_inline bool tw_modern_mod(struct twheel_modern *m,
 		m->e.st.mod_inplace++;
 		return true;
 	}
-	tw_modern_unlink(m, t);
+	tw_modern_unhook(m, t);
 	tw_modern_link(m, t, idx);
 	return true;
 }

@@ -201,9 +201,12 @@ static unsigned int tw_walk_index(unsigned long clk, unsigned int depth,
 }
 
 /*
- * The O(1) level against the walk at every level boundary +-2, the clamp
- * +-2 and the first deltas, for both depths and clocks with every low-bit
- * pattern that matters (aligned, one short of aligned, wrapping).
+ * The placement (two compares for levels 0 and 1, the highest-bit look-up
+ * beyond) against the walk at every level boundary +-2, the clamp +-2, the
+ * first deltas and the last ones of the past, for every depth the wheel
+ * takes (at depth 2 the clamp is where level 2 would start) and clocks with
+ * every low-bit pattern that matters (aligned, one short of aligned,
+ * wrapping).
  */
 static void modern_index_at_every_boundary(struct kunit *test)
 {
@@ -216,7 +219,7 @@ static void modern_index_at_every_boundary(struct kunit *test)
 	unsigned int depth, c, lvl, want, got;
 	int d;
 
-	for (depth = 8; depth <= 9; depth++) {
+	for (depth = 2; depth <= TW_MODERN_MAX_LEVELS; depth++) {
 		KUNIT_ASSERT_EQ(test, twheel_modern_init(m, 0, depth), 0);
 		for (c = 0; c < ARRAY_SIZE(clks); c++) {
 			m->e.clk = clks[c];
@@ -234,7 +237,8 @@ static void modern_index_at_every_boundary(struct kunit *test)
 					checked++;
 				}
 			}
-			for (delta = 0; delta < 3; delta++) {
+			for (d = -2; d < 3; d++) {
+				delta = d;
 				got = twheel_modern_index(m, m->e.clk + delta, &be);
 				want = tw_walk_index(m->e.clk, depth,
 						     m->e.clk + delta, &want_be);
@@ -244,7 +248,8 @@ static void modern_index_at_every_boundary(struct kunit *test)
 			}
 		}
 	}
-	KUNIT_EXPECT_EQ(test, checked, 2UL * 3 * ARRAY_SIZE(clks) + 5UL * 17 * ARRAY_SIZE(clks));
+	/* depths 2..9: 5 near deltas and 5 a level, 2 + 3 + ... + 9 levels */
+	KUNIT_EXPECT_EQ(test, checked, (8UL * 5 + 5UL * 44) * ARRAY_SIZE(clks));
 }
 
 static void tw_check_bitmap(struct kunit *test, struct twheel_modern *m)
