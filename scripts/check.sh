@@ -241,7 +241,7 @@ if [ $debug_rc -eq 0 ] &&
 	res "overload, up to 65536 timers (debug kernel, 2 CPUs)" $orc
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1800 -- \
-		sh /guest/stress.sh 3 2000 262144 10 >"$work/stress.log" 2>&1
+		sh /guest/stress.sh 2 1000 65536 10 >"$work/stress.log" 2>&1
 	src=$?
 	grep -E '^(FAILED|STRESS FAIL)' "$work/stress.log" | head -n 20
 	while read -r _ verdict name; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The user-space checks, short: build, each fuzz target for FUZZ_SECONDS
-# (20 s each, two at a time), a tiny benchmark run that only has to produce
+# (10 s each, two at a time), a tiny benchmark run that only has to produce
 # its table, the trace replay on a trace of each form and on bad lines (replay_check.sh).
 # One "PASS <name>" or "FAIL <name>" line per check; exits non-zero if any
 # failed.
@@ -25,7 +25,7 @@ make -s -j"$TWHEEL_JOBS" -C "$here" KSRC="$ksrc" all >&2
 result $? userspace-build
 [ $fail -eq 0 ] || exit 1
 
-FUZZ_SECONDS=${FUZZ_SECONDS:-20} "$here/fuzz.sh" || fail=1
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz.sh" || fail=1
 
 table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
 	"$here/bench.sh")
