@@ -82,7 +82,7 @@ fi
 
 # Its inputs are the pristine source of one version and the fragments the
 # directory is named after: once built, it is done. Make's walk of the
-# tree to find nothing to do costs 10-20 s a boot; TWHEEL_REBUILD=1 asks
+# tree to find nothing to do cost 10-40 s a boot; TWHEEL_REBUILD=1 asks
 # for it anyway (after editing the source, say).
 built=$out/.twheel-built
 if [ -f "$built" ] && [ -f "$out/arch/x86/boot/bzImage" ] && [ -z "${TWHEEL_REBUILD:-}" ]; then

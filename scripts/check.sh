@@ -201,8 +201,10 @@ wait "$debug_pid"
 debug_rc=$?
 debug_pid=
 # 6 starts here, in the background below the guests' priority: the debug
-# guests leave a core idle most of the time (one vCPU busy), and the user
-# space stage fills it; its results are counted at the end.
+# guests' two vCPUs are seldom both busy and the user-space stage takes
+# what they leave (it slows them some: the debug shadow check took 91 s
+# alone, 153 s beside it; the stage itself no longer runs last, 426 s
+# cold). Its results are counted at the end.
 nice -n 10 "$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err" &
 user_pid=$!
 if [ $debug_rc -eq 0 ] &&
