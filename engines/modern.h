@@ -139,23 +139,31 @@ static __always_inline void tw_modern_link(struct twheel_modern *m,
  * Takes a pending t out of its bucket or the collected list, its links
  * left stale: for a caller that files it again at once (mod). Only the
  * last node of a list can leave it empty, or be the collected list's tail,
- * so anything beyond the unlinking is looked at only then: the collected
- * list's tail moves back, or a bucket whose head pointed at t is empty now.
- * t->bucket is left as it is: it is the bucket's index only while t is
- * filed in it.
+ * so anything beyond the unlinking is looked at only then. A bucket whose
+ * head pointed at t is empty now. Any other last node may have been the
+ * collected list's tail: the tail is forgotten (a store, where finding out
+ * would take a load and a compare), and the next bucket appended behind
+ * the list walks to its end. Collected timers never point into a bucket,
+ * whatever t->bucket says: it is the bucket's index only while t is filed
+ * in it.
+ *
+ * The unlinking is __hlist_del()'s, written out: the branch on next is
+ * shared, and gcc reloaded pprev after the first store when it was called.
  */
 static __always_inline void tw_modern_unhook(struct twheel_modern *m,
 					     struct twheel_timer *t)
 {
-	struct hlist_node **pprev = t->entry.pprev;
+	struct hlist_node *next = t->entry.next, **pprev = t->entry.pprev;
 
-	__hlist_del(&t->entry);
-	if (t->entry.next)
+	WRITE_ONCE(*pprev, next);
+	if (next) {
+		WRITE_ONCE(next->pprev, pprev);
 		return;
-	if (m->collected_tail == &t->entry.next)
-		m->collected_tail = pprev;
-	else if (pprev == &m->vec[t->bucket].first)
+	}
+	if (pprev == &m->vec[t->bucket].first)
 		__clear_bit(t->bucket, m->pending_map);
+	else
+		m->collected_tail = NULL;
 }
 
 /* tw_modern_unhook(), and t is not pending any more. */
