@@ -173,16 +173,26 @@ sweep_summary() {
 		  if (!(n in seenn)) { seenn[n] = 1; sizes[++nn] = n }
 		  add[e, n] = $c["add ns"]; run[e, n] = $c["tick ns per run"] }
 		END {
+			# sizes in numeric order: a size only some runner reached
+			# (admission lowered it) goes where it belongs
+			for (j = 2; j <= nn; j++)
+				for (k = j; k > 1 && sizes[k - 1] + 0 > sizes[k] + 0; k--) {
+					t = sizes[k]; sizes[k] = sizes[k - 1]; sizes[k - 1] = t
+				}
 			h = "| engine |"; sep = "|---|"
 			for (j = 1; j <= nn; j++) { h = h " add ns N=" sizes[j] " |"; sep = sep "---:|" }
-			h = h " add " sizes[nn] " / " sizes[1] " |"; sep = sep "---:|"
+			h = h " add at its largest N / N=" sizes[1] " |"; sep = sep "---:|"
 			for (j = 1; j <= nn; j++) { h = h " tick ns/run N=" sizes[j] " |"; sep = sep "---:|" }
 			print h; print sep
 			for (i = 1; i <= ne; i++) {
 				e = order[i]; l = "| " e " |"
 				for (j = 1; j <= nn; j++) l = l " " add[e, sizes[j]] " |"
-				a1 = add[e, sizes[1]]; an = add[e, sizes[nn]]
-				ok = a1 ~ /^[0-9]+$/ && a1 > 0 && an ~ /^[0-9]+$/
+				# admission may have stopped a runner short of the
+				# others: its growth is to the largest N it ran
+				for (k = nn; k > 1 && add[e, sizes[k]] !~ /^[0-9]+$/; k--)
+					;
+				a1 = add[e, sizes[1]]; an = add[e, sizes[k]]
+				ok = k > 1 && a1 ~ /^[0-9]+$/ && a1 > 0 && an ~ /^[0-9]+$/
 				l = l (ok ? sprintf(" %.2f |", an / a1) : " n/a |")
 				for (j = 1; j <= nn; j++) l = l " " run[e, sizes[j]] " |"
 				print l
