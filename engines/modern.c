@@ -108,26 +108,41 @@ static bool tw_modern_ops_in_bucket(const struct twheel_engine *e,
 
 /*
  * Processes jiffy clk; true if it collected anything. Level n is due when
- * the low 3n bits of clk are zero, so the levels due are 0 up to a third of
- * clk's trailing zero bits (all of them at clk 0); as the kernel's
+ * the low 3n bits of clk are zero, so the levels due are 0 up to top, a
+ * third of clk's trailing zero bits (all of them at clk 0); as the kernel's
  * __run_timers() does, the highest level's bucket is collected first.
+ *
+ * Only the two highest levels due can be due in a bucket other than their
+ * first: at a level two or more below top, clk shifted by the level's
+ * granularity still has six low zero bits. Those levels are looked at
+ * together, by their first buckets' bits or-ed (bit 0 of a level's first
+ * word, whatever the size of a long), and one by one only if that is set:
+ * a jiffy at which level 5 is due looks at two bits and an or of four
+ * words instead of six bits.
  */
 static bool tw_modern_process_clk(struct twheel_modern *m)
 {
-	unsigned long clk = m->e.clk;
-	unsigned int lvl = m->e.nr_levels - 1, idx;
-	bool work = false;
+	unsigned long clk = m->e.clk, low = 0;
+	unsigned int top = m->e.nr_levels - 1, lvl;
+	bool work;
 
-	if (clk && __ffs(clk) / TW_LVL_CLK_SHIFT < lvl)
-		lvl = __ffs(clk) / TW_LVL_CLK_SHIFT;
-	do {
-		idx = lvl * TW_LVL_SIZE +
-		      ((clk >> tw_lvl_shift(lvl)) & (TW_LVL_SIZE - 1));
-		if (test_bit(idx, m->pending_map)) {
-			tw_modern_collect_bucket(m, idx);
+	if (clk && __ffs(clk) / TW_LVL_CLK_SHIFT < top)
+		top = __ffs(clk) / TW_LVL_CLK_SHIFT;
+	work = tw_modern_collect_if(m, top * TW_LVL_SIZE +
+				    ((clk >> tw_lvl_shift(top)) & (TW_LVL_SIZE - 1)));
+	if (!top)
+		return work;
+	lvl = top - 1;
+	if (tw_modern_collect_if(m, lvl * TW_LVL_SIZE +
+				 ((clk >> tw_lvl_shift(lvl)) & (TW_LVL_SIZE - 1))))
+		work = true;
+	for (lvl = 0; lvl + 1 < top; lvl++)
+		low |= m->pending_map[BIT_WORD(lvl * TW_LVL_SIZE)];
+	if (!(low & 1))
+		return work;
+	for (lvl = top - 1; lvl--; )
+		if (tw_modern_collect_if(m, lvl * TW_LVL_SIZE))
 			work = true;
-		}
-	} while (lvl--);
 	return work;
 }
 

@@ -21,7 +21,9 @@
  * @collected_tail: where the next collected one goes, or NULL when that
  *	is not known: then it is the end of the chain at @collected's head
  *	(the first bucket collected into an empty list is moved over whole,
- *	with no walk; its end is found only if a second bucket follows)
+ *	with no walk; its end is found only if a second bucket follows).
+ *	Meaningless while @collected is empty (a pop of the last timer
+ *	leaves it as it was): a collect into the empty list resets it
  * @cutoff: deltas from here on are clamped...
  * @max_delta: ...to this one
  * @pending_map: a bit per non-empty bucket of @vec
@@ -276,12 +278,14 @@ static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *
 	if (hlist_empty(&m->collected))
 		return NULL;
 	t = hlist_entry(m->collected.first, struct twheel_timer, entry);
-	/* the first node: unlinked by hand, the tail forgotten if it was last */
+	/*
+	 * The first node, unlinked by hand. If it was the last, the tail is
+	 * left pointing into it: it is only read while the list has timers,
+	 * and the next bucket collected into the empty list resets it.
+	 */
 	m->collected.first = t->entry.next;
 	if (t->entry.next)
 		t->entry.next->pprev = &m->collected.first;
-	else
-		m->collected_tail = NULL;
 	t->entry.pprev = NULL;
 	m->e.st.expired++;
 	m->e.st.pending--;

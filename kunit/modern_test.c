@@ -401,6 +401,67 @@ static void modern_order_within_a_jiffy(struct kunit *test)
 	}
 }
 
+/*
+ * Jiffy 2^28, where every level is due (the ninth at its bucket 16, the
+ * eighth at bucket 0, the seven below it at their first buckets, which
+ * the tick looks at together): one timer in each level's due bucket runs
+ * there, highest level first, and one in bucket 1 of each of levels 0-7
+ * runs a granule later, at 2^28 + 8^level. Each timer is armed for
+ * 2^28 - 1 from a clock that puts it in its level; the jiffy itself is
+ * run alone, through the one-jiffy fast path.
+ */
+static void modern_every_level_due(struct kunit *test)
+{
+	static const unsigned long delta[9] = {
+		10, 100, 1000, 10000, 100000, 1000000, 3000000, 20000000,
+		140000000,
+	};
+	const unsigned long j = 1UL << 28;
+	struct twheel_modern *m = tw_modern_new(test, j - 1 - delta[8], 9);
+	struct twheel_engine *e = &m->e;
+	unsigned int seq[17], i, lvl;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	tw_ctx_init(&ctx, test, e);
+	ctx.seq = seq;
+	ctx.seq_max = ARRAY_SIZE(seq);
+	r = tw_recs_new(test, &ctx, 17);
+	for (lvl = 9; lvl--; ) {
+		if (e->clk != j - 1 - delta[lvl])
+			twheel_advance(e, j - 2 - delta[lvl]);
+		KUNIT_ASSERT_EQ(test, e->clk, j - 1 - delta[lvl]);
+		KUNIT_ASSERT_NULL(test, twheel_pop(e));
+		/* r[8 - lvl]: due at j; r[9 + lvl]: a granule later */
+		twheel_add(e, &r[8 - lvl].t, j - 1);
+		KUNIT_EXPECT_EQ_MSG(test, r[8 - lvl].t.bucket,
+				    lvl * 64 + ((j >> (3 * lvl)) & 63), "level %u", lvl);
+		if (lvl == 8)
+			continue;
+		twheel_add(e, &r[9 + lvl].t, j - 1 + (1UL << (3 * lvl)));
+		KUNIT_EXPECT_EQ_MSG(test, r[9 + lvl].t.bucket, lvl * 64 + 1,
+				    "level %u", lvl);
+	}
+	tw_run_until(&ctx, j - 1);
+	KUNIT_EXPECT_EQ(test, ctx.seq_len, 0U);
+	KUNIT_EXPECT_EQ(test, e->clk, j);
+	tw_run_until(&ctx, j);
+	KUNIT_ASSERT_EQ(test, ctx.seq_len, 9U);
+	for (i = 0; i < 9; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, seq[i], i, "run %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired_at, j, "level %u", 8 - i);
+	}
+	tw_run_until(&ctx, j + (1UL << 21));
+	KUNIT_ASSERT_EQ(test, ctx.seq_len, 17U);
+	for (lvl = 0; lvl < 8; lvl++) {
+		KUNIT_EXPECT_EQ_MSG(test, seq[9 + lvl], 9 + lvl, "level %u", lvl);
+		KUNIT_EXPECT_EQ_MSG(test, r[9 + lvl].fired_at,
+				    j + (1UL << (3 * lvl)), "level %u", lvl);
+	}
+	KUNIT_EXPECT_EQ(test, e->st.expired, 17ULL);
+	tw_check_invariant(test, e);
+}
+
 /* Advances e to now: one jiffy at a time, or in one call. */
 static void tw_modern_advance_to(struct twheel_engine *e, unsigned long now,
 				 bool steps)
@@ -643,6 +704,7 @@ static struct kunit_case tw_modern_cases[] = {
 	KUNIT_CASE(modern_next_event_bounded),
 	KUNIT_CASE(modern_mod_same_bucket_no_relink),
 	KUNIT_CASE(modern_order_within_a_jiffy),
+	KUNIT_CASE(modern_every_level_due),
 	KUNIT_CASE(modern_collect_steps_without_pop),
 	KUNIT_CASE(modern_collect_span_without_pop),
 	KUNIT_CASE(modern_level_tables),

@@ -692,7 +692,7 @@ static void fz_check_modern(struct fz_engine *fe, unsigned long due)
 			 lvl[l], per[l]);
 	n = fz_walk_hlist(fe, &m->collected, TWHEEL_COLLECTED, &tail);
 	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
-	FZ_CHECK(fe, !m->collected_tail || m->collected_tail == tail,
+	FZ_CHECK(fe, !n || !m->collected_tail || m->collected_tail == tail,
 		 "collected_tail is stale");
 }
 
