@@ -379,10 +379,7 @@ static void modern_order_within_a_jiffy(struct kunit *test)
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.seq = seq;
-	ctx.seq_max = ARRAY_SIZE(seq);
-	r = tw_recs_new(test, &ctx, 4);
+	r = tw_seq_recs(test, &ctx, e, seq, ARRAY_SIZE(seq), 4);
 	twheel_add(e, &r[0].t, 1000);		/* level 2: (1000 >> 6) + 1 = 16 */
 	twheel_add(e, &r[3].t, 1010);		/* the same bucket, newer */
 	tw_run_until(&ctx, 899);
@@ -423,10 +420,7 @@ static void modern_every_level_due(struct kunit *test)
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 
-	tw_ctx_init(&ctx, test, e);
-	ctx.seq = seq;
-	ctx.seq_max = ARRAY_SIZE(seq);
-	r = tw_recs_new(test, &ctx, 17);
+	r = tw_seq_recs(test, &ctx, e, seq, ARRAY_SIZE(seq), 17);
 	for (lvl = 9; lvl--; ) {
 		if (e->clk != j - 1 - delta[lvl])
 			twheel_advance(e, j - 2 - delta[lvl]);

@@ -47,6 +47,9 @@ struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 			   unsigned int n);
 void tw_ctx_init(struct tw_ctx *ctx, struct kunit *test,
 		 struct twheel_engine *e);
+struct tw_rec *tw_seq_recs(struct kunit *test, struct tw_ctx *ctx,
+			   struct twheel_engine *e, unsigned int *seq,
+			   unsigned int max, unsigned int n);
 void tw_run_until(struct tw_ctx *ctx, unsigned long until);
 void tw_expect_hook(struct tw_rec *r);
 void tw_arm_exact(struct kunit *test, struct twheel_engine *e,

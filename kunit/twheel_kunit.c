@@ -76,6 +76,20 @@ struct tw_rec *tw_recs_new(struct kunit *test, struct tw_ctx *ctx,
 	return r;
 }
 
+/*
+ * tw_ctx_init() and tw_recs_new() for a test of run order: the ids of the
+ * timers that run go to seq, up to max of them.
+ */
+struct tw_rec *tw_seq_recs(struct kunit *test, struct tw_ctx *ctx,
+			   struct twheel_engine *e, unsigned int *seq,
+			   unsigned int max, unsigned int n)
+{
+	tw_ctx_init(ctx, test, e);
+	ctx->seq = seq;
+	ctx->seq_max = max;
+	return tw_recs_new(test, ctx, n);
+}
+
 static void tw_ctx_run(struct twheel_timer *t, unsigned long jiffy, void *arg)
 {
 	struct tw_ctx *ctx = arg;
