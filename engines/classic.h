@@ -101,12 +101,24 @@ static __always_inline bool tw_classic_in_slot(const struct twheel_classic *c,
 	return t->bucket == idx && list_empty(&c->collected);
 }
 
+/*
+ * Moves slot, which has timers, to the end of collected as it is, and
+ * leaves it empty: list_splice_tail_init() without its test for an empty
+ * slot, which the slot's bit has answered (both classic wheels).
+ */
+static __always_inline void tw_cw_splice(struct list_head *slot,
+					 struct list_head *collected)
+{
+	__list_splice(slot, collected->prev, collected);
+	INIT_LIST_HEAD(slot);
+}
+
 /* Hands tv1 slot idx, not empty, to the collected list as it is: spliced. */
 static __always_inline void tw_classic_collect_slot(struct twheel_classic *c,
 						    unsigned int idx)
 {
 	__clear_bit(idx, c->pending_map);
-	list_splice_tail_init(c->vec + idx, &c->collected);
+	tw_cw_splice(c->vec + idx, &c->collected);
 }
 
 /*

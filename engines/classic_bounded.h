@@ -143,7 +143,7 @@ static __always_inline void
 tw_bounded_collect_slot(struct twheel_classic_bounded *c, unsigned int idx)
 {
 	__clear_bit(idx, c->pending_map);
-	list_splice_tail_init(c->vec + idx, &c->collected);
+	tw_cw_splice(c->vec + idx, &c->collected);
 }
 
 /*

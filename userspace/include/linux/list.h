@@ -95,17 +95,23 @@ static inline void list_replace_init(struct list_head *old,
 }
 
 /* Appends the entries of list to head; list ends empty. */
-static inline void list_splice_tail_init(struct list_head *list,
-					 struct list_head *head)
+static inline void __list_splice(const struct list_head *list,
+				 struct list_head *prev, struct list_head *next)
 {
 	struct list_head *first = list->next, *last = list->prev;
 
+	first->prev = prev;
+	prev->next = first;
+	last->next = next;
+	next->prev = last;
+}
+
+static inline void list_splice_tail_init(struct list_head *list,
+					 struct list_head *head)
+{
 	if (list_empty(list))
 		return;
-	first->prev = head->prev;
-	head->prev->next = first;
-	last->next = head;
-	head->prev = last;
+	__list_splice(list, head->prev, head);
 	INIT_LIST_HEAD(list);
 }
 
