@@ -179,16 +179,16 @@ enum twheel_kind {
  * @events: jiffies that had work (collect or cascade), i.e. were processed
  * @refused: arms the engine refused (twheel_ops.admit): adds that returned
  *	an error, mods that disarmed the timer instead
- * @pending: timers armed, or collected and not yet popped
  * @lazy_held: engines with lazy cancel (volt) only: timers cancelled and
  *	still linked, not pending and not yet reclaimed; the memory a lazy
  *	cancel keeps (each timer with what its owner embeds it in)
  * @lazy_held_max: the most @lazy_held was since the counters were reset
  *
- * added = expired + deleted + pending, at any time; twheel_count() counts
- * what the engine really holds, to check it. Timers per level are not
- * counted on the way (it would cost every add and del): twheel_count()
- * reports them.
+ * Two things are not counted on the way, as a counter would cost every
+ * add and del an instruction: what is pending (armed, or collected and not
+ * yet popped), which is added - expired - deleted (twheel_stats_pending());
+ * and the timers per level, which twheel_count() reports. twheel_count()
+ * counts what an engine really holds, to check the first.
  */
 struct twheel_stats {
 	u64 added;
@@ -203,10 +203,23 @@ struct twheel_stats {
 	u64 jiffies;
 	u64 events;
 	u64 refused;
-	unsigned long pending;
 	u64 lazy_held;
 	u64 lazy_held_max;
 };
+
+/**
+ * twheel_stats_pending() - the timers pending by the counters
+ * @st: the counters
+ *
+ * Armed, or collected and not yet popped: what was added and has neither
+ * expired nor been deleted.
+ *
+ * Return: @st->added - @st->expired - @st->deleted.
+ */
+static inline unsigned long twheel_stats_pending(const struct twheel_stats *st)
+{
+	return st->added - st->expired - st->deleted;
+}
 
 struct twheel_engine;
 

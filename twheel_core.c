@@ -61,7 +61,7 @@ EXPORT_SYMBOL_GPL(twheel_bucket_level);
  * a read-out, not something for a tick.
  *
  * Return: every timer the engine holds, armed or collected and not yet
- * popped; st.pending must equal it.
+ * popped; twheel_stats_pending() must equal it.
  */
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level)
@@ -146,7 +146,7 @@ EXPORT_SYMBOL_GPL(twheel_ops_pending);
  * @expires + 1 (as the kernel's wheel). The one exception is the modern
  * wheel's clamp, as the kernel's: a delta beyond its last level's reach
  * is cut to it, and such a timer runs before @expires. Counts
- * st.added and st.pending.
+ * st.added.
  *
  * Return: 0; -EBUSY if @t is already pending (armed, or collected and
  * not yet popped): then nothing changes, @t keeps its expiry and nothing
@@ -171,7 +171,6 @@ int twheel_ops_add(struct twheel_engine *e, struct twheel_timer *t,
 	t->expires = expires;
 	e->ops->enqueue(e, t);
 	e->st.added++;
-	e->st.pending++;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(twheel_ops_add);
@@ -185,7 +184,7 @@ EXPORT_SYMBOL_GPL(twheel_ops_add);
  * not yet popped, out of the collected list: either way it will not run.
  * An engine with lazy cancel (volt) only marks it: it is not pending any
  * more, but stays linked until the engine reclaims it (st.lazy_held).
- * Counts st.deleted and takes it off st.pending. A timer that is not pending is left
+ * Counts st.deleted. A timer that is not pending is left
  * as it is, and nothing is counted.
  *
  * Return: true if @t was pending, false if not.
@@ -199,7 +198,6 @@ bool twheel_ops_del(struct twheel_engine *e, struct twheel_timer *t)
 	else
 		e->ops->dequeue(e, t);
 	e->st.deleted++;
-	e->st.pending--;
 	return true;
 }
 EXPORT_SYMBOL_GPL(twheel_ops_del);
@@ -211,7 +209,7 @@ EXPORT_SYMBOL_GPL(twheel_ops_del);
  * @expires: the absolute jiffy it is to run at, as for twheel_add()
  *
  * A timer that is not pending is armed as twheel_add() does (and counted
- * as it counts: st.added, st.pending). A pending one counts st.modified
+ * as it counts: st.added). A pending one counts st.modified
  * and then:
  *
  * - the expiry it already has: nothing changes (st.mod_noop); a collected
@@ -253,7 +251,6 @@ bool twheel_ops_mod(struct twheel_engine *e, struct twheel_timer *t,
 	if (e->ops->admit && e->ops->admit(e, expires)) {
 		e->st.refused++;
 		e->st.deleted++;
-		e->st.pending--;
 		return true;
 	}
 	t->expires = expires;
@@ -544,7 +541,7 @@ EXPORT_SYMBOL_GPL(twheel_mod_range);
  * modern wheel (level by level; in a bucket, an hlist, last filed first)
  * and expiry order, FIFO on ties, on the reference. The timer is no longer
  * pending: the caller runs its ->function, which may arm it again. Counts
- * st.expired and takes it off st.pending.
+ * st.expired.
  *
  * Return: the timer, or NULL if no collected timer is waiting.
  */
@@ -552,10 +549,8 @@ struct twheel_timer *twheel_ops_pop(struct twheel_engine *e)
 {
 	struct twheel_timer *t = e->ops->pop(e);
 
-	if (t) {
+	if (t)
 		e->st.expired++;
-		e->st.pending--;
-	}
 	return t;
 }
 EXPORT_SYMBOL_GPL(twheel_ops_pop);

@@ -39,7 +39,7 @@ struct tw_snap {
 enum tw_key_src {
 	TW_SRC_ST,		/* a u64 of struct twheel_stats */
 	TW_SRC_RS,		/* a u64 of struct tw_run_stats */
-	TW_SRC_INVARIANT,	/* added = expired + deleted + pending, ok or BROKEN */
+	TW_SRC_INVARIANT,	/* the counters agree (tw_show_key()): ok or BROKEN */
 	TW_SRC_RELINKS,		/* modified - mod_noop - mod_inplace */
 };
 
@@ -125,8 +125,13 @@ static void tw_show_key(struct seq_file *m, const struct tw_key *k,
 		seq_printf(m, "%s: %llu\n", k->key, *(const u64 *)tw_key_ptr(k, s));
 		return;
 	}
+	/*
+	 * pending is added - expired - deleted, so it is never below zero;
+	 * and the mods with no relink are some of the mods.
+	 */
 	seq_printf(m, "%s: %s\n", k->key,
-		   st->added == st->expired + st->deleted + st->pending ?
+		   st->expired + st->deleted <= st->added &&
+		   st->mod_noop + st->mod_inplace <= st->modified ?
 		   "ok" : "BROKEN");
 }
 
@@ -162,7 +167,7 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	seq_printf(m, "timers: %u\n", r->nr_timers);
 	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
 	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
-	seq_printf(m, "pending: %lu\n", s->st.pending);
+	seq_printf(m, "pending: %lu\n", twheel_stats_pending(&s->st));
 	for (i = 0; i < ARRAY_SIZE(tw_keys); i++)
 		if (tw_key_shown(r, &tw_keys[i]))
 			tw_show_key(m, &tw_keys[i], s);

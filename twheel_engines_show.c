@@ -27,7 +27,7 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	clk = e->clk;
 	levels = e->nr_levels;
 	held = twheel_count(e, per);
-	pending = e->st.pending;
+	pending = twheel_stats_pending(&e->st);
 	lazy = e->st.lazy_held;
 	lazy_max = e->st.lazy_held_max;
 	spin_unlock_bh(&r->lock);

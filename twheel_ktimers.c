@@ -35,20 +35,16 @@ static struct tw_ktimer *tw_kt(struct tw_wtimer *w)
 /* Counts an arming the kernel reported as was_pending or not. */
 static void tw_k_count_arm(struct tw_runner *r, bool was_pending)
 {
-	if (was_pending) {
+	if (was_pending)
 		r->st->modified++;
-	} else {
+	else
 		r->st->added++;
-		r->st->pending++;
-	}
 }
 
 static void tw_k_count_del(struct tw_runner *r, bool was_pending)
 {
-	if (was_pending) {
+	if (was_pending)
 		r->st->deleted++;
-		r->st->pending--;
-	}
 }
 
 /*
@@ -63,7 +59,6 @@ static void tw_k_ran(struct tw_runner *r, struct tw_wtimer *w, u64 asked_ns)
 
 	spin_lock(&r->lock);
 	r->st->expired++;
-	r->st->pending--;
 	if (r->ops->pending(r, w)) {
 		r->rs.runs++;
 		r->rs.rearmed_inflight++;

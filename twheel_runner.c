@@ -353,7 +353,6 @@ void tw_runners_disarm(void)
 			if (r->ops->cancel_sync(r, tw_runner_timer(r, k))) {
 				spin_lock_bh(&r->lock);
 				r->st->deleted++;
-				r->st->pending--;
 				spin_unlock_bh(&r->lock);
 			}
 			if (!(k & 1023))
@@ -368,12 +367,12 @@ void tw_runners_reset_counters(void)
 	struct tw_runner *r;
 	unsigned long pending;
 
-	/* Every cumulative counter comes before pending. */
+	/* Every cumulative counter comes before lazy_held. */
 	BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
 	tw_for_each_runner(r) {
 		spin_lock_bh(&r->lock);
-		pending = r->st->pending;
-		memset(r->st, 0, offsetof(struct twheel_stats, pending));
+		pending = twheel_stats_pending(r->st);
+		memset(r->st, 0, offsetof(struct twheel_stats, lazy_held));
 		r->st->added = pending;
 		r->st->lazy_held_max = r->st->lazy_held;
 		memset(&r->rs, 0, sizeof(r->rs));

@@ -109,7 +109,6 @@ static void tw_sh_close(struct tw_runner *r, struct tw_sh *sh,
 	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED) {
 		spin_lock(&r->lock);
 		r->st->deleted++;
-		r->st->pending--;
 		(*why)++;
 		spin_unlock(&r->lock);
 	}
@@ -129,7 +128,6 @@ static void tw_sh_cancelled(struct tw_runner *r, struct tw_sh *sh,
 	s->state = TW_SH_IDLE;
 	spin_lock(&r->lock);
 	r->st->deleted++;
-	r->st->pending--;
 	sh->c.cancels++;
 	spin_unlock(&r->lock);
 	tw_sh_put(sh, s);
@@ -194,7 +192,6 @@ static void tw_sh_start(struct tw_runner *r, struct tw_sh *sh,
 	spin_lock(&r->lock);
 	if (was == TW_SH_IDLE) {
 		r->st->added++;
-		r->st->pending++;
 	} else {
 		r->st->modified++;
 		if (was == TW_SH_DETACHED)
@@ -246,7 +243,6 @@ static void tw_sh_expire(struct tw_runner *r, struct tw_sh *sh,
 	if (s->state == TW_SH_ARMED)
 		sh->c.expire_unpaired++;
 	r->st->expired++;
-	r->st->pending--;
 	/* the kernel's own lateness: the callback's jiffy against expires */
 	tw_runner_ran_j(r, (long)(ev->jiffy - s->w.expires));
 	spin_unlock(&r->lock);
@@ -476,10 +472,8 @@ static void tw_sh_del(struct tw_runner *r, struct tw_wtimer *w)
 
 	if (s->state == TW_SH_FREE)
 		return;
-	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED) {
+	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED)
 		r->st->deleted++;
-		r->st->pending--;
-	}
 	if (s->state == TW_SH_DETACHED)
 		list_del_init(&s->link);
 	tw_sh_put(tw_sh_of(r), s);

@@ -103,7 +103,7 @@ void tw_vec_release(struct tw_vec_feed *f)
 	void *a;
 
 	cancel_work_sync(&f->work);
-	WARN_ON_ONCE(f->hv->e.st.pending);
+	WARN_ON_ONCE(twheel_stats_pending(&f->hv->e.st));
 	while ((a = twheel_hash_vec_take(f->hv, true))) {
 		kvfree(a);
 		f->frees++;

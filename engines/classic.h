@@ -148,7 +148,6 @@ static __always_inline int p##_add(struct twheel_engine *e,			\
 	t->expires = expires;							\
 	p##_link(c, t, p##_index(expires, c->e.clk));				\
 	c->e.st.added++;							\
-	c->e.st.pending++;							\
 	return 0;								\
 }										\
 										\
@@ -161,7 +160,6 @@ static __always_inline bool p##_del(struct twheel_engine *e,			\
 		return false;							\
 	p##_unlink(c, t);							\
 	c->e.st.deleted++;							\
-	c->e.st.pending--;							\
 	return true;								\
 }										\
 										\
@@ -203,7 +201,6 @@ static __always_inline struct twheel_timer *p##_pop(struct twheel_engine *e)	\
 	__list_del(&c->collected, t->list.next);				\
 	t->list.next = NULL;							\
 	c->e.st.expired++;							\
-	c->e.st.pending--;							\
 	return t;								\
 }										\
 										\

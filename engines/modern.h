@@ -231,7 +231,6 @@ static __always_inline int tw_modern_add(struct twheel_modern *m,
 	t->expires = expires;
 	tw_modern_link(m, t, tw_modern_bucket(m, expires));
 	m->e.st.added++;
-	m->e.st.pending++;
 	return 0;
 }
 
@@ -242,7 +241,6 @@ static __always_inline bool tw_modern_del(struct twheel_modern *m,
 		return false;
 	tw_modern_unlink(m, t);
 	m->e.st.deleted++;
-	m->e.st.pending--;
 	return true;
 }
 
@@ -288,7 +286,6 @@ static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *
 		t->entry.next->pprev = &m->collected.first;
 	t->entry.pprev = NULL;
 	m->e.st.expired++;
-	m->e.st.pending--;
 	return t;
 }
 

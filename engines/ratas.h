@@ -131,7 +131,6 @@ static __always_inline int tw_ratas_add(struct twheel_ratas *r,
 	t->expires = expires;
 	tw_ratas_link(r, t, tw_ratas_index(expires, r->e.clk));
 	r->e.st.added++;
-	r->e.st.pending++;
 	return 0;
 }
 
@@ -142,7 +141,6 @@ static __always_inline bool tw_ratas_del(struct twheel_ratas *r,
 		return false;
 	tw_ratas_unlink(t);
 	r->e.st.deleted++;
-	r->e.st.pending--;
 	return true;
 }
 
@@ -189,10 +187,8 @@ static __always_inline struct twheel_timer *tw_ratas_pop(struct twheel_ratas *r)
 {
 	struct twheel_timer *t = tw_ratas_take(r);
 
-	if (t) {
+	if (t)
 		r->e.st.expired++;
-		r->e.st.pending--;
-	}
 	return t;
 }
 

@@ -188,7 +188,6 @@ static __always_inline int tw_volt_add(struct twheel_volt *v,
 	t->expires = expires;
 	tw_volt_file(v, t, tw_volt_index(expires, v->e.clk));
 	v->e.st.added++;
-	v->e.st.pending++;
 	return 0;
 }
 
@@ -202,7 +201,6 @@ static __always_inline bool tw_volt_del(struct twheel_volt *v,
 	if (++v->e.st.lazy_held > v->e.st.lazy_held_max)
 		v->e.st.lazy_held_max = v->e.st.lazy_held;
 	v->e.st.deleted++;
-	v->e.st.pending--;
 	return true;
 }
 
@@ -261,10 +259,8 @@ static __always_inline struct twheel_timer *tw_volt_pop(struct twheel_volt *v)
 {
 	struct twheel_timer *t = tw_volt_take(v);
 
-	if (t) {
+	if (t)
 		v->e.st.expired++;
-		v->e.st.pending--;
-	}
 	return t;
 }
 

@@ -566,7 +566,7 @@ static void contract_budget_burst(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.runs, (unsigned long)TW_BURST);
 	KUNIT_EXPECT_EQ(test, b.off_now, 0UL);
 	KUNIT_EXPECT_EQ(test, b.late_max, (unsigned long)TW_BURST / TW_BUDGET - 1);
-	KUNIT_EXPECT_EQ(test, b.e->st.pending, 0UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&b.e->st), 0UL);
 	KUNIT_EXPECT_EQ(test, b.e->clk, b.fire + 200);
 	for (i = 0; i < TW_BURST; i++) {
 		if (b.ran[i] != 1) {

@@ -329,7 +329,7 @@ static void hash_vec_growth(struct kunit *test)
 	/* slot 5 emptied: its array is a spare, but too small for slot 3 */
 	KUNIT_EXPECT_EQ(test, hv->slots[5].cap, 0U);
 	KUNIT_EXPECT_EQ(test, hv->pool[0].nr, 1U);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 4UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), 4UL);
 	tw_vec_expect_slot(test, hv, 3, r, four, 4);
 
 	/* what it asked for: the arm is taken, the entries moved over */
@@ -506,14 +506,14 @@ static void hash_vec_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->st.mod_inplace, 0ULL);
 	KUNIT_EXPECT_EQ(test, e->st.deleted, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->st.refused, 1ULL);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 2UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), 2UL);
 	KUNIT_EXPECT_EQ(test, tw_in_level(e, 0), 2UL);
 	KUNIT_EXPECT_EQ(test, hv->slots[2].nr + hv->slots[3].nr, 2U);
 	tw_run_until(&ctx, 20);
 	KUNIT_EXPECT_EQ(test, r[0].fired_at, 14UL);
 	KUNIT_EXPECT_EQ(test, r[3].fired_at, 11UL);
 	KUNIT_EXPECT_EQ(test, e->st.expired, 2ULL);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), 0UL);
 	KUNIT_EXPECT_EQ(test, hv->pool[0].nr, 2U);
 	tw_check_invariant(test, e);
 }

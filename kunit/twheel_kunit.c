@@ -244,9 +244,9 @@ void tw_check_invariant(struct kunit *test, const struct twheel_engine *e)
 {
 	const struct twheel_stats *st = &e->st;
 
-	KUNIT_EXPECT_EQ(test, st->added, st->expired + st->deleted + st->pending);
+	KUNIT_EXPECT_GE(test, st->added, st->expired + st->deleted);
 	/* what the engine really holds, counted timer by timer */
-	KUNIT_EXPECT_EQ(test, twheel_count(e, NULL), st->pending);
+	KUNIT_EXPECT_EQ(test, twheel_count(e, NULL), twheel_stats_pending(st));
 }
 
 /*
@@ -320,7 +320,7 @@ void tw_exact_every_delta(struct kunit *test, struct twheel_engine *e,
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0UL);
 	KUNIT_EXPECT_EQ(test, e->st.expired, (u64)n);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 0UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), 0UL);
 	tw_check_invariant(test, e);
 }
 
@@ -351,7 +351,7 @@ void tw_exact_catch_up(struct kunit *test, struct twheel_engine *e)
 		prev = t->expires - clk;
 	}
 	KUNIT_EXPECT_EQ(test, i, due);
-	KUNIT_EXPECT_EQ(test, e->st.pending, n - due);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), n - due);
 	tw_check_invariant(test, e);
 }
 

@@ -264,7 +264,7 @@ static void volt_lazy_cancel_is_reclaimed_when_due(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->st.lazy_held, 6ULL);
 	KUNIT_EXPECT_EQ(test, e->st.lazy_held_max, 6ULL);
 	KUNIT_EXPECT_EQ(test, tw_in_level(e, 1), 4UL);
-	KUNIT_EXPECT_EQ(test, e->st.pending, 4UL);
+	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&e->st), 4UL);
 	tw_check_invariant(test, e);
 	tw_run_until(&ctx, 0x43f);
 	KUNIT_EXPECT_EQ(test, e->st.lazy_held, 6ULL);

@@ -903,7 +903,8 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 static void fz_check_engine(struct fz_engine *fe, bool full)
 {
 	const struct twheel_stats *st = &fe->e->st;
-	unsigned long armed = 0, due = 0, in_levels = 0, n, per[TWHEEL_MAX_LEVELS];
+	unsigned long armed = 0, due = 0, in_levels = 0, n, pending;
+	unsigned long per[TWHEEL_MAX_LEVELS];
 	const struct twheel_timer *t;
 	const struct fz_slot *s;
 	unsigned int i;
@@ -928,14 +929,13 @@ static void fz_check_engine(struct fz_engine *fe, bool full)
 		armed += s->state == FZ_ARMED;
 		due += s->state == FZ_COLLECTED;
 	}
-	FZ_CHECK(fe, st->added == st->expired + st->deleted + st->pending,
-		 "added %llu expired %llu deleted %llu pending %lu", st->added,
-		 st->expired, st->deleted, st->pending);
-	FZ_CHECK(fe, st->pending == armed + due, "pending %lu, want %lu + %lu",
-		 st->pending, armed, due);
-	FZ_CHECK(fe, twheel_count(fe->e, per) == st->pending,
+	pending = twheel_stats_pending(st);
+	FZ_CHECK(fe, pending == armed + due,
+		 "added %llu expired %llu deleted %llu: pending %lu, want %lu + %lu",
+		 st->added, st->expired, st->deleted, pending, armed, due);
+	FZ_CHECK(fe, twheel_count(fe->e, per) == pending,
 		 "twheel_count %lu, pending %lu", twheel_count(fe->e, NULL),
-		 st->pending);
+		 pending);
 	for (i = 0; i < TWHEEL_MAX_LEVELS; i++)
 		in_levels += per[i];
 	FZ_CHECK(fe, in_levels == armed, "in the levels %lu, armed %lu",

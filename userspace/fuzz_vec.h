@@ -220,9 +220,9 @@ static void fz_vec_done(void)
 		twheel_del(&fz_vec.e, &fz_wheel.t[i]);
 	while (fz_vec_take(true))
 		;
-	FZ_CHECK(&fz_wheel, !fz_vec_arrays && !fz_vec.e.st.pending,
+	FZ_CHECK(&fz_wheel, !fz_vec_arrays && !twheel_stats_pending(&fz_vec.e.st),
 		 "%lu arrays not handed back, %lu timers pending", fz_vec_arrays,
-		 fz_vec.e.st.pending);
+		 twheel_stats_pending(&fz_vec.e.st));
 }
 
 #endif /* TW_FUZZ_VEC_H */

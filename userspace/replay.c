@@ -215,7 +215,8 @@ static void rp_table(const struct rp_trace *tr, int s)
 		       rp_engines[e].name, (unsigned long long)r.st.added,
 		       (unsigned long long)r.st.modified,
 		       (unsigned long long)r.st.deleted,
-		       (unsigned long long)r.st.expired, r.st.pending,
+		       (unsigned long long)r.st.expired,
+		       twheel_stats_pending(&r.st),
 		       (unsigned long long)r.st.refused);
 		rp_ir_cells(e, s, &r);
 		if (best >= 0 && null >= 0 && ops)
@@ -226,8 +227,8 @@ static void rp_table(const struct rp_trace *tr, int s)
 		       (unsigned long long)r.st.cascaded,
 		       (unsigned long long)r.worst_work, r.worst_ns);
 		rp_late_cells(r.late, r.nlate, r.early);
-		if (r.st.added == r.st.expired + r.st.deleted + r.st.pending &&
-		    r.st.pending == r.count) {
+		if (r.st.added >= r.st.expired + r.st.deleted &&
+		    twheel_stats_pending(&r.st) == r.count) {
 			printf(" ok |\n");
 		} else {
 			printf(" BROKEN |\n");

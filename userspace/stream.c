@@ -293,8 +293,7 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 		run_tick = run_tick_classic_bounded;
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
-	if (b.e->st.added != b.e->st.expired + b.e->st.deleted + b.e->st.pending ||
-	    b.e->st.pending != n || b.e->st.refused) {
+	if (twheel_stats_pending(&b.e->st) != n || b.e->st.refused) {
 		fprintf(stderr, "stream: %s: counters do not add up\n", engine);
 		exit(1);
 	}

@@ -34,7 +34,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	done
 	ctl stop || bad "stop $wl"
 	for e in $runners; do
-		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: added != expired + deleted + pending"
+		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
 		[ "$(get $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
 		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
 		runs=$(get $e runs)
