@@ -199,7 +199,7 @@ static __always_inline void tw_modern_collect_bucket(struct twheel_modern *m,
 {
 	struct hlist_head *head = m->vec + idx;
 	struct hlist_node *first = head->first, *last = first;
-	struct hlist_node **tail = m->collected_tail;
+	struct hlist_node **tail;
 
 	__clear_bit(idx, m->pending_map);
 	head->first = NULL;
@@ -209,6 +209,8 @@ static __always_inline void tw_modern_collect_bucket(struct twheel_modern *m,
 		m->collected_tail = NULL;
 		return;
 	}
+	/* read only here: gcc loaded it ahead of the test when it could */
+	tail = READ_ONCE(m->collected_tail);
 	if (!tail) {
 		struct hlist_node *n = m->collected.first;
 
