@@ -8,8 +8,13 @@
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 
-/* One thread, no interrupts: plain accesses are once already. */
-#define READ_ONCE(x)		(x)
-#define WRITE_ONCE(x, val)	((x) = (val))
+/*
+ * Volatile accesses, as the kernel's: one thread needs no more, but the
+ * compiler must treat them as the kernel build does (no merging of two
+ * stores into one wide one, no load moved ahead of a test), or the code
+ * measured here is not the module's.
+ */
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, val)	(*(volatile typeof(x) *)&(x) = (val))
 
 #endif /* TW_US_LINUX_COMPILER_H */

@@ -17,8 +17,8 @@
 
 static inline void INIT_LIST_HEAD(struct list_head *head)
 {
-	head->next = head;
-	head->prev = head;
+	WRITE_ONCE(head->next, head);
+	WRITE_ONCE(head->prev, head);
 }
 
 static inline bool list_empty(const struct list_head *head)
