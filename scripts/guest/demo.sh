@@ -67,7 +67,14 @@ show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 
 say "5. admission: a load this machine cannot carry is refused, with the count that fits"
 show "echo 'load mixed count=200000' > $d/control; dmesg | grep 'twheel: load:' | tail -n 1"
-show "grep -E '^(demand_per_s|capacity_per_s|overload_stops):' $d/stats"
+fit=$(dmesg | sed -n 's/.*twheel: load: mixed count=200000 .* count=\([0-9]*\) fits.*/\1/p' | tail -n 1)
+if [ "${fit:-0}" -gt 0 ]; then
+	echo "# the count it names loads: what it asks of this machine, and what the machine does"
+	show "echo 'load mixed count=$fit' > $d/control"
+	show "grep -E '^(workload|params|demand_per_s|demand_cpu_ms_per_s|capacity_per_s):' $d/stats"
+else
+	echo "# no count fits: this mix's ops= alone is more than the (busy) host gives the guest now"
+fi
 
 say "6. what to type next (in 'make shell', as root)"
 cat <<'EOT'
