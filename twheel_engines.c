@@ -601,10 +601,19 @@ bool tw_engine_where(struct tw_runner *r, unsigned long expires,
 
 /*
  * hash_sorted's arm walks its slot: at most TW_HASH_SORTED_PER_SLOT timers
- * a slot on average (131072 at the default 256 slots). The O(n) engines
- * walk all their timers, straight each tick, ordered each arm.
+ * a slot on average (131072 at the default 256 slots). hash's and
+ * hash_vec's tick walks a slot every jiffy, every timer in it whether due
+ * or not: at most as many a slot on average as straight's tick walks in
+ * all (the whole 2^20 at 128 slots or more; 16384 at hash_slots=2). The
+ * O(n) engines walk all their timers, straight each tick, ordered each arm.
  */
 #define TW_HASH_SORTED_PER_SLOT	512
+#define TW_HASH_WALK_PER_SLOT	TW_STRAIGHT_MAX_TIMERS
+
+static u32 tw_per_slot_max(const struct tw_engine_runner *er, u32 per_slot)
+{
+	return min_t(u64, TWHEEL_MAX_TIMERS, (u64)per_slot * er->cfg.hash_slots);
+}
 
 static u32 tw_engine_max_timers(struct tw_runner *r)
 {
@@ -612,8 +621,10 @@ static u32 tw_engine_max_timers(struct tw_runner *r)
 
 	switch (er->e->ops->kind) {
 	case TWHEEL_HASH_SORTED:
-		return min_t(u64, TWHEEL_MAX_TIMERS,
-			     (u64)TW_HASH_SORTED_PER_SLOT * er->cfg.hash_slots);
+		return tw_per_slot_max(er, TW_HASH_SORTED_PER_SLOT);
+	case TWHEEL_HASH:
+	case TWHEEL_HASH_VEC:
+		return tw_per_slot_max(er, TW_HASH_WALK_PER_SLOT);
 	case TWHEEL_STRAIGHT:
 		return TW_STRAIGHT_MAX_TIMERS;
 	case TWHEEL_ORDERED:

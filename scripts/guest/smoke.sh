@@ -216,5 +216,19 @@ runs=$(get classic runs)
 	bad "hash_vec_keep=0: classic ran $runs"
 rmmod twheel || bad "rmmod, hash_vec_keep=0"
 ok "hash_vec_keep=0: all $refused arms refused (-ENOMEM) and counted, classic $runs runs beside it"
+# hash and hash_vec walk a slot a jiffy, due or not: at most 8192 timers a
+# slot on average, so 16384 at hash_slots=2 (above it a tick would walk
+# hundreds of thousands; that stalled the guest before the cap).
+insmod /lib/twheel/twheel.ko engines=hash,hash_vec,classic hash_slots=2 ||
+	bad "insmod hash_slots=2"
+for e in hash hash_vec; do
+	ctl load long count=16385 engines=$e 2>/tmp/err && bad "$e took 16385 timers at 2 slots"
+	grep -q "Argument list too long" /tmp/err || bad "$e over its cap: '$(cat /tmp/err)', not E2BIG"
+	dmesg | grep -q "$e takes at most 16384 timers" || bad "no reason logged for $e's cap"
+	ctl load long count=16384 engines=$e || bad "$e refused 16384 timers at 2 slots"
+done
+ctl load long count=100000 engines=classic || bad "classic refused 100000 timers beside hash_slots=2"
+rmmod twheel || bad "rmmod, hash_slots=2"
+ok "hash_slots=2: hash and hash_vec refuse 16385 timers (E2BIG) and take 16384; classic takes 100000"
 echo "smoke: $fails failures ($(uname -r))"
 [ $fails -eq 0 ]
