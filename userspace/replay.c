@@ -2,7 +2,7 @@
 /*
  * replay: a kernel timer trace played through every engine.
  *
- *   replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-
+ *   replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-
  *
  * TRACE is text in any of the three forms (trace.h): the tracefs files,
  * `trace-cmd report`, `perf script`. Prints what it read (events per type
@@ -16,14 +16,26 @@
  * as "ENGINE STREAM KIND" and prints "calls ENGINE STREAM KIND N": the
  * dump's Ir over N is Ir per call. IRFILE gives those back to the native
  * run as "ir ENGINE STREAM KIND IR-PER-CALL" lines for the table (replay.sh
- * does both). Exits 1 if an engine's counters do not add up, 2 on a usage
- * or read error.
+ * does both). NAME is what the report calls the trace (its path). Exits 1 if an engine's counters do not add up, 2 on a usage
+ * or read error, an unknown engine, or a trace with no timer event in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <valgrind/callgrind.h>
 #include "replay.h"
+
+/* The bytes a file starts with, and what it then is. */
+static const struct {
+	const char *magic;
+	size_t n;
+	const char *what;
+} rp_binaries[] = {
+	{ "\x1f\x8b", 2, "gzip data: name it .gz (make replay decompresses .gz and .xz) or gunzip it" },
+	{ "\xfd" "7zXZ", 6, "xz data: name it .xz (make replay decompresses .gz and .xz) or unxz it" },
+	{ "\x17\x08\x44tracing", 10, "trace-cmd's binary trace.dat: run trace-cmd report on it" },
+	{ "PERFILE2", 8, "perf's binary perf.data: run perf script on it" },
+};
 
 static const char *const rp_stream_name[RP_NR_STREAMS] = { "timer", "hrtimer" };
 static const char *const rp_call_name[RP_NR_CALLS] = { "add", "mod", "del", "adv" };
@@ -50,6 +62,31 @@ static int rp_wanted(const char *name)
 			p++;
 	}
 	return 0;
+}
+
+/* Refuses -e with a name that is not an engine's, listing those there are. */
+static void rp_check_engines(void)
+{
+	const char *p = o.engines, *end;
+	unsigned int e;
+	size_t n;
+
+	while (p) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (e = 0; e < rp_nr_engines; e++)
+			if (strlen(rp_engines[e].name) == n &&
+			    !strncmp(p, rp_engines[e].name, n))
+				break;
+		if (e == rp_nr_engines) {
+			fprintf(stderr, "replay: unknown engine '%.*s' (engines:", (int)n, p);
+			for (e = 0; e < rp_nr_engines; e++)
+				fprintf(stderr, "%s %s", e ? "," : "", rp_engines[e].name);
+			fprintf(stderr, ")\n");
+			exit(2);
+		}
+		p = end ? end + 1 : NULL;
+	}
 }
 
 static void rp_read_ir(const char *path)
@@ -279,16 +316,45 @@ static void rp_callgrind(const struct rp_trace *tr)
 
 static void rp_usage(void)
 {
-	fprintf(stderr, "usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-\n");
+	fprintf(stderr, "usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-\n");
 	exit(2);
+}
+
+/*
+ * A trace with no timer event is refused: an empty file, a compressed or
+ * binary one, the wrong events. head[0, n) is how the file starts.
+ */
+static int rp_no_events(const char *name, const struct rp_trace *tr,
+			const char *head, size_t n)
+{
+	const char *what = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rp_binaries); i++)
+		if (n >= rp_binaries[i].n &&
+		    !memcmp(head, rp_binaries[i].magic, rp_binaries[i].n))
+			what = rp_binaries[i].what;
+	if (!what && memchr(head, '\0', n))
+		what = "binary data, not text";
+	if (!what && !tr->lines)
+		what = "empty";
+	fprintf(stderr, "replay: no timer events in %s: is this the text of tracefs trace/trace_pipe, `trace-cmd report` or `perf script`? (trace.dat is binary: run trace-cmd report on it)\n",
+		name);
+	if (what)
+		fprintf(stderr, "replay: %s is %s\n", name, what);
+	else
+		fprintf(stderr, "replay: %s has %llu lines, none a timer event (timer:timer_* and timer:hrtimer_* must be enabled)\n",
+			name, (unsigned long long)tr->lines);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	const char *path = NULL, *irfile = NULL;
+	const char *path = NULL, *irfile = NULL, *name = NULL;
+	uint64_t events = 0;
 	struct rp_trace tr;
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = NULL, head[16];
+	size_t cap = 0, nhead = 0;
 	ssize_t n;
 	FILE *f;
 	int i;
@@ -300,6 +366,8 @@ int main(int argc, char **argv)
 			o.engines = argv[++i];
 		else if (!strcmp(argv[i], "-i") && i + 1 < argc)
 			irfile = argv[++i];
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			name = argv[++i];
 		else if (path || (argv[i][0] == '-' && argv[i][1]))
 			rp_usage();
 		else
@@ -307,6 +375,9 @@ int main(int argc, char **argv)
 	}
 	if (!path || o.repeat < 1)
 		rp_usage();
+	if (!name)
+		name = path;
+	rp_check_engines();
 	if (rp_nr_engines > ARRAY_SIZE(o.ir)) {
 		fprintf(stderr, "replay: more engines than o.ir has rows\n");
 		return 2;
@@ -321,6 +392,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
+		if (!nhead) {
+			nhead = n < (ssize_t)sizeof(head) ? n : sizeof(head);
+			memcpy(head, line, nhead);
+		}
 		if (line[n - 1] == '\n')
 			rp_line(&tr, line, n - 1, 1);
 		else
@@ -334,7 +409,14 @@ int main(int argc, char **argv)
 	if (f != stdin)
 		fclose(f);
 	rp_finish(&tr);
-	rp_report(path, &tr);
+	for (i = 0; i < TP_NR_TYPES; i++)
+		events += tr.count[i];
+	if (!events) {
+		i = rp_no_events(name, &tr, head, nhead);
+		rp_free(&tr);
+		return i;
+	}
+	rp_report(name, &tr);
 	if (RUNNING_ON_VALGRIND)
 		rp_callgrind(&tr);
 	else

@@ -43,4 +43,4 @@ if [ "${REPLAY_CALLGRIND:-1}" != 0 ]; then
 	done
 fi
 # shellcheck disable=SC2086
-"$bin" -r "$repeat" $engines -i "$tmp/ir" "$tmp/trace" | sed "s|$tmp/trace|$trace|"
+"$bin" -r "$repeat" $engines -i "$tmp/ir" -n "$trace" "$tmp/trace"

@@ -11,6 +11,8 @@
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
 #  - the bad lines are reported with their line numbers and reasons;
+#  - a file with no timer event (empty, gzip, trace.dat, headers only) and
+#    an unknown engine are refused, saying why;
 #  - each trace passes the fuzz target's checks, under ASan and UBSan.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -132,4 +134,32 @@ grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_s
 	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
+
+# refuse WANT CMD...: CMD fails, and says WANT on stderr
+refuse() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$tmp/refuse.out" 2>"$tmp/refuse.err" || rc=$?
+	[ "$rc" != 0 ] || { bad "$* exited 0: $(head -n 3 "$tmp/refuse.out")"; return 1; }
+	grep -qF -- "$want" "$tmp/refuse.err" || { bad "$*: not '$want': $(cat "$tmp/refuse.err")"; return 1; }
+}
+# No timer event in the file: refused, saying what the file is; and an
+# engine that does not exist.
+fails=0
+bin=$here/build/replay
+: >"$tmp/empty.txt"
+gzip -c "$here/traces/malformed.tracefs" >"$tmp/gz.txt"
+printf '\027\010Dtracing6\0\0\0\0\001\010' >"$tmp/trace.dat"
+printf 'cpus=2\n# just a header\n' >"$tmp/header.txt"
+none="no timer events in"
+refuse "$none $tmp/empty.txt: is this the text of tracefs" "$bin" -r 1 "$tmp/empty.txt" || fails=1
+refuse "is empty" "$bin" -r 1 "$tmp/empty.txt" || fails=1
+refuse "is gzip data" "$bin" -r 1 "$tmp/gz.txt" || fails=1
+refuse "is trace-cmd's binary trace.dat: run trace-cmd report on it" "$bin" -r 1 "$tmp/trace.dat" || fails=1
+refuse "has 2 lines, none a timer event" "$bin" -r 1 "$tmp/header.txt" || fails=1
+refuse "$none my.txt" "$bin" -r 1 -n my.txt - <"$tmp/empty.txt" || fails=1
+refuse "unknown engine 'nosuch' (engines: classic, modern," \
+	env REPLAY_ENGINES=heap,nosuch REPLAY_CALLGRIND=0 "$here/replay.sh" "$here/traces/malformed.tracefs" || fails=1
+refuse "unknown engine 'hea' (engines:" "$bin" -r 1 -e hea "$here/traces/malformed.tracefs" || fails=1
+result $fails replay-refusals
 exit $fail
