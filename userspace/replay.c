@@ -136,12 +136,21 @@ static void rp_report(const char *path, const struct rp_trace *tr)
 	for (i = 0; i < TP_NR_TYPES; i++)
 		events += tr->count[i];
 	printf("# replay of %s\n", path);
-	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, malformed %llu, lost %llu events on %llu lines\n",
+	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, malformed %llu, lost %llu events on %llu lines",
 	       (unsigned long long)tr->lines, (unsigned long long)events,
 	       (unsigned long long)tr->blank, (unsigned long long)tr->other,
 	       (unsigned long long)tr->malformed,
 	       (unsigned long long)tr->lost_events,
 	       (unsigned long long)tr->lost_lines);
+	if (tr->lost_unknown)
+		printf(" (%llu of them an unknown number)",
+		       (unsigned long long)tr->lost_unknown);
+	printf("\n");
+	if (tr->overwritten)
+		printf("# overwritten: %llu events (the header's entries-written less entries-in-buffer: the ring buffer was full)\n",
+		       (unsigned long long)tr->overwritten);
+	if (tr->lost_lines || tr->overwritten)
+		printf("# WARNING: events were lost: the kernel's counts below miss them, and timers may look aged out, added or deleted where they were not\n");
 	printf("# events:");
 	for (i = 0; i < TP_NR_TYPES; i++)
 		printf(" %s=%llu", tp_type_name(i), (unsigned long long)tr->count[i]);

@@ -102,7 +102,11 @@ struct rp_shadow;
  * @other: lines of other events; @other_line the first RP_LINES_KEPT
  * @malformed: lines that are not well-formed; @bad_line, @bad_why the first
  *	RP_LINES_KEPT
- * @lost: "[LOST N EVENTS]" lines and the events they add up to
+ * @lost_lines: lines of lost events ("[LOST N EVENTS]", "[N EVENTS
+ *	DROPPED]"); @lost_events: the events they add up to; @lost_unknown:
+ *	of the lines, those that give no count
+ * @overwritten: the events tracefs' entries-in-buffer/entries-written
+ *	header says were written and overwritten
  * @nomem: an allocation failed: the replay stopped taking events
  */
 struct rp_trace {
@@ -117,7 +121,7 @@ struct rp_trace {
 	uint64_t other, other_line[RP_LINES_KEPT];
 	uint64_t malformed, bad_line[RP_LINES_KEPT];
 	const char *bad_why[RP_LINES_KEPT];
-	uint64_t lost_lines, lost_events;
+	uint64_t lost_lines, lost_events, lost_unknown, overwritten;
 	int nomem;
 };
 

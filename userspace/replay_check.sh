@@ -11,6 +11,7 @@
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
 #  - the bad lines are reported with their line numbers and reasons;
+#  - lost events are counted in each form the tools print them;
 #  - a file with no timer event (empty, gzip, trace.dat, headers only) and
 #    an unknown engine are refused, saying why;
 #  - each trace passes the fuzz target's checks, under ASan and UBSan.
@@ -134,6 +135,19 @@ grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_s
 	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
+
+# Lost events, each way the tools say it: counted, a count or not.
+out=$tmp/lost.out
+fails=0
+"$here/build/replay" -r 1 -e heap "$here/traces/lost.tracefs" >"$out" 2>&2 || fails=1
+cat "$out" >&2
+for want in "# lines 17: events 4, blank or header 7, other events 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
+	"# overwritten: 1000 events (the header's entries-written less entries-in-buffer: the ring buffer was full)" \
+	"# malformed lines (2): 16 (not an event line) 17 (not an event line)"; do
+	grep -qxF "$want" "$out" || { bad "lost: not $want"; fails=1; }
+done
+grep -q "^# WARNING: events were lost" "$out" || { bad "lost: no warning"; fails=1; }
+result $fails replay-lost-events
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {

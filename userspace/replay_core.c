@@ -375,10 +375,12 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	switch (kind) {
 	case TP_BLANK:
 		tr->blank++;
+		tr->overwritten += ev.lost;
 		return;
 	case TP_LOST:
 		tr->lost_lines++;
 		tr->lost_events += ev.lost;
+		tr->lost_unknown += ev.lost_unknown;
 		return;
 	case TP_OTHER:
 		rp_keep(tr->other_line, ++tr->other, tr->lines);

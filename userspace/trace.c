@@ -44,6 +44,23 @@ static int tp_isname(char c)
 	       (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+static int tp_starts(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !memcmp(s, w, k);
+}
+
+/* The digits at p[0, n), as many as there are. */
+static size_t tp_digits(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && tp_isdigit(p[i]))
+		i++;
+	return i;
+}
+
 /* An unsigned decimal filling p[0, n) exactly; 0 on overflow or junk. */
 static int tp_udec(const char *p, size_t n, uint64_t *v)
 {
@@ -291,19 +308,70 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 	return why;
 }
 
-static int tp_starts(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
 
-	return n >= k && !memcmp(s, w, k);
+/*
+ * A line of lost events, s[0, n) from its first non-blank byte: tracefs'
+ * "CPU:N [LOST M EVENTS]" or "CPU:N [LOST EVENTS]" (the count unknown),
+ * trace-cmd report's "CPU:N [M EVENTS DROPPED]" or "CPU:N [EVENTS
+ * DROPPED]". Sets ev->lost or ev->lost_unknown.
+ */
+static int tp_lost(const char *s, size_t n, struct tp_event *ev)
+{
+	size_t i = 4, d;
+	int lost;
+
+	if (!tp_starts(s, n, "CPU:") || !tp_digits(s + i, n - i))
+		return 0;
+	i += tp_digits(s + i, n - i);
+	if (!tp_starts(s + i, n - i, " ["))
+		return 0;
+	i += 2;
+	lost = tp_starts(s + i, n - i, "LOST ");
+	if (lost)
+		i += 5;
+	d = tp_digits(s + i, n - i);
+	if (d) {
+		if (i + d >= n || s[i + d] != ' ' || !tp_udec(s + i, d, &ev->lost))
+			return 0;
+		i += d + 1;
+	} else {
+		ev->lost_unknown = 1;
+	}
+	if (!tp_starts(s + i, n - i, lost ? "EVENTS]" : "EVENTS DROPPED]"))
+		return 0;
+	i += lost ? 7 : 15;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i == n;
+}
+
+/*
+ * tracefs' "# entries-in-buffer/entries-written: A/B": B - A events were
+ * written and are not in the buffer (overwritten), into ev->lost.
+ */
+static void tp_entries(const char *s, size_t n, struct tp_event *ev)
+{
+	const char *key = "# entries-in-buffer/entries-written: ";
+	size_t i = strlen(key), a, b;
+	uint64_t in, written;
+
+	if (!tp_starts(s, n, key))
+		return;
+	a = tp_digits(s + i, n - i);
+	if (!a || i + a >= n || s[i + a] != '/')
+		return;
+	b = tp_digits(s + i + a + 1, n - i - a - 1);
+	if (tp_udec(s + i, a, &in) && tp_udec(s + i + a + 1, b, &written) &&
+	    written > in)
+		ev->lost = written - in;
 }
 
 /**
  * tp_parse_line() - what one line of a trace is
  * @s: the line, without its '\n'; need not be NUL-terminated
  * @n: its length
- * @ev: filled in for TP_EVENT; @ev->lost for TP_LOST, @ev->why for
- *	TP_MALFORMED
+ * @ev: filled in for TP_EVENT; @ev->lost for TP_LOST and TP_BLANK (see
+ *	struct tp_event), @ev->why for TP_MALFORMED
  *
  * Return: the kind of line.
  */
@@ -324,18 +392,14 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	if (i == n || s[i] == '#' || tp_starts(s + i, n - i, "cpus=") ||
-	    tp_starts(s + i, n - i, "version = "))
+	    tp_starts(s + i, n - i, "version = ")) {
+		tp_entries(s + i, n - i, ev);
 		return TP_BLANK;
-	for (k = i; k + 6 <= n; k++) {
-		if (!memcmp(s + k, "[LOST ", 6)) {
-			for (i = k + 6; i < n && tp_isdigit(s[i]); i++)
-				;
-			if (tp_starts(s + i, n - i, " EVENTS]") &&
-			    tp_udec(s + k + 6, i - k - 6, &ev->lost))
-				return TP_LOST;
-			break;
-		}
 	}
+	if (tp_lost(s + i, n - i, ev))
+		return TP_LOST;
+	ev->lost = 0;
+	ev->lost_unknown = 0;
 	for (i = 1; i + 1 < n; i++)
 		if (s[i] == ':' && s[i + 1] == ' ' &&
 		    tp_marker(s, n, i, &ts, &name, &name_end))

@@ -31,7 +31,7 @@ enum tp_type {
 enum tp_kind {
 	TP_EVENT,	/* one of enum tp_type, in the event */
 	TP_BLANK,	/* empty, a comment ('#') or a header (cpus=, version =) */
-	TP_LOST,	/* "CPU:N [LOST M EVENTS]": M in the event's @lost */
+	TP_LOST,	/* "CPU:N [LOST M EVENTS]", "CPU:N [M EVENTS DROPPED]" */
 	TP_OTHER,	/* a well-formed line of another event */
 	TP_MALFORMED,	/* anything else; the reason in the event's @why */
 };
@@ -59,7 +59,11 @@ enum tp_form {
  * @deferrable: timer_start: flags has D (TIMER_DEFERRABLE); tracefs form
  *	only: trace-cmd report and perf script (libtraceevent 1.7) print
  *	"D|P|I" for every timer
- * @lost: TP_LOST: the events the line says were lost
+ * @lost: TP_LOST: the events the line says were lost (0 with @lost_unknown);
+ *	TP_BLANK: the events tracefs' "# entries-in-buffer/entries-written:
+ *	A/B" header says were overwritten (B - A)
+ * @lost_unknown: TP_LOST: the line gives no count ("[LOST EVENTS]",
+ *	"[EVENTS DROPPED]")
  * @why: TP_MALFORMED: a static string saying why
  */
 struct tp_event {
@@ -75,6 +79,7 @@ struct tp_event {
 	int has_timeout;
 	int deferrable;
 	uint64_t lost;
+	int lost_unknown;
 	const char *why;
 };
 
