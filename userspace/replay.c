@@ -136,10 +136,10 @@ static void rp_report(const char *path, const struct rp_trace *tr)
 	for (i = 0; i < TP_NR_TYPES; i++)
 		events += tr->count[i];
 	printf("# replay of %s\n", path);
-	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, malformed %llu, lost %llu events on %llu lines",
+	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, stack-trace %llu, malformed %llu, lost %llu events on %llu lines",
 	       (unsigned long long)tr->lines, (unsigned long long)events,
 	       (unsigned long long)tr->blank, (unsigned long long)tr->other,
-	       (unsigned long long)tr->malformed,
+	       (unsigned long long)tr->stack, (unsigned long long)tr->malformed,
 	       (unsigned long long)tr->lost_events,
 	       (unsigned long long)tr->lost_lines);
 	if (tr->lost_unknown)

@@ -100,6 +100,7 @@ struct rp_shadow;
  * @forms: events per form
  * @blank: comments, headers and empty lines
  * @other: lines of other events; @other_line the first RP_LINES_KEPT
+ * @stack: lines of stack traces (perf script -g, tracefs' stacktrace)
  * @malformed: lines that are not well-formed; @bad_line, @bad_why the first
  *	RP_LINES_KEPT
  * @lost_lines: lines of lost events ("[LOST N EVENTS]", "[N EVENTS
@@ -118,7 +119,7 @@ struct rp_trace {
 	uint64_t *cpu_seq;
 	uint64_t seq;
 	uint64_t lines, count[TP_NR_TYPES], forms[TP_NR_FORMS], blank;
-	uint64_t other, other_line[RP_LINES_KEPT];
+	uint64_t other, other_line[RP_LINES_KEPT], stack;
 	uint64_t malformed, bad_line[RP_LINES_KEPT];
 	const char *bad_why[RP_LINES_KEPT];
 	uint64_t lost_lines, lost_events, lost_unknown, overwritten;

@@ -11,7 +11,8 @@
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
 #  - the bad lines are reported with their line numbers and reasons;
-#  - lost events are counted in each form the tools print them;
+#  - lost events are counted in each form the tools print them; stack
+#    trace lines are counted apart, not taken as malformed;
 #  - a file with no timer event (empty, gzip, trace.dat, headers only) and
 #    an unknown engine are refused, saying why;
 #  - each trace passes the fuzz target's checks, under ASan and UBSan.
@@ -124,7 +125,7 @@ cat "$out" >&2
 want="# malformed lines (7): 6 (a field is missing) 7 (a field is not a number) 9 (not an event line) 13 (a field is not a number) 15 (cpu out of range) 16 (line too long) 18 (truncated: no end of line)"
 grep -qxF "$want" "$out" || { bad "malformed: not $want"; fails=1; }
 grep -qxF "# other-event lines (2): 5 14" "$out" || { bad "malformed: other-event lines"; fails=1; }
-grep -qxF "# lines 18: events 5, blank or header 3, other events 2, malformed 7, lost 42 events on 1 lines" "$out" ||
+grep -qxF "# lines 18: events 5, blank or header 3, other events 2, stack-trace 0, malformed 7, lost 42 events on 1 lines" "$out" ||
 	{ bad "malformed: line counts"; fails=1; }
 grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_start=1 hrtimer_cancel=0 hrtimer_expire_entry=1" "$out" ||
 	{ bad "malformed: event counts"; fails=1; }
@@ -141,13 +142,26 @@ out=$tmp/lost.out
 fails=0
 "$here/build/replay" -r 1 -e heap "$here/traces/lost.tracefs" >"$out" 2>&2 || fails=1
 cat "$out" >&2
-for want in "# lines 17: events 4, blank or header 7, other events 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
+for want in "# lines 17: events 4, blank or header 7, other events 0, stack-trace 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
 	"# overwritten: 1000 events (the header's entries-written less entries-in-buffer: the ring buffer was full)" \
 	"# malformed lines (2): 16 (not an event line) 17 (not an event line)"; do
 	grep -qxF "$want" "$out" || { bad "lost: not $want"; fails=1; }
 done
 grep -q "^# WARNING: events were lost" "$out" || { bad "lost: no warning"; fails=1; }
 result $fails replay-lost-events
+
+# Stack traces (perf script -g, tracefs' stacktrace): counted, not malformed.
+out=$tmp/stack.out
+fails=0
+"$here/build/replay" -r 1 -e heap "$here/traces/stack.txt" >"$out" 2>&2 || fails=1
+cat "$out" >&2
+for want in "# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
+	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"; do
+	grep -qxF "$want" "$out" || { bad "stack: not $want"; fails=1; }
+done
+[ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
+	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
+result $fails replay-stack-lines
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {

@@ -385,6 +385,9 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	case TP_OTHER:
 		rp_keep(tr->other_line, ++tr->other, tr->lines);
 		return;
+	case TP_STACK:
+		tr->stack++;
+		return;
 	case TP_MALFORMED:
 		if (++tr->malformed <= RP_LINES_KEPT)
 			tr->bad_why[tr->malformed - 1] = ev.why;

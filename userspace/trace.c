@@ -38,6 +38,11 @@ static int tp_isdigit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int tp_isxdigit(char c)
+{
+	return tp_isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int tp_isname(char c)
 {
 	return tp_isdigit(c) || (c >= 'a' && c <= 'z') ||
@@ -366,6 +371,38 @@ static void tp_entries(const char *s, size_t n, struct tp_event *ev)
 		ev->lost = written - in;
 }
 
+/*
+ * A line of a stack trace, s[0, n) whole: a frame of perf script -g
+ * ("\t" blanks, an address in hex, a blank, the symbol and its object),
+ * a frame of tracefs' options/stacktrace and userstacktrace (" => f"), or
+ * the line that heads the latter ("PREFIX TIMESTAMP: <stack trace>").
+ */
+static int tp_stack(const char *s, size_t n)
+{
+	static const char *const heads[] = {
+		": <stack trace>", ": <user stack trace>",
+	};
+	size_t i = 0, h, k;
+
+	if (n && s[0] == '\t') {
+		while (i < n && (s[i] == '\t' || s[i] == ' '))
+			i++;
+		for (h = i; i < n && i - h <= 16 && tp_isxdigit(s[i]); i++)
+			;
+		return i > h && i - h <= 16 && i + 1 < n && s[i] == ' ';
+	}
+	while (i < n && s[i] == ' ')
+		i++;
+	if (tp_starts(s + i, n - i, "=> "))
+		return 1;
+	for (k = 0; k < sizeof(heads) / sizeof(heads[0]); k++) {
+		h = strlen(heads[k]);
+		if (n >= h && !memcmp(s + n - h, heads[k], h))
+			return 1;
+	}
+	return 0;
+}
+
 /**
  * tp_parse_line() - what one line of a trace is
  * @s: the line, without its '\n'; need not be NUL-terminated
@@ -405,6 +442,8 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 		    tp_marker(s, n, i, &ts, &name, &name_end))
 			break;
 	if (i + 1 >= n) {
+		if (tp_stack(s, n))
+			return TP_STACK;
 		ev->why = "not an event line";
 		return TP_MALFORMED;
 	}

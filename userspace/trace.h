@@ -33,6 +33,7 @@ enum tp_kind {
 	TP_BLANK,	/* empty, a comment ('#') or a header (cpus=, version =) */
 	TP_LOST,	/* "CPU:N [LOST M EVENTS]", "CPU:N [M EVENTS DROPPED]" */
 	TP_OTHER,	/* a well-formed line of another event */
+	TP_STACK,	/* a stack trace's: perf script -g's frames, tracefs' "=> f" */
 	TP_MALFORMED,	/* anything else; the reason in the event's @why */
 };
 
