@@ -10,6 +10,8 @@
 #    timer at exactly its due tick (late max 0, none early);
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
+#  - the form and CPU of a line are told whatever columns the options
+#    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
 #  - the bad lines are reported with their line numbers and reasons;
 #  - lost events are counted in each form the tools print them; stack
 #    trace lines are counted apart, not taken as malformed;
@@ -162,6 +164,34 @@ done
 [ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
 result $fails replay-stack-lines
+
+# variant NAME SRC FORM SED: the trace SRC with its prefix rewritten by SED
+# as another tool or option prints it is read in FORM, each event on its
+# CPU, and the kernel's rows are SRC's (its deferrable count too).
+variant() {
+	local what=$1 src=$2 form=$3 expr=$4 k0 k1 fails=0
+	gzip -dc "$src" | sed -E "$expr" >"$tmp/$what.txt"
+	"$here/build/replay" -r 1 -e heap "$tmp/$what.txt" >"$tmp/$what.out" 2>&2 || fails=1
+	gzip -dc "$src" | "$here/build/replay" -r 1 -e heap - >"$tmp/$what.src" 2>&2 || fails=1
+	cmp -s "$tmp/$what.txt" <(gzip -dc "$src") && { bad "$what: sed changed nothing"; fails=1; }
+	n=$(grep -c ': [a-z_]*timer_[a-z_]*: ' "$tmp/$what.txt")
+	grep -qx "# forms:.* $form=$n\( .*\)\?" "$tmp/$what.out" ||
+		{ bad "$what: not all $n in $form: $(grep '^# forms' "$tmp/$what.out")"; fails=1; }
+	k0=$(grep '^# kernel:' "$tmp/$what.src")
+	k1=$(grep '^# kernel:' "$tmp/$what.out")
+	[ -n "$k0" ] && [ "$k0" = "$k1" ] || { bad "$what: kernel rows $k1, not $k0"; fails=1; }
+	result $fails "replay-form-$what"
+}
+traces=$here/traces
+# tracefs with options/irq-info off: no flags column, still tracefs
+variant noirq "$traces/guest-tcp.tracefs.gz" tracefs 's/^([^[]*\[[0-9]+\]) [^ ]+ /\1 /'
+# trace-cmd report from 3.3 on: a flags column, still trace-cmd
+variant tc33 "$traces/guest-tcp.trace-cmd.gz" trace-cmd 's/^([^[]*\[[0-9]+\]) /\1 d..1. /'
+# trace-cmd report -l: the CPU in the latency column, "0d..1."
+variant tclat "$traces/guest-tcp.trace-cmd.gz" trace-cmd 's/^([^[]*) \[0*([0-9]+)\] /\1 \2d..1. /'
+# the tracefs form's deferrable timers are counted, trace-cmd's are not
+grep -q "^# kernel: .* deferrable [1-9]" "$tmp/noirq.out" && grep -q "^# kernel: .* deferrable 0," "$tmp/tc33.out"
+result $? replay-form-deferrable
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {

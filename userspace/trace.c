@@ -4,9 +4,12 @@
  *
  *	PREFIX TIMESTAMP: [SYSTEM:]EVENT: FIELDS
  *
- * PREFIX is "comm-pid [cpu] flags" (tracefs), "comm-pid [cpu]" (trace-cmd
- * report) or "comm pid [cpu]" (perf script, whose EVENT has its system,
- * "timer:"); TIMESTAMP is seconds with a fraction. The event is found as
+ * PREFIX is "comm-pid [cpu] flags" (tracefs; no flags with irq-info off),
+ * "comm-pid [cpu]" (trace-cmd report; flags too from 3.3 on, "comm-pid
+ * CPUflags" with -l) or "comm pid [cpu]" (perf script); TIMESTAMP is
+ * seconds with a fraction. The form is told by what does not depend on
+ * options: perf's EVENT has its system ("timer:"); libtraceevent (trace-cmd
+ * and perf) prints pointers as "0x...", the kernel's %p (tracefs) without. The event is found as
  * the first ": " after a timestamp that is followed by an event name and a
  * colon, so a task name with spaces or colons in it does not matter. FIELDS
  * are key=value tokens ([timeout=N] too), each found by its key. Every
@@ -240,41 +243,57 @@ static int tp_timestamp(const char *t, size_t n, uint64_t *ns)
 }
 
 /*
- * The prefix p[0, n) (before the timestamp): the CPU and the form. A
- * trailing token after "[cpu]" is tracefs' flags column.
+ * trace-cmd report -l's latency column, "CPU" then the flags ("0d.h1."),
+ * p[0, n): its CPU's digits' length, 0 if it is not one. The flags start
+ * with irqs-off's: 'd', 'D', 'X' or '.'.
+ */
+static size_t tp_latency_cpu(const char *p, size_t n)
+{
+	size_t d = tp_digits(p, n), i;
+
+	if (!d || n - d < 4 || !strchr("dDX.", p[d]))
+		return 0;
+	for (i = d; i < n; i++)
+		if (!tp_isdigit(p[i]) && !strchr("dDXNnpPhHsSbBzZ.", p[i]))
+			return 0;
+	return d;
+}
+
+/*
+ * The CPU, from the prefix p[0, n) (before the timestamp): its last
+ * "[cpu]" token (tracefs, trace-cmd report, perf script -F cpu), or the
+ * latency column of trace-cmd report -l as its last token; none if
+ * neither (perf script -F without cpu).
  */
 static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
 {
-	size_t e = n, d;
+	size_t e = n, b, d;
 	uint64_t cpu;
-	int flags = 0;
 
+	ev->cpu = TP_NO_CPU;
 	while (e > 0 && p[e - 1] == ' ')
 		e--;
-	if (e > 0 && p[e - 1] != ']') {
-		d = e;
-		while (d > 0 && p[d - 1] != ' ')
-			d--;
-		if (e - d <= 8) {
-			flags = 1;
-			e = d;
+	/* the last token first: the latency column */
+	for (b = e; b > 0 && p[b - 1] != ' '; b--)
+		;
+	d = tp_latency_cpu(p + b, e - b);
+	if (!d) {
+		/* the last token of the form "[digits]" */
+		for (e = n; e > 0; e = b) {
 			while (e > 0 && p[e - 1] == ' ')
 				e--;
+			for (b = e; b > 0 && p[b - 1] != ' '; b--)
+				;
+			if (e - b >= 3 && p[b] == '[' && p[e - 1] == ']' &&
+			    tp_digits(p + b + 1, e - b - 2) == e - b - 2)
+				break;
 		}
+		if (!e)
+			return NULL;
+		b++;
+		d = e - b - 1;
 	}
-	ev->form = flags ? TP_FORM_TRACEFS : TP_FORM_TRACE_CMD;
-	ev->cpu = TP_NO_CPU;
-	if (!(e > 0 && p[e - 1] == ']')) {
-		/* perf script -F without cpu has none; others must */
-		ev->form = TP_FORM_PERF;
-		return NULL;
-	}
-	d = e - 1;
-	while (d > 0 && tp_isdigit(p[d - 1]))
-		d--;
-	if (d == 0 || p[d - 1] != '[' || !tp_udec(p + d, e - 1 - d, &cpu))
-		return "no [cpu] before the timestamp";
-	if (cpu >= TP_MAX_CPUS)
+	if (!tp_udec(p + b, d, &cpu) || cpu >= TP_MAX_CPUS)
 		return "cpu out of range";
 	ev->cpu = cpu;
 	return NULL;
@@ -289,6 +308,11 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 
 	/* every event has its timer; the start its expiry, the expiry now */
 	why = tp_get(f, n, hr ? "hrtimer" : "timer", TP_HEX, &ev->ptr, 1);
+	/* libtraceevent prints a pointer "0x...", the kernel's %p bare */
+	if (!why && ev->form != TP_FORM_PERF &&
+	    tp_field(f, n, hr ? "hrtimer" : "timer", &p, &pn) && pn > 2 &&
+	    p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		ev->form = TP_FORM_TRACE_CMD;
 	if (!why && (ev->type == TP_TIMER_START || ev->type == TP_HRTIMER_START))
 		why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
 	if (!why && (ev->type == TP_TIMER_EXPIRE || ev->type == TP_HRTIMER_EXPIRE))
@@ -462,8 +486,7 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 		return TP_OTHER;
 	ev->type = type;
 	why = tp_prefix(s, ts, ev);
-	if (!why && sys)
-		ev->form = TP_FORM_PERF;
+	ev->form = sys ? TP_FORM_PERF : TP_FORM_TRACEFS;
 	if (!why && !tp_timestamp(s + ts, i - ts, &ev->ts_ns))
 		why = "bad timestamp";
 	if (!why)

@@ -37,10 +37,13 @@ enum tp_kind {
 	TP_MALFORMED,	/* anything else; the reason in the event's @why */
 };
 
-/* The form a line is in, told by its prefix. */
+/*
+ * The form a line is in: perf's events have their system ("timer:"),
+ * trace-cmd's (libtraceevent's) pointers are "0x...", tracefs' are not.
+ */
 enum tp_form {
-	TP_FORM_TRACEFS,	/* "comm-pid [cpu] flags ts: event: ..." */
-	TP_FORM_TRACE_CMD,	/* "comm-pid [cpu] ts: event: ..." */
+	TP_FORM_TRACEFS,	/* "comm-pid [cpu] flags ts: event: timer=ffff..." */
+	TP_FORM_TRACE_CMD,	/* "comm-pid [cpu] ts: event: timer=0xffff..." */
 	TP_FORM_PERF,		/* "comm pid [cpu] ts: timer:event: ..." */
 	TP_NR_FORMS,
 };
