@@ -12,6 +12,7 @@
 #    ns/op are there;
 #  - the form and CPU of a line are told whatever columns the options
 #    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
+#  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
 #  - lost events are counted in each form the tools print them; stack
 #    trace lines are counted apart, not taken as malformed;
@@ -192,6 +193,17 @@ variant tclat "$traces/guest-tcp.trace-cmd.gz" trace-cmd 's/^([^[]*) \[0*([0-9]+
 # the tracefs form's deferrable timers are counted, trace-cmd's are not
 grep -q "^# kernel: .* deferrable [1-9]" "$tmp/noirq.out" && grep -q "^# kernel: .* deferrable 0," "$tmp/tc33.out"
 result $? replay-form-deferrable
+
+# make replay TRACE= a path with a space, '&', '|', a quote and '$' in it:
+# replayed, and named in the header as it is.
+odd="$tmp/a b&c|d's \$HOME.tracefs"
+cp "$here/traces/stack.txt" "$odd"
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." replay TRACE="$odd" \
+	>"$tmp/odd.out" 2>"$tmp/odd.err" && grep -qxF "# replay of $odd" "$tmp/odd.out" &&
+	grep -q "^# lines 16: events 4," "$tmp/odd.out"
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/odd.err" >&2; head -n 3 "$tmp/odd.out" >&2; bad "make replay TRACE=\"$odd\" failed"; }
+result $rc replay-odd-path
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {
