@@ -12,6 +12,7 @@
 #    ns/op are there;
 #  - the form and CPU of a line are told whatever columns the options
 #    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
+#  - a .gz or .xz cut short is replayed as far as it goes, with a warning;
 #  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
 #  - lost events are counted in each form the tools print them; stack
@@ -204,6 +205,22 @@ REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." rep
 rc=$?
 [ $rc = 0 ] || { cat "$tmp/odd.err" >&2; head -n 3 "$tmp/odd.out" >&2; bad "make replay TRACE=\"$odd\" failed"; }
 result $rc replay-odd-path
+
+# A .gz and an .xz cut short: replayed as far as they go, with a warning,
+# their last line malformed as a plain file's cut short is.
+fails=0
+head -c 3000 "$here/traces/guest-tcp.trace_pipe.gz" >"$tmp/cut.gz"
+gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | xz -c | head -c 3000 >"$tmp/cut.xz"
+for f in "$tmp/cut.gz" "$tmp/cut.xz"; do
+	REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 "$here/replay.sh" "$f" >"$tmp/cut.out" 2>"$tmp/cut.err" ||
+		{ cat "$tmp/cut.err" >&2; bad "$f: replay.sh failed"; fails=1; continue; }
+	grep -q "^# WARNING: $f ended early or is damaged (.*): replaying the [1-9][0-9]* bytes" "$tmp/cut.out" ||
+		{ bad "$f: no warning"; fails=1; }
+	grep -q "^# lines [0-9]*: events [1-9][0-9]*, .* malformed 1," "$tmp/cut.out" &&
+		grep -q "^# malformed lines (1): [0-9]* (truncated: no end of line)" "$tmp/cut.out" ||
+		{ bad "$f: $(grep '^# lines' "$tmp/cut.out")"; fails=1; }
+done
+result $fails replay-cut-short
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {
