@@ -21,6 +21,8 @@
 #define RP_MAX_JUMP	(1UL << 24)
 /* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
 #define RP_HR_WALL	(1ULL << 59)
+/* An hrtimer started to expire at KTIME_MAX never expires. */
+#define RP_HR_NEVER	((uint64_t)INT64_MAX)
 
 enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
 
@@ -43,18 +45,22 @@ struct rp_op {
  * @dels: cancels that were neither part of an expiry nor of a re-arm
  * @expired: expiries of timers whose start the trace has
  * @expired_nocancel: of @expired, those with no cancel just before
- * @unknown: cancels and expiries of timers started before the trace
+ * @unknown: cancels and expiries of timers started before the trace (events,
+ *	not timers: a timer's cancel and its expiry count 2)
  * @aged: timers thought pending that had no event long past their expiry:
  *	taken as gone (freed without a cancel, or events lost)
  * @pending: pending when the trace ends
- * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL), skipped
+ * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL, or a
+ *	cancel of a timer last started so), skipped
+ * @never: hrtimer starts at KTIME_MAX: the timer is never to expire, so
+ *	the engines drop it
  * @deferrable: timer_start events of deferrable timers
  * @past: starts whose expiry was already past (timeout <= 0 or behind
  *	the replay's clock)
  */
 struct rp_kernel {
 	uint64_t adds, rearms, rearms_nocancel, dels, expired, expired_nocancel;
-	uint64_t unknown, aged, pending, wall, deferrable, past;
+	uint64_t unknown, aged, pending, wall, deferrable, past, never;
 };
 
 /**

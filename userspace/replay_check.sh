@@ -12,6 +12,7 @@
 #    ns/op are there;
 #  - the form and CPU of a line are told whatever columns the options
 #    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
+#  - edges: 2^64 - 1 jiffies, wall-clock and KTIME_MAX hrtimers;
 #  - a .gz or .xz cut short is replayed as far as it goes, with a warning;
 #  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
@@ -221,6 +222,26 @@ for f in "$tmp/cut.gz" "$tmp/cut.xz"; do
 		{ bad "$f: $(grep '^# lines' "$tmp/cut.out")"; fails=1; }
 done
 result $fails replay-cut-short
+
+# Edges: the largest 64-bit jiffies, hrtimers on a wall-clock base (a
+# cancel of one too), restarted at KTIME_MAX (never to expire), events of
+# timers started before the trace counted as events.
+out=$tmp/edges.out
+fails=0
+"$here/build/replay" -r 1 -e heap,classic "$here/traces/edges.tracefs" >"$out" 2>&2 || fails=1
+cat "$out" >&2
+for want in "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
+	"# malformed lines (1): 17 (a field is not a number)" \
+	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0" \
+	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1"; do
+	grep -qxF "$want" "$out" || { bad "edges: not $want"; fails=1; }
+done
+[ "$( (rows timer_list counters; rows hrtimer counters) | tr '\n' ' ')" = "classic|ok heap|ok kernel (trace)|- heap|ok kernel (trace)|- " ] ||
+	{ bad "edges: counters"; fails=1; }
+# ns/op is a figure above 0 or "-", never a clamped "0.0"
+rows timer_list "ns/op" | grep -v '^kernel' | grep -vqE '\|(-|[0-9]*[1-9][0-9]*\.[0-9]|0\.[1-9])$' &&
+	{ bad "edges: ns/op: $(rows timer_list "ns/op" | tr '\n' ' ')"; fails=1; }
+result $fails replay-edges
 
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {

@@ -34,12 +34,13 @@
 
 /*
  * A timer as the trace shows it. @armed: pending in the kernel's view;
+ * @wall: an hrtimer last started on a wall-clock base (not replayed);
  * @expires, @timeout: its last start; @cancel: index + 1 of its undecided
  * cancel's RP_DEL, made at event @cancel_seq on CPU @cancel_cpu.
  */
 struct rp_shadow {
 	uint64_t ptr;
-	uint32_t hr:1, armed:1;
+	uint32_t hr:1, armed:1, wall:1;
 	unsigned long expires, timeout;
 	size_t cancel;
 	uint64_t cancel_seq;
@@ -223,16 +224,31 @@ static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
 	s->late[s->nlate++] = now - expires;
 }
 
+/*
+ * An hrtimer started on a wall-clock base, or to expire never (KTIME_MAX):
+ * not replayed. The engines drop what they hold of it (an undecided cancel
+ * stays a delete); a later cancel of a wall-clock one is counted with it.
+ */
+static void rp_drop(struct rp_trace *tr, struct rp_stream *s,
+		    struct rp_shadow *sh, const struct tp_event *ev)
+{
+	rp_settle(s, sh);
+	if (sh->armed)
+		rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
+	sh->armed = 0;
+	sh->wall = ev->expires != RP_HR_NEVER;
+	if (sh->wall)
+		s->k.wall++;
+	else
+		s->k.never++;
+}
+
 static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 {
 	struct rp_stream *s = &tr->st[hr];
 	unsigned long v = hr ? ev->softexpires : ev->expires;
 	struct rp_shadow *sh;
 
-	if (hr && ev->expires >= RP_HR_WALL) {
-		s->k.wall++;
-		return;
-	}
 	if (!hr && ev->has_timeout)
 		rp_clock(tr, s, ev->expires - ev->timeout, 0);
 	if (!hr && ev->deferrable)
@@ -242,6 +258,11 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		tr->nomem = 1;
 		return;
 	}
+	if (hr && ev->expires >= RP_HR_WALL) {
+		rp_drop(tr, s, sh, ev);
+		return;
+	}
+	sh->wall = 0;
 	if (sh->cancel && sh->cancel_cpu == ev->cpu &&
 	    tr->cpu_seq[ev->cpu] == sh->cancel_seq) {
 		/* mod_timer: the cancel and the start are one re-arm */
@@ -285,6 +306,10 @@ static void rp_cancel(struct rp_trace *tr, const struct tp_event *ev, int hr)
 
 	if (!sh) {
 		s->k.unknown++;
+		return;
+	}
+	if (sh->wall) {
+		s->k.wall++;
 		return;
 	}
 	rp_settle(s, sh);

@@ -73,14 +73,17 @@ static size_t tp_digits(const char *p, size_t n)
 static int tp_udec(const char *p, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned int d;
 	size_t i;
 
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++) {
-		if (!tp_isdigit(p[i]) || x > (UINT64_MAX - 9) / 10)
+		d = p[i] - '0';
+		if (!tp_isdigit(p[i]) || x > UINT64_MAX / 10 ||
+		    (x == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return 0;
-		x = x * 10 + (p[i] - '0');
+		x = x * 10 + d;
 	}
 	*v = x;
 	return 1;
