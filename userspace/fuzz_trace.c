@@ -77,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lines += size && data[size - 1] != '\n';
 	if (rp_init(&tr))
 		return 0;
+	rp_calibrate(&tr, (const char *)data, size);
 	rp_text(&tr, (const char *)data, size);
 	rp_finish(&tr);
 	for (i = 0; i < TP_NR_TYPES; i++)

@@ -149,6 +149,12 @@ static void rp_report(const char *path, const struct rp_trace *tr)
 	if (tr->overwritten)
 		printf("# overwritten: %llu events (the header's entries-written less entries-in-buffer: the ring buffer was full)\n",
 		       (unsigned long long)tr->overwritten);
+	if (tr->boot_timers)
+		printf("# WARNING: %llu hrtimers ran on a clock up to %.3f s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)\n",
+		       (unsigned long long)tr->boot_timers, tr->boot_ahead / 1e9);
+	if (tr->wrap32)
+		printf("# WARNING: %llu timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed\n",
+		       (unsigned long long)tr->wrap32);
 	if (tr->lost_lines || tr->overwritten)
 		printf("# WARNING: events were lost: the kernel's counts below miss them, and timers may look aged out, added or deleted where they were not\n");
 	printf("# events:");
@@ -226,14 +232,14 @@ static void rp_table(const struct rp_trace *tr, int s)
 	       s == RP_TIMER ? "timer_list" : "hrtimer", st->n,
 	       (unsigned long long)st->starts, unit,
 	       st->has_clock ? st->clock - st->first : 0, unit);
-	printf("# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, cancels and expiries of timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu, never to expire %llu\n",
+	printf("# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, cancels and expiries of timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu, never to expire %llu, another clock %llu\n",
 	       (unsigned long long)k->adds, (unsigned long long)k->rearms,
 	       (unsigned long long)k->rearms_nocancel, (unsigned long long)k->dels,
 	       (unsigned long long)k->expired, (unsigned long long)k->expired_nocancel,
 	       (unsigned long long)k->pending, (unsigned long long)k->aged,
 	       (unsigned long long)k->unknown, (unsigned long long)k->deferrable,
 	       (unsigned long long)k->past, (unsigned long long)k->wall,
-	       (unsigned long long)k->never);
+	       (unsigned long long)k->never, (unsigned long long)k->boot);
 	printf("| engine | adds | mods | dels | expired | pending | refused | Ir/op | Ir/add | Ir/mod | Ir/del | Ir/adv | ns/op | cascades | cascaded | worst tick | worst adv ns | on time %% | late p50 | late p99 | late max | early | counters |\n");
 	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (e = 0; e < rp_nr_engines; e++) {
@@ -364,9 +370,8 @@ int main(int argc, char **argv)
 	const char *path = NULL, *irfile = NULL, *name = NULL;
 	uint64_t events = 0;
 	struct rp_trace tr;
-	char *line = NULL, head[16];
-	size_t cap = 0, nhead = 0;
-	ssize_t n;
+	char *text = NULL, head[16];
+	size_t cap = 0, len = 0, nhead, n;
 	FILE *f;
 	int i;
 
@@ -402,23 +407,30 @@ int main(int argc, char **argv)
 		perror(path);
 		return 2;
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (!nhead) {
-			nhead = n < (ssize_t)sizeof(head) ? n : sizeof(head);
-			memcpy(head, line, nhead);
+	/* the whole text: rp_calibrate() reads it before rp_text() */
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			text = realloc(text, cap);
+			if (!text) {
+				perror(path);
+				return 2;
+			}
 		}
-		if (line[n - 1] == '\n')
-			rp_line(&tr, line, n - 1, 1);
-		else
-			rp_line(&tr, line, n, 0);
-	}
-	free(line);
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
 	if (ferror(f)) {
 		perror(path);
 		return 2;
 	}
 	if (f != stdin)
 		fclose(f);
+	nhead = len < sizeof(head) ? len : sizeof(head);
+	memcpy(head, text, nhead);
+	rp_calibrate(&tr, text, len);
+	rp_text(&tr, text, len);
+	free(text);
 	rp_finish(&tr);
 	for (i = 0; i < TP_NR_TYPES; i++)
 		events += tr.count[i];

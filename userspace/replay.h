@@ -21,6 +21,12 @@
 #define RP_MAX_JUMP	(1UL << 24)
 /* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
 #define RP_HR_WALL	(1ULL << 59)
+/*
+ * An hrtimer whose expiries' now is this far (ns) ahead of the trace's own
+ * clock, beyond the offset CLOCK_MONOTONIC's show, is on another clock:
+ * CLOCK_BOOTTIME after a suspend (see rp_calibrate()).
+ */
+#define RP_HR_AHEAD	1000000000LL
 /* An hrtimer started to expire at KTIME_MAX never expires. */
 #define RP_HR_NEVER	((uint64_t)INT64_MAX)
 
@@ -52,6 +58,8 @@ struct rp_op {
  * @pending: pending when the trace ends
  * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL, or a
  *	cancel of a timer last started so), skipped
+ * @boot: events of hrtimers on a clock ahead of the trace's (rp_calibrate()),
+ *	skipped
  * @never: hrtimer starts at KTIME_MAX: the timer is never to expire, so
  *	the engines drop it
  * @deferrable: timer_start events of deferrable timers
@@ -60,7 +68,7 @@ struct rp_op {
  */
 struct rp_kernel {
 	uint64_t adds, rearms, rearms_nocancel, dels, expired, expired_nocancel;
-	uint64_t unknown, aged, pending, wall, deferrable, past, never;
+	uint64_t unknown, aged, pending, wall, deferrable, past, never, boot;
 };
 
 /**
@@ -115,6 +123,12 @@ struct rp_shadow;
  * @overwritten: the events tracefs' entries-in-buffer/entries-written
  *	header says were written and overwritten
  * @nomem: an allocation failed: the replay stopped taking events
+ * @hr_off: the least (hrtimer_expire_entry's now - its timestamp) seen by
+ *	rp_calibrate(), if @has_hr_off: CLOCK_MONOTONIC's offset
+ * @boot_timers: hrtimers found on a clock ahead of it, @boot_ahead the most
+ *	ahead (ns)
+ * @wrap32: timer_list lines whose jiffies look like a 32-bit kernel's
+ *	wrapping at 2^32 (taken as malformed)
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -130,10 +144,14 @@ struct rp_trace {
 	const char *bad_why[RP_LINES_KEPT];
 	uint64_t lost_lines, lost_events, lost_unknown, overwritten;
 	int nomem;
+	int64_t hr_off;
+	int has_hr_off;
+	uint64_t boot_timers, boot_ahead, wrap32;
 };
 
 int rp_init(struct rp_trace *tr);
 void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol);
+void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len);
 void rp_text(struct rp_trace *tr, const char *buf, size_t len);
 void rp_finish(struct rp_trace *tr);
 void rp_free(struct rp_trace *tr);

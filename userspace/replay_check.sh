@@ -13,6 +13,8 @@
 #  - the form and CPU of a line are told whatever columns the options
 #    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
 #  - edges: 2^64 - 1 jiffies, wall-clock and KTIME_MAX hrtimers;
+#  - an hrtimer whose now runs ahead (CLOCK_BOOTTIME) is set aside; 32-bit
+#    jiffies wrapping are named;
 #  - a .gz or .xz cut short is replayed as far as it goes, with a warning;
 #  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
@@ -207,6 +209,30 @@ rc=$?
 [ $rc = 0 ] || { cat "$tmp/odd.err" >&2; head -n 3 "$tmp/odd.out" >&2; bad "make replay TRACE=\"$odd\" failed"; }
 result $rc replay-odd-path
 
+# A CLOCK_BOOTTIME hrtimer after a suspend (its now an hour ahead of the
+# trace's clock) is set aside, and the stream's clock does not jump; a
+# 32-bit kernel's jiffies wrapping at 2^32 are named as such.
+out=$tmp/boottime.out
+fails=0
+"$here/build/replay" -r 1 -e heap "$here/traces/boottime.tracefs" >"$out" 2>&2 || fails=1
+cat "$out" >&2
+for want in "# WARNING: 1 hrtimers ran on a clock up to 3600.000 s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)" \
+	"## hrtimer: 10 operations, 6 starts, ticks in ns, over 4000105 ns" \
+	"# kernel: adds 6, re-arms 0 (0 with no cancel), deletes 0, expiries 4 (4 with no cancel), pending at the end 2, aged out 0, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 4"; do
+	grep -qxF "$want" "$out" || { bad "boottime: not $want"; fails=1; }
+done
+printf '%s\n' \
+	'          <idle>-0       [000] d..1.   290.000000: timer_start: timer=c1801000 function=a expires=4294967290 [timeout=10] cpu=0 idx=10 flags=' \
+	'          <idle>-0       [000] d..1.   290.000100: timer_start: timer=c1802000 function=b expires=200 [timeout=206] cpu=0 idx=10 flags=' \
+	'          <idle>-0       [000] d.s1.   290.040000: timer_expire_entry: timer=c1801000 function=a now=4294967290 baseclk=4294967290' \
+	'          <idle>-0       [000] d.s1.   290.900000: timer_expire_entry: timer=c1802000 function=b now=200 baseclk=200' >"$tmp/wrap32.txt"
+"$here/build/replay" -r 1 -e heap "$tmp/wrap32.txt" >"$tmp/wrap32.out" 2>&2 || fails=1
+for want in "# WARNING: 2 timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed" \
+	"# malformed lines (2): 2 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported)) 4 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported))"; do
+	grep -qxF "$want" "$tmp/wrap32.out" || { bad "wrap32: not $want"; fails=1; }
+done
+result $fails replay-other-clocks
+
 # A .gz and an .xz cut short: replayed as far as they go, with a warning,
 # their last line malformed as a plain file's cut short is.
 fails=0
@@ -232,8 +258,8 @@ fails=0
 cat "$out" >&2
 for want in "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
 	"# malformed lines (1): 17 (a field is not a number)" \
-	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0" \
-	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1"; do
+	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0" \
+	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1, another clock 0"; do
 	grep -qxF "$want" "$out" || { bad "edges: not $want"; fails=1; }
 done
 [ "$( (rows timer_list counters; rows hrtimer counters) | tr '\n' ' ')" = "classic|ok heap|ok kernel (trace)|- heap|ok kernel (trace)|- " ] ||

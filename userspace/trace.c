@@ -492,6 +492,7 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 	ev->form = sys ? TP_FORM_PERF : TP_FORM_TRACEFS;
 	if (!why && !tp_timestamp(s + ts, i - ts, &ev->ts_ns))
 		why = "bad timestamp";
+	ev->ts_counter = !memchr(s + ts, '.', i - ts);
 	if (!why)
 		why = tp_fields(s + name_end + 1, n - name_end - 1, ev);
 	if (why) {

@@ -54,6 +54,8 @@ enum tp_form {
  * @form: the form of the line
  * @cpu: the CPU of the line's "[cpu]", TP_NO_CPU if it has none
  * @ts_ns: its timestamp, ns
+ * @ts_counter: the timestamp has no fraction: a counter (trace_clock
+ *	counter, x86-tsc), not seconds; @ts_ns is its value
  * @ptr: the timer_list or hrtimer pointer
  * @expires: timer_start: the expiry, jiffies; hrtimer_start: ns
  * @softexpires: hrtimer_start: the soft expiry, ns (@expires if absent)
@@ -75,6 +77,7 @@ struct tp_event {
 	enum tp_form form;
 	unsigned int cpu;
 	uint64_t ts_ns;
+	int ts_counter;
 	uint64_t ptr;
 	uint64_t expires;
 	uint64_t softexpires;
