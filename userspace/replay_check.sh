@@ -144,28 +144,33 @@ grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_s
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
 
+# expect NAME FILE LINE...: replay FILE on the classic wheel and the heap
+# into $tmp/NAME.out ($out); each LINE must be a line of it, else fails=1.
+expect() {
+	local what=$1 file=$2 want
+	shift 2
+	out=$tmp/$what.out
+	"$here/build/replay" -r 1 -e heap,classic "$file" >"$out" 2>&2 || { bad "$what: replay failed"; fails=1; }
+	cat "$out" >&2
+	for want in "$@"; do
+		grep -qxF -- "$want" "$out" || { bad "$what: not $want"; fails=1; }
+	done
+}
+
 # Lost events, each way the tools say it: counted, a count or not.
-out=$tmp/lost.out
 fails=0
-"$here/build/replay" -r 1 -e heap "$here/traces/lost.tracefs" >"$out" 2>&2 || fails=1
-cat "$out" >&2
-for want in "# lines 17: events 4, blank or header 7, other events 0, stack-trace 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
+expect lost "$here/traces/lost.tracefs" \
+	"# lines 17: events 4, blank or header 7, other events 0, stack-trace 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
 	"# overwritten: 1000 events (the header's entries-written less entries-in-buffer: the ring buffer was full)" \
-	"# malformed lines (2): 16 (not an event line) 17 (not an event line)"; do
-	grep -qxF "$want" "$out" || { bad "lost: not $want"; fails=1; }
-done
+	"# malformed lines (2): 16 (not an event line) 17 (not an event line)"
 grep -q "^# WARNING: events were lost" "$out" || { bad "lost: no warning"; fails=1; }
 result $fails replay-lost-events
 
 # Stack traces (perf script -g, tracefs' stacktrace): counted, not malformed.
-out=$tmp/stack.out
 fails=0
-"$here/build/replay" -r 1 -e heap "$here/traces/stack.txt" >"$out" 2>&2 || fails=1
-cat "$out" >&2
-for want in "# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
-	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"; do
-	grep -qxF "$want" "$out" || { bad "stack: not $want"; fails=1; }
-done
+expect stack "$here/traces/stack.txt" \
+	"# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
+	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"
 [ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
 result $fails replay-stack-lines
@@ -212,25 +217,17 @@ result $rc replay-odd-path
 # A CLOCK_BOOTTIME hrtimer after a suspend (its now an hour ahead of the
 # trace's clock) is set aside, and the stream's clock does not jump; a
 # 32-bit kernel's jiffies wrapping at 2^32 are named as such.
-out=$tmp/boottime.out
 fails=0
-"$here/build/replay" -r 1 -e heap "$here/traces/boottime.tracefs" >"$out" 2>&2 || fails=1
-cat "$out" >&2
-for want in "# WARNING: 1 hrtimers ran on a clock up to 3600.000 s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)" \
+expect boottime "$here/traces/boottime.tracefs" "# WARNING: 1 hrtimers ran on a clock up to 3600.000 s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)" \
 	"## hrtimer: 10 operations, 6 starts, ticks in ns, over 4000105 ns" \
-	"# kernel: adds 6, re-arms 0 (0 with no cancel), deletes 0, expiries 4 (4 with no cancel), pending at the end 2, aged out 0, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 4"; do
-	grep -qxF "$want" "$out" || { bad "boottime: not $want"; fails=1; }
-done
+	"# kernel: adds 6, re-arms 0 (0 with no cancel), deletes 0, expiries 4 (4 with no cancel), pending at the end 2, aged out 0, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 4"
 printf '%s\n' \
 	'          <idle>-0       [000] d..1.   290.000000: timer_start: timer=c1801000 function=a expires=4294967290 [timeout=10] cpu=0 idx=10 flags=' \
 	'          <idle>-0       [000] d..1.   290.000100: timer_start: timer=c1802000 function=b expires=200 [timeout=206] cpu=0 idx=10 flags=' \
 	'          <idle>-0       [000] d.s1.   290.040000: timer_expire_entry: timer=c1801000 function=a now=4294967290 baseclk=4294967290' \
 	'          <idle>-0       [000] d.s1.   290.900000: timer_expire_entry: timer=c1802000 function=b now=200 baseclk=200' >"$tmp/wrap32.txt"
-"$here/build/replay" -r 1 -e heap "$tmp/wrap32.txt" >"$tmp/wrap32.out" 2>&2 || fails=1
-for want in "# WARNING: 2 timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed" \
-	"# malformed lines (2): 2 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported)) 4 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported))"; do
-	grep -qxF "$want" "$tmp/wrap32.out" || { bad "wrap32: not $want"; fails=1; }
-done
+expect wrap32 "$tmp/wrap32.txt" "# WARNING: 2 timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed" \
+	"# malformed lines (2): 2 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported)) 4 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported))"
 result $fails replay-other-clocks
 
 # A .gz and an .xz cut short: replayed as far as they go, with a warning,
@@ -252,16 +249,11 @@ result $fails replay-cut-short
 # Edges: the largest 64-bit jiffies, hrtimers on a wall-clock base (a
 # cancel of one too), restarted at KTIME_MAX (never to expire), events of
 # timers started before the trace counted as events.
-out=$tmp/edges.out
 fails=0
-"$here/build/replay" -r 1 -e heap,classic "$here/traces/edges.tracefs" >"$out" 2>&2 || fails=1
-cat "$out" >&2
-for want in "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
+expect edges "$here/traces/edges.tracefs" "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
 	"# malformed lines (1): 17 (a field is not a number)" \
 	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0" \
-	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1, another clock 0"; do
-	grep -qxF "$want" "$out" || { bad "edges: not $want"; fails=1; }
-done
+	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1, another clock 0"
 [ "$( (rows timer_list counters; rows hrtimer counters) | tr '\n' ' ')" = "classic|ok heap|ok kernel (trace)|- heap|ok kernel (trace)|- " ] ||
 	{ bad "edges: counters"; fails=1; }
 # ns/op is a figure above 0 or "-", never a clamped "0.0"
