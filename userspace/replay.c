@@ -16,8 +16,9 @@
  * as "ENGINE STREAM KIND" and prints "calls ENGINE STREAM KIND N": the
  * dump's Ir over N is Ir per call. IRFILE gives those back to the native
  * run as "ir ENGINE STREAM KIND IR-PER-CALL" lines for the table (replay.sh
- * does both). NAME is what the report calls the trace (its path). Exits 1 if an engine's counters do not add up, 2 on a usage
- * or read error, an unknown engine, or a trace with no timer event in it.
+ * does both). NAME is what the report calls the trace (its path). Exits 1
+ * if an engine's counters do not add up, 2 on a usage or read error, an
+ * unknown engine, or a trace with no timer event in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +32,13 @@ static const struct {
 	size_t n;
 	const char *what;
 } rp_binaries[] = {
-	{ "\x1f\x8b", 2, "gzip data: name it .gz (make replay decompresses .gz and .xz) or gunzip it" },
-	{ "\xfd" "7zXZ", 6, "xz data: name it .xz (make replay decompresses .gz and .xz) or unxz it" },
-	{ "\x17\x08\x44tracing", 10, "trace-cmd's binary trace.dat: run trace-cmd report on it" },
+	{ "\x1f\x8b", 2,
+	  "gzip data: name it .gz (make replay decompresses .gz and .xz) or gunzip it" },
+	/* with the string's NUL: FD 37 7A 58 5A 00 */
+	{ "\xfd\x37\x7a\x58\x5a", 6,
+	  "xz data: name it .xz (make replay decompresses .gz and .xz) or unxz it" },
+	{ "\x17\x08\x44tracing", 10,
+	  "trace-cmd's binary trace.dat: run trace-cmd report on it" },
 	{ "PERFILE2", 8, "perf's binary perf.data: run perf script on it" },
 };
 
@@ -333,7 +338,8 @@ static void rp_callgrind(const struct rp_trace *tr)
 
 static void rp_usage(void)
 {
-	fprintf(stderr, "usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-\n");
+	fprintf(stderr,
+		"usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-\n");
 	exit(2);
 }
 

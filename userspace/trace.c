@@ -59,6 +59,13 @@ static int tp_starts(const char *s, size_t n, const char *w)
 	return n >= k && !memcmp(s, w, k);
 }
 
+static int tp_ends(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !memcmp(s + n - k, w, k);
+}
+
 /* The digits at p[0, n), as many as there are. */
 static size_t tp_digits(const char *p, size_t n)
 {
@@ -340,7 +347,6 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 	return why;
 }
 
-
 /*
  * A line of lost events, s[0, n) from its first non-blank byte: tracefs'
  * "CPU:N [LOST M EVENTS]" or "CPU:N [LOST EVENTS]" (the count unknown),
@@ -406,10 +412,7 @@ static void tp_entries(const char *s, size_t n, struct tp_event *ev)
  */
 static int tp_stack(const char *s, size_t n)
 {
-	static const char *const heads[] = {
-		": <stack trace>", ": <user stack trace>",
-	};
-	size_t i = 0, h, k;
+	size_t i = 0, h;
 
 	if (n && s[0] == '\t') {
 		while (i < n && (s[i] == '\t' || s[i] == ' '))
@@ -420,14 +423,8 @@ static int tp_stack(const char *s, size_t n)
 	}
 	while (i < n && s[i] == ' ')
 		i++;
-	if (tp_starts(s + i, n - i, "=> "))
-		return 1;
-	for (k = 0; k < sizeof(heads) / sizeof(heads[0]); k++) {
-		h = strlen(heads[k]);
-		if (n >= h && !memcmp(s + n - h, heads[k], h))
-			return 1;
-	}
-	return 0;
+	return tp_starts(s + i, n - i, "=> ") || tp_ends(s, n, ": <stack trace>") ||
+	       tp_ends(s, n, ": <user stack trace>");
 }
 
 /**
