@@ -80,7 +80,9 @@ bench-user:
 # (userspace/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
 # trace-cmd report's or perf script's form, plain, .gz or .xz; by default
 # the trace recorded in the guest under TCP traffic (userspace/traces/).
+# TRACE is taken as it is ($(value)) and passed quoted: a path may have
+# spaces, quotes, '&', '|' or '$'.
 TRACE ?=
 .PHONY: replay
 replay:
-	userspace/replay.sh $(TRACE)
+	userspace/replay.sh $(if $(value TRACE),'$(subst ','\'',$(value TRACE))')

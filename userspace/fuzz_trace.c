@@ -3,8 +3,9 @@
  * libFuzzer target for the trace parser and the replay (trace.c,
  * replay_core.c): the input is a trace's text. It is read line by line,
  * turned into operations and played through every engine; then:
- *  - every line is accounted for once: events, blank, lost, other and
- *    malformed lines add up to the lines, counted here independently;
+ *  - every line is accounted for once: events, blank, lost, other,
+ *    stack-trace and malformed lines add up to the lines, counted here
+ *    independently;
  *  - the kernel's view: every start is an add or a re-arm;
  *  - every engine's counters add up (added = expired + deleted + pending,
  *    pending = what it holds), and it made one call per start and delete;
@@ -76,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lines += size && data[size - 1] != '\n';
 	if (rp_init(&tr))
 		return 0;
+	rp_calibrate(&tr, (const char *)data, size);
 	rp_text(&tr, (const char *)data, size);
 	rp_finish(&tr);
 	for (i = 0; i < TP_NR_TYPES; i++)
@@ -83,7 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < TP_NR_FORMS; i++)
 		forms += tr.forms[i];
 	fz_check(tr.lines == lines, "lines miscounted");
-	fz_check(sum + tr.blank + tr.lost_lines + tr.other + tr.malformed == lines,
+	fz_check(sum + tr.blank + tr.lost_lines + tr.other + tr.stack +
+		 tr.malformed == lines,
 		 "a line not accounted for once");
 	fz_check(forms == sum, "an event with no form");
 	for (s = 0; s < RP_NR_STREAMS && !tr.nomem; s++) {

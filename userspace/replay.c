@@ -2,7 +2,7 @@
 /*
  * replay: a kernel timer trace played through every engine.
  *
- *   replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-
+ *   replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-
  *
  * TRACE is text in any of the three forms (trace.h): the tracefs files,
  * `trace-cmd report`, `perf script`. Prints what it read (events per type
@@ -16,14 +16,31 @@
  * as "ENGINE STREAM KIND" and prints "calls ENGINE STREAM KIND N": the
  * dump's Ir over N is Ir per call. IRFILE gives those back to the native
  * run as "ir ENGINE STREAM KIND IR-PER-CALL" lines for the table (replay.sh
- * does both). Exits 1 if an engine's counters do not add up, 2 on a usage
- * or read error.
+ * does both). NAME is what the report calls the trace (its path). Exits 1
+ * if an engine's counters do not add up, 2 on a usage or read error, an
+ * unknown engine, or a trace with no timer event in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <valgrind/callgrind.h>
 #include "replay.h"
+
+/* The bytes a file starts with, and what it then is. */
+static const struct {
+	const char *magic;
+	size_t n;
+	const char *what;
+} rp_binaries[] = {
+	{ "\x1f\x8b", 2,
+	  "gzip data: name it .gz (make replay decompresses .gz and .xz) or gunzip it" },
+	/* with the string's NUL: FD 37 7A 58 5A 00 */
+	{ "\xfd\x37\x7a\x58\x5a", 6,
+	  "xz data: name it .xz (make replay decompresses .gz and .xz) or unxz it" },
+	{ "\x17\x08\x44tracing", 10,
+	  "trace-cmd's binary trace.dat: run trace-cmd report on it" },
+	{ "PERFILE2", 8, "perf's binary perf.data: run perf script on it" },
+};
 
 static const char *const rp_stream_name[RP_NR_STREAMS] = { "timer", "hrtimer" };
 static const char *const rp_call_name[RP_NR_CALLS] = { "add", "mod", "del", "adv" };
@@ -50,6 +67,31 @@ static int rp_wanted(const char *name)
 			p++;
 	}
 	return 0;
+}
+
+/* Refuses -e with a name that is not an engine's, listing those there are. */
+static void rp_check_engines(void)
+{
+	const char *p = o.engines, *end;
+	unsigned int e;
+	size_t n;
+
+	while (p) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		for (e = 0; e < rp_nr_engines; e++)
+			if (strlen(rp_engines[e].name) == n &&
+			    !strncmp(p, rp_engines[e].name, n))
+				break;
+		if (e == rp_nr_engines) {
+			fprintf(stderr, "replay: unknown engine '%.*s' (engines:", (int)n, p);
+			for (e = 0; e < rp_nr_engines; e++)
+				fprintf(stderr, "%s %s", e ? "," : "", rp_engines[e].name);
+			fprintf(stderr, ")\n");
+			exit(2);
+		}
+		p = end ? end + 1 : NULL;
+	}
 }
 
 static void rp_read_ir(const char *path)
@@ -99,12 +141,27 @@ static void rp_report(const char *path, const struct rp_trace *tr)
 	for (i = 0; i < TP_NR_TYPES; i++)
 		events += tr->count[i];
 	printf("# replay of %s\n", path);
-	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, malformed %llu, lost %llu events on %llu lines\n",
+	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, stack-trace %llu, malformed %llu, lost %llu events on %llu lines",
 	       (unsigned long long)tr->lines, (unsigned long long)events,
 	       (unsigned long long)tr->blank, (unsigned long long)tr->other,
-	       (unsigned long long)tr->malformed,
+	       (unsigned long long)tr->stack, (unsigned long long)tr->malformed,
 	       (unsigned long long)tr->lost_events,
 	       (unsigned long long)tr->lost_lines);
+	if (tr->lost_unknown)
+		printf(" (%llu of them an unknown number)",
+		       (unsigned long long)tr->lost_unknown);
+	printf("\n");
+	if (tr->overwritten)
+		printf("# overwritten: %llu events (the header's entries-written less entries-in-buffer: the ring buffer was full)\n",
+		       (unsigned long long)tr->overwritten);
+	if (tr->boot_timers)
+		printf("# WARNING: %llu hrtimers ran on a clock up to %.3f s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)\n",
+		       (unsigned long long)tr->boot_timers, tr->boot_ahead / 1e9);
+	if (tr->wrap32)
+		printf("# WARNING: %llu timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed\n",
+		       (unsigned long long)tr->wrap32);
+	if (tr->lost_lines || tr->overwritten)
+		printf("# WARNING: events were lost: the kernel's counts below miss them, and timers may look aged out, added or deleted where they were not\n");
 	printf("# events:");
 	for (i = 0; i < TP_NR_TYPES; i++)
 		printf(" %s=%llu", tp_type_name(i), (unsigned long long)tr->count[i]);
@@ -180,13 +237,14 @@ static void rp_table(const struct rp_trace *tr, int s)
 	       s == RP_TIMER ? "timer_list" : "hrtimer", st->n,
 	       (unsigned long long)st->starts, unit,
 	       st->has_clock ? st->clock - st->first : 0, unit);
-	printf("# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, on timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu\n",
+	printf("# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, cancels and expiries of timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu, never to expire %llu, another clock %llu\n",
 	       (unsigned long long)k->adds, (unsigned long long)k->rearms,
 	       (unsigned long long)k->rearms_nocancel, (unsigned long long)k->dels,
 	       (unsigned long long)k->expired, (unsigned long long)k->expired_nocancel,
 	       (unsigned long long)k->pending, (unsigned long long)k->aged,
 	       (unsigned long long)k->unknown, (unsigned long long)k->deferrable,
-	       (unsigned long long)k->past, (unsigned long long)k->wall);
+	       (unsigned long long)k->past, (unsigned long long)k->wall,
+	       (unsigned long long)k->never, (unsigned long long)k->boot);
 	printf("| engine | adds | mods | dels | expired | pending | refused | Ir/op | Ir/add | Ir/mod | Ir/del | Ir/adv | ns/op | cascades | cascaded | worst tick | worst adv ns | on time %% | late p50 | late p99 | late max | early | counters |\n");
 	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (e = 0; e < rp_nr_engines; e++) {
@@ -219,8 +277,9 @@ static void rp_table(const struct rp_trace *tr, int s)
 		       twheel_stats_pending(&r.st),
 		       (unsigned long long)r.st.refused);
 		rp_ir_cells(e, s, &r);
-		if (best >= 0 && null >= 0 && ops)
-			printf(" %.1f |", (best > null ? best - null : 0) / ops);
+		/* no figure when the engine's loop was no slower than the empty one */
+		if (best >= 0 && null >= 0 && ops && best > null)
+			printf(" %.1f |", (best - null) / ops);
 		else
 			printf(" - |");
 		printf(" %llu | %llu | %llu | %.0f |", (unsigned long long)r.st.cascades,
@@ -279,17 +338,46 @@ static void rp_callgrind(const struct rp_trace *tr)
 
 static void rp_usage(void)
 {
-	fprintf(stderr, "usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] TRACE|-\n");
+	fprintf(stderr,
+		"usage: replay [-r REPEAT] [-e ENGINE,...] [-i IRFILE] [-n NAME] TRACE|-\n");
 	exit(2);
+}
+
+/*
+ * A trace with no timer event is refused: an empty file, a compressed or
+ * binary one, the wrong events. head[0, n) is how the file starts.
+ */
+static int rp_no_events(const char *name, const struct rp_trace *tr,
+			const char *head, size_t n)
+{
+	const char *what = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rp_binaries); i++)
+		if (n >= rp_binaries[i].n &&
+		    !memcmp(head, rp_binaries[i].magic, rp_binaries[i].n))
+			what = rp_binaries[i].what;
+	if (!what && memchr(head, '\0', n))
+		what = "binary data, not text";
+	if (!what && !tr->lines)
+		what = "empty";
+	fprintf(stderr, "replay: no timer events in %s: is this the text of tracefs trace/trace_pipe, `trace-cmd report` or `perf script`? (trace.dat is binary: run trace-cmd report on it)\n",
+		name);
+	if (what)
+		fprintf(stderr, "replay: %s is %s\n", name, what);
+	else
+		fprintf(stderr, "replay: %s has %llu lines, none a timer event (timer:timer_* and timer:hrtimer_* must be enabled)\n",
+			name, (unsigned long long)tr->lines);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	const char *path = NULL, *irfile = NULL;
+	const char *path = NULL, *irfile = NULL, *name = NULL;
+	uint64_t events = 0;
 	struct rp_trace tr;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *text = NULL, head[16];
+	size_t cap = 0, len = 0, nhead, n;
 	FILE *f;
 	int i;
 
@@ -300,6 +388,8 @@ int main(int argc, char **argv)
 			o.engines = argv[++i];
 		else if (!strcmp(argv[i], "-i") && i + 1 < argc)
 			irfile = argv[++i];
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			name = argv[++i];
 		else if (path || (argv[i][0] == '-' && argv[i][1]))
 			rp_usage();
 		else
@@ -307,6 +397,9 @@ int main(int argc, char **argv)
 	}
 	if (!path || o.repeat < 1)
 		rp_usage();
+	if (!name)
+		name = path;
+	rp_check_engines();
 	if (rp_nr_engines > ARRAY_SIZE(o.ir)) {
 		fprintf(stderr, "replay: more engines than o.ir has rows\n");
 		return 2;
@@ -320,21 +413,39 @@ int main(int argc, char **argv)
 		perror(path);
 		return 2;
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			rp_line(&tr, line, n - 1, 1);
-		else
-			rp_line(&tr, line, n, 0);
-	}
-	free(line);
+	/* the whole text: rp_calibrate() reads it before rp_text() */
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			text = realloc(text, cap);
+			if (!text) {
+				perror(path);
+				return 2;
+			}
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
 	if (ferror(f)) {
 		perror(path);
 		return 2;
 	}
 	if (f != stdin)
 		fclose(f);
+	nhead = len < sizeof(head) ? len : sizeof(head);
+	memcpy(head, text, nhead);
+	rp_calibrate(&tr, text, len);
+	rp_text(&tr, text, len);
+	free(text);
 	rp_finish(&tr);
-	rp_report(path, &tr);
+	for (i = 0; i < TP_NR_TYPES; i++)
+		events += tr.count[i];
+	if (!events) {
+		i = rp_no_events(name, &tr, head, nhead);
+		rp_free(&tr);
+		return i;
+	}
+	rp_report(name, &tr);
 	if (RUNNING_ON_VALGRIND)
 		rp_callgrind(&tr);
 	else

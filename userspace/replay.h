@@ -21,6 +21,14 @@
 #define RP_MAX_JUMP	(1UL << 24)
 /* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
 #define RP_HR_WALL	(1ULL << 59)
+/*
+ * An hrtimer whose expiries' now is this far (ns) ahead of the trace's own
+ * clock, beyond the offset CLOCK_MONOTONIC's show, is on another clock:
+ * CLOCK_BOOTTIME after a suspend (see rp_calibrate()).
+ */
+#define RP_HR_AHEAD	1000000000LL
+/* An hrtimer started to expire at KTIME_MAX never expires. */
+#define RP_HR_NEVER	((uint64_t)INT64_MAX)
 
 enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
 
@@ -43,18 +51,24 @@ struct rp_op {
  * @dels: cancels that were neither part of an expiry nor of a re-arm
  * @expired: expiries of timers whose start the trace has
  * @expired_nocancel: of @expired, those with no cancel just before
- * @unknown: cancels and expiries of timers started before the trace
+ * @unknown: cancels and expiries of timers started before the trace (events,
+ *	not timers: a timer's cancel and its expiry count 2)
  * @aged: timers thought pending that had no event long past their expiry:
  *	taken as gone (freed without a cancel, or events lost)
  * @pending: pending when the trace ends
- * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL), skipped
+ * @wall: hrtimer events on a wall-clock base (times >= RP_HR_WALL, or a
+ *	cancel of a timer last started so), skipped
+ * @boot: events of hrtimers on a clock ahead of the trace's (rp_calibrate()),
+ *	skipped
+ * @never: hrtimer starts at KTIME_MAX: the timer is never to expire, so
+ *	the engines drop it
  * @deferrable: timer_start events of deferrable timers
  * @past: starts whose expiry was already past (timeout <= 0 or behind
  *	the replay's clock)
  */
 struct rp_kernel {
 	uint64_t adds, rearms, rearms_nocancel, dels, expired, expired_nocancel;
-	uint64_t unknown, aged, pending, wall, deferrable, past;
+	uint64_t unknown, aged, pending, wall, deferrable, past, never, boot;
 };
 
 /**
@@ -100,10 +114,21 @@ struct rp_shadow;
  * @forms: events per form
  * @blank: comments, headers and empty lines
  * @other: lines of other events; @other_line the first RP_LINES_KEPT
+ * @stack: lines of stack traces (perf script -g, tracefs' stacktrace)
  * @malformed: lines that are not well-formed; @bad_line, @bad_why the first
  *	RP_LINES_KEPT
- * @lost: "[LOST N EVENTS]" lines and the events they add up to
+ * @lost_lines: lines of lost events ("[LOST N EVENTS]", "[N EVENTS
+ *	DROPPED]"); @lost_events: the events they add up to; @lost_unknown:
+ *	of the lines, those that give no count
+ * @overwritten: the events tracefs' entries-in-buffer/entries-written
+ *	header says were written and overwritten
  * @nomem: an allocation failed: the replay stopped taking events
+ * @hr_off: the least (hrtimer_expire_entry's now - its timestamp) seen by
+ *	rp_calibrate(), if @has_hr_off: CLOCK_MONOTONIC's offset
+ * @boot_timers: hrtimers found on a clock ahead of it, @boot_ahead the most
+ *	ahead (ns)
+ * @wrap32: timer_list lines whose jiffies look like a 32-bit kernel's
+ *	wrapping at 2^32 (taken as malformed)
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -114,15 +139,19 @@ struct rp_trace {
 	uint64_t *cpu_seq;
 	uint64_t seq;
 	uint64_t lines, count[TP_NR_TYPES], forms[TP_NR_FORMS], blank;
-	uint64_t other, other_line[RP_LINES_KEPT];
+	uint64_t other, other_line[RP_LINES_KEPT], stack;
 	uint64_t malformed, bad_line[RP_LINES_KEPT];
 	const char *bad_why[RP_LINES_KEPT];
-	uint64_t lost_lines, lost_events;
+	uint64_t lost_lines, lost_events, lost_unknown, overwritten;
 	int nomem;
+	int64_t hr_off;
+	int has_hr_off;
+	uint64_t boot_timers, boot_ahead, wrap32;
 };
 
 int rp_init(struct rp_trace *tr);
 void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol);
+void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len);
 void rp_text(struct rp_trace *tr, const char *buf, size_t len);
 void rp_finish(struct rp_trace *tr);
 void rp_free(struct rp_trace *tr);

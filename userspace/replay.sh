@@ -3,8 +3,9 @@
 # prints its tables, Ir per call from callgrind filled in.
 #   userspace/replay.sh [TRACE]     (make replay TRACE=...)
 # TRACE: text in any of the three forms (tracefs, trace-cmd report, perf
-# script), plain or .gz/.xz; by default the trace recorded in the guest
-# under TCP traffic, userspace/traces/guest-tcp.tracefs.gz.
+# script), plain or .gz/.xz (one cut short is replayed as far as it goes,
+# with a warning); by default the trace recorded in the guest under TCP
+# traffic, userspace/traces/guest-tcp.tracefs.gz.
 #   REPLAY_REPEAT    native runs per engine; the table keeps the fastest (3)
 #   REPLAY_ENGINES   engines, comma-separated (all)
 #   REPLAY_CALLGRIND 0: no callgrind run, the Ir columns stay "-" (1)
@@ -21,12 +22,21 @@ ksrc=$("$here/setup.sh")
 make -s -C "$here" KSRC="$ksrc" replay
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+[ "$trace" = - ] || [ -r "$trace" ] || die "replay: cannot read $trace"
+# A .gz or .xz cut short (Ctrl-C on `cat trace_pipe | gzip`) is replayed as
+# far as it decompresses, as a plain file cut short is, with a warning.
+early=
 case "$trace" in
 -) cat >"$tmp/trace" ;;
-*.gz) gzip -dc -- "$trace" >"$tmp/trace" ;;
-*.xz) xz -dc -- "$trace" >"$tmp/trace" ;;
+*.gz) gzip -dc -- "$trace" >"$tmp/trace" 2>"$tmp/unpack" || early=gzip ;;
+*.xz) xz -dc -- "$trace" >"$tmp/trace" 2>"$tmp/unpack" || early=xz ;;
 *) cp -- "$trace" "$tmp/trace" ;;
 esac
+if [ -n "$early" ]; then
+	[ -s "$tmp/trace" ] || die "replay: $early could not decompress anything of $trace: $(tail -n 1 "$tmp/unpack")"
+	early="WARNING: $trace ended early or is damaged ($(tail -n 1 "$tmp/unpack")): replaying the $(wc -c <"$tmp/trace") bytes it decompressed to"
+	log "replay: $early"
+fi
 
 : >"$tmp/ir"
 if [ "${REPLAY_CALLGRIND:-1}" != 0 ]; then
@@ -42,5 +52,6 @@ if [ "${REPLAY_CALLGRIND:-1}" != 0 ]; then
 				printf "ir %s %.1f\n", what, ir / $5 }' "$tmp/calls" >>"$tmp/ir"
 	done
 fi
+[ -z "$early" ] || echo "# $early"
 # shellcheck disable=SC2086
-"$bin" -r "$repeat" $engines -i "$tmp/ir" "$tmp/trace" | sed "s|$tmp/trace|$trace|"
+"$bin" -r "$repeat" $engines -i "$tmp/ir" -n "$trace" "$tmp/trace"

@@ -10,7 +10,18 @@
 #    timer at exactly its due tick (late max 0, none early);
 #  - on the shipped default trace, every engine's Ir/op (callgrind) and
 #    ns/op are there;
+#  - the form and CPU of a line are told whatever columns the options
+#    print (tracefs without irq-info, trace-cmd 3.3's flags, its -l);
+#  - edges: 2^64 - 1 jiffies, wall-clock and KTIME_MAX hrtimers;
+#  - an hrtimer whose now runs ahead (CLOCK_BOOTTIME) is set aside; 32-bit
+#    jiffies wrapping are named;
+#  - a .gz or .xz cut short is replayed as far as it goes, with a warning;
+#  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
+#  - lost events are counted in each form the tools print them; stack
+#    trace lines are counted apart, not taken as malformed;
+#  - a file with no timer event (empty, gzip, trace.dat, headers only) and
+#    an unknown engine are refused, saying why;
 #  - each trace passes the fuzz target's checks, under ASan and UBSan.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,7 +132,7 @@ cat "$out" >&2
 want="# malformed lines (7): 6 (a field is missing) 7 (a field is not a number) 9 (not an event line) 13 (a field is not a number) 15 (cpu out of range) 16 (line too long) 18 (truncated: no end of line)"
 grep -qxF "$want" "$out" || { bad "malformed: not $want"; fails=1; }
 grep -qxF "# other-event lines (2): 5 14" "$out" || { bad "malformed: other-event lines"; fails=1; }
-grep -qxF "# lines 18: events 5, blank or header 3, other events 2, malformed 7, lost 42 events on 1 lines" "$out" ||
+grep -qxF "# lines 18: events 5, blank or header 3, other events 2, stack-trace 0, malformed 7, lost 42 events on 1 lines" "$out" ||
 	{ bad "malformed: line counts"; fails=1; }
 grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_start=1 hrtimer_cancel=0 hrtimer_expire_entry=1" "$out" ||
 	{ bad "malformed: event counts"; fails=1; }
@@ -132,4 +143,149 @@ grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_s
 	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
+
+# expect NAME FILE LINE...: replay FILE on the classic wheel and the heap
+# into $tmp/NAME.out ($out); each LINE must be a line of it, else fails=1.
+expect() {
+	local what=$1 file=$2 want
+	shift 2
+	out=$tmp/$what.out
+	"$here/build/replay" -r 1 -e heap,classic "$file" >"$out" 2>&2 || { bad "$what: replay failed"; fails=1; }
+	cat "$out" >&2
+	for want in "$@"; do
+		grep -qxF -- "$want" "$out" || { bad "$what: not $want"; fails=1; }
+	done
+}
+
+# Lost events, each way the tools say it: counted, a count or not.
+fails=0
+expect lost "$here/traces/lost.tracefs" \
+	"# lines 17: events 4, blank or header 7, other events 0, stack-trace 0, malformed 2, lost 42 events on 4 lines (2 of them an unknown number)" \
+	"# overwritten: 1000 events (the header's entries-written less entries-in-buffer: the ring buffer was full)" \
+	"# malformed lines (2): 16 (not an event line) 17 (not an event line)"
+grep -q "^# WARNING: events were lost" "$out" || { bad "lost: no warning"; fails=1; }
+result $fails replay-lost-events
+
+# Stack traces (perf script -g, tracefs' stacktrace): counted, not malformed.
+fails=0
+expect stack "$here/traces/stack.txt" \
+	"# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
+	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"
+[ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
+	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
+result $fails replay-stack-lines
+
+# variant NAME SRC FORM SED: the trace SRC with its prefix rewritten by SED
+# as another tool or option prints it is read in FORM, each event on its
+# CPU, and the kernel's rows are SRC's (its deferrable count too).
+variant() {
+	local what=$1 src=$2 form=$3 expr=$4 k0 k1 fails=0
+	gzip -dc "$src" | sed -E "$expr" >"$tmp/$what.txt"
+	"$here/build/replay" -r 1 -e heap "$tmp/$what.txt" >"$tmp/$what.out" 2>&2 || fails=1
+	gzip -dc "$src" | "$here/build/replay" -r 1 -e heap - >"$tmp/$what.src" 2>&2 || fails=1
+	cmp -s "$tmp/$what.txt" <(gzip -dc "$src") && { bad "$what: sed changed nothing"; fails=1; }
+	n=$(grep -c ': [a-z_]*timer_[a-z_]*: ' "$tmp/$what.txt")
+	grep -qx "# forms:.* $form=$n\( .*\)\?" "$tmp/$what.out" ||
+		{ bad "$what: not all $n in $form: $(grep '^# forms' "$tmp/$what.out")"; fails=1; }
+	k0=$(grep '^# kernel:' "$tmp/$what.src")
+	k1=$(grep '^# kernel:' "$tmp/$what.out")
+	[ -n "$k0" ] && [ "$k0" = "$k1" ] || { bad "$what: kernel rows $k1, not $k0"; fails=1; }
+	result $fails "replay-form-$what"
+}
+traces=$here/traces
+# tracefs with options/irq-info off: no flags column, still tracefs
+variant noirq "$traces/guest-tcp.tracefs.gz" tracefs 's/^([^[]*\[[0-9]+\]) [^ ]+ /\1 /'
+# trace-cmd report from 3.3 on: a flags column, still trace-cmd
+variant tc33 "$traces/guest-tcp.trace-cmd.gz" trace-cmd 's/^([^[]*\[[0-9]+\]) /\1 d..1. /'
+# trace-cmd report -l: the CPU in the latency column, "0d..1."
+variant tclat "$traces/guest-tcp.trace-cmd.gz" trace-cmd 's/^([^[]*) \[0*([0-9]+)\] /\1 \2d..1. /'
+# the tracefs form's deferrable timers are counted, trace-cmd's are not
+grep -q "^# kernel: .* deferrable [1-9]" "$tmp/noirq.out" && grep -q "^# kernel: .* deferrable 0," "$tmp/tc33.out"
+result $? replay-form-deferrable
+
+# make replay TRACE= a path with a space, '&', '|', a quote and '$' in it:
+# replayed, and named in the header as it is.
+odd="$tmp/a b&c|d's \$HOME.tracefs"
+cp "$here/traces/stack.txt" "$odd"
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." replay TRACE="$odd" \
+	>"$tmp/odd.out" 2>"$tmp/odd.err" && grep -qxF "# replay of $odd" "$tmp/odd.out" &&
+	grep -q "^# lines 16: events 4," "$tmp/odd.out"
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/odd.err" >&2; head -n 3 "$tmp/odd.out" >&2; bad "make replay TRACE=\"$odd\" failed"; }
+result $rc replay-odd-path
+
+# A CLOCK_BOOTTIME hrtimer after a suspend (its now an hour ahead of the
+# trace's clock) is set aside, and the stream's clock does not jump; a
+# 32-bit kernel's jiffies wrapping at 2^32 are named as such.
+fails=0
+expect boottime "$here/traces/boottime.tracefs" "# WARNING: 1 hrtimers ran on a clock up to 3600.000 s ahead of the trace's own (CLOCK_BOOTTIME after a suspend, most likely): their events are set aside (\"another clock\" below)" \
+	"## hrtimer: 10 operations, 6 starts, ticks in ns, over 4000105 ns" \
+	"# kernel: adds 6, re-arms 0 (0 with no cancel), deletes 0, expiries 4 (4 with no cancel), pending at the end 2, aged out 0, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 4"
+printf '%s\n' \
+	'          <idle>-0       [000] d..1.   290.000000: timer_start: timer=c1801000 function=a expires=4294967290 [timeout=10] cpu=0 idx=10 flags=' \
+	'          <idle>-0       [000] d..1.   290.000100: timer_start: timer=c1802000 function=b expires=200 [timeout=206] cpu=0 idx=10 flags=' \
+	'          <idle>-0       [000] d.s1.   290.040000: timer_expire_entry: timer=c1801000 function=a now=4294967290 baseclk=4294967290' \
+	'          <idle>-0       [000] d.s1.   290.900000: timer_expire_entry: timer=c1802000 function=b now=200 baseclk=200' >"$tmp/wrap32.txt"
+expect wrap32 "$tmp/wrap32.txt" "# WARNING: 2 timer_list lines have jiffies that wrapped at 2^32, as a 32-bit kernel's do: not supported, they are malformed" \
+	"# malformed lines (2): 2 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported)) 4 (jiffies wrapped at 2^32 (a 32-bit kernel: not supported))"
+result $fails replay-other-clocks
+
+# A .gz and an .xz cut short: replayed as far as they go, with a warning,
+# their last line malformed as a plain file's cut short is.
+fails=0
+head -c 3000 "$here/traces/guest-tcp.trace_pipe.gz" >"$tmp/cut.gz"
+gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | xz -c | head -c 3000 >"$tmp/cut.xz"
+for f in "$tmp/cut.gz" "$tmp/cut.xz"; do
+	REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 "$here/replay.sh" "$f" >"$tmp/cut.out" 2>"$tmp/cut.err" ||
+		{ cat "$tmp/cut.err" >&2; bad "$f: replay.sh failed"; fails=1; continue; }
+	grep -q "^# WARNING: $f ended early or is damaged (.*): replaying the [1-9][0-9]* bytes" "$tmp/cut.out" ||
+		{ bad "$f: no warning"; fails=1; }
+	grep -q "^# lines [0-9]*: events [1-9][0-9]*, .* malformed 1," "$tmp/cut.out" &&
+		grep -q "^# malformed lines (1): [0-9]* (truncated: no end of line)" "$tmp/cut.out" ||
+		{ bad "$f: $(grep '^# lines' "$tmp/cut.out")"; fails=1; }
+done
+result $fails replay-cut-short
+
+# Edges: the largest 64-bit jiffies, hrtimers on a wall-clock base (a
+# cancel of one too), restarted at KTIME_MAX (never to expire), events of
+# timers started before the trace counted as events.
+fails=0
+expect edges "$here/traces/edges.tracefs" "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
+	"# malformed lines (1): 17 (a field is not a number)" \
+	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0" \
+	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1, another clock 0"
+[ "$( (rows timer_list counters; rows hrtimer counters) | tr '\n' ' ')" = "classic|ok heap|ok kernel (trace)|- heap|ok kernel (trace)|- " ] ||
+	{ bad "edges: counters"; fails=1; }
+# ns/op is a figure above 0 or "-", never a clamped "0.0"
+rows timer_list "ns/op" | grep -v '^kernel' | grep -vqE '\|(-|[0-9]*[1-9][0-9]*\.[0-9]|0\.[1-9])$' &&
+	{ bad "edges: ns/op: $(rows timer_list "ns/op" | tr '\n' ' ')"; fails=1; }
+result $fails replay-edges
+
+# refuse WANT CMD...: CMD fails, and says WANT on stderr
+refuse() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$tmp/refuse.out" 2>"$tmp/refuse.err" || rc=$?
+	[ "$rc" != 0 ] || { bad "$* exited 0: $(head -n 3 "$tmp/refuse.out")"; return 1; }
+	grep -qF -- "$want" "$tmp/refuse.err" || { bad "$*: not '$want': $(cat "$tmp/refuse.err")"; return 1; }
+}
+# No timer event in the file: refused, saying what the file is; and an
+# engine that does not exist.
+fails=0
+bin=$here/build/replay
+: >"$tmp/empty.txt"
+gzip -c "$here/traces/malformed.tracefs" >"$tmp/gz.txt"
+printf '\027\010Dtracing6\0\0\0\0\001\010' >"$tmp/trace.dat"
+printf 'cpus=2\n# just a header\n' >"$tmp/header.txt"
+none="no timer events in"
+refuse "$none $tmp/empty.txt: is this the text of tracefs" "$bin" -r 1 "$tmp/empty.txt" || fails=1
+refuse "is empty" "$bin" -r 1 "$tmp/empty.txt" || fails=1
+refuse "is gzip data" "$bin" -r 1 "$tmp/gz.txt" || fails=1
+refuse "is trace-cmd's binary trace.dat: run trace-cmd report on it" "$bin" -r 1 "$tmp/trace.dat" || fails=1
+refuse "has 2 lines, none a timer event" "$bin" -r 1 "$tmp/header.txt" || fails=1
+refuse "$none my.txt" "$bin" -r 1 -n my.txt - <"$tmp/empty.txt" || fails=1
+refuse "unknown engine 'nosuch' (engines: classic, modern," \
+	env REPLAY_ENGINES=heap,nosuch REPLAY_CALLGRIND=0 "$here/replay.sh" "$here/traces/malformed.tracefs" || fails=1
+refuse "unknown engine 'hea' (engines:" "$bin" -r 1 -e hea "$here/traces/malformed.tracefs" || fails=1
+result $fails replay-refusals
 exit $fail

@@ -34,12 +34,14 @@
 
 /*
  * A timer as the trace shows it. @armed: pending in the kernel's view;
+ * @wall: an hrtimer last started on a wall-clock base (not replayed);
+ * @boot: an hrtimer on a clock ahead of the trace's (rp_calibrate());
  * @expires, @timeout: its last start; @cancel: index + 1 of its undecided
  * cancel's RP_DEL, made at event @cancel_seq on CPU @cancel_cpu.
  */
 struct rp_shadow {
 	uint64_t ptr;
-	uint32_t hr:1, armed:1;
+	uint32_t hr:1, armed:1, wall:1, boot:1;
 	unsigned long expires, timeout;
 	size_t cancel;
 	uint64_t cancel_seq;
@@ -223,16 +225,31 @@ static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
 	s->late[s->nlate++] = now - expires;
 }
 
+/*
+ * An hrtimer started on a wall-clock base, or to expire never (KTIME_MAX):
+ * not replayed. The engines drop what they hold of it (an undecided cancel
+ * stays a delete); a later cancel of a wall-clock one is counted with it.
+ */
+static void rp_drop(struct rp_trace *tr, struct rp_stream *s,
+		    struct rp_shadow *sh, const struct tp_event *ev)
+{
+	rp_settle(s, sh);
+	if (sh->armed)
+		rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
+	sh->armed = 0;
+	sh->wall = ev->expires != RP_HR_NEVER;
+	if (sh->wall)
+		s->k.wall++;
+	else
+		s->k.never++;
+}
+
 static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 {
 	struct rp_stream *s = &tr->st[hr];
 	unsigned long v = hr ? ev->softexpires : ev->expires;
 	struct rp_shadow *sh;
 
-	if (hr && ev->expires >= RP_HR_WALL) {
-		s->k.wall++;
-		return;
-	}
 	if (!hr && ev->has_timeout)
 		rp_clock(tr, s, ev->expires - ev->timeout, 0);
 	if (!hr && ev->deferrable)
@@ -242,6 +259,11 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		tr->nomem = 1;
 		return;
 	}
+	if (hr && ev->expires >= RP_HR_WALL) {
+		rp_drop(tr, s, sh, ev);
+		return;
+	}
+	sh->wall = 0;
 	if (sh->cancel && sh->cancel_cpu == ev->cpu &&
 	    tr->cpu_seq[ev->cpu] == sh->cancel_seq) {
 		/* mod_timer: the cancel and the start are one re-arm */
@@ -287,6 +309,10 @@ static void rp_cancel(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		s->k.unknown++;
 		return;
 	}
+	if (sh->wall) {
+		s->k.wall++;
+		return;
+	}
 	rp_settle(s, sh);
 	sh->cancel = rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
 	sh->cancel_seq = tr->seq;
@@ -329,21 +355,31 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
  * A timer_list event whose jiffies are more than RP_MAX_JUMP from the
  * stream's clock is taken as corrupt: jiffies only move on, and the
  * wheels' advances cost in proportion to the span (hrtimers replay on the
- * heap and the reference only, whose cost does not depend on it).
+ * heap and the reference only, whose cost does not depend on it). Its
+ * reason says so if it is near the clock in 32 bits: a 32-bit kernel's
+ * jiffies wrapped at 2^32 (not widened: see README).
  */
-static int rp_implausible(const struct rp_stream *s, const struct tp_event *ev)
+static const char *rp_implausible(const struct rp_stream *s,
+				  const struct tp_event *ev, int *wrap32)
 {
 	unsigned long t;
 
+	*wrap32 = 0;
 	if (!s->has_clock)
-		return 0;
+		return NULL;
 	if (ev->type == TP_TIMER_START && ev->has_timeout)
 		t = ev->expires - ev->timeout;
 	else if (ev->type == TP_TIMER_EXPIRE)
 		t = ev->now;
 	else
-		return 0;
-	return t - s->clock > RP_MAX_JUMP && s->clock - t > RP_MAX_JUMP;
+		return NULL;
+	if (t - s->clock <= RP_MAX_JUMP || s->clock - t <= RP_MAX_JUMP)
+		return NULL;
+	/* near the clock in 32 bits: a 32-bit kernel's jiffies wrapped */
+	*wrap32 = (uint32_t)(t - s->clock) <= RP_MAX_JUMP ||
+		  (uint32_t)(s->clock - t) <= RP_MAX_JUMP;
+	return *wrap32 ? "jiffies wrapped at 2^32 (a 32-bit kernel: not supported)" :
+			 "time too far from the trace's clock";
 }
 
 static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
@@ -362,9 +398,11 @@ static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
  */
 void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 {
+	struct rp_shadow *sh;
 	struct tp_event ev;
 	enum tp_kind kind;
-	int hr;
+	const char *why;
+	int hr, wrap32;
 
 	tr->lines++;
 	kind = tp_parse_line(s, n, &ev);
@@ -375,13 +413,18 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	switch (kind) {
 	case TP_BLANK:
 		tr->blank++;
+		tr->overwritten += ev.lost;
 		return;
 	case TP_LOST:
 		tr->lost_lines++;
 		tr->lost_events += ev.lost;
+		tr->lost_unknown += ev.lost_unknown;
 		return;
 	case TP_OTHER:
 		rp_keep(tr->other_line, ++tr->other, tr->lines);
+		return;
+	case TP_STACK:
+		tr->stack++;
 		return;
 	case TP_MALFORMED:
 		if (++tr->malformed <= RP_LINES_KEPT)
@@ -392,9 +435,11 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 		break;
 	}
 	hr = ev.type >= TP_HRTIMER_START;
-	if (rp_implausible(&tr->st[hr], &ev)) {
+	why = rp_implausible(&tr->st[hr], &ev, &wrap32);
+	if (why) {
+		tr->wrap32 += wrap32;
 		if (++tr->malformed <= RP_LINES_KEPT)
-			tr->bad_why[tr->malformed - 1] = "time too far from the trace's clock";
+			tr->bad_why[tr->malformed - 1] = why;
 		rp_keep(tr->bad_line, tr->malformed, tr->lines);
 		return;
 	}
@@ -402,6 +447,13 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	tr->forms[ev.form]++;
 	if (tr->nomem)
 		return;
+	if (hr && tr->boot_timers) {
+		sh = rp_shadow(tr, ev.ptr, hr, 0);
+		if (sh && sh->boot) {
+			tr->st[hr].k.boot++;
+			return;
+		}
+	}
 	tr->seq++;
 	switch (ev.type) {
 	case TP_TIMER_START:
@@ -419,6 +471,24 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	tr->cpu_seq[ev.cpu] = tr->seq;
 }
 
+/* Each line of buf[0, len) to fn(tr, line, its length, ended by '\n'). */
+static void rp_each(struct rp_trace *tr, const char *buf, size_t len,
+		    void (*fn)(struct rp_trace *, const char *, size_t, int))
+{
+	const char *nl;
+
+	while (len) {
+		nl = memchr(buf, '\n', len);
+		if (!nl) {
+			fn(tr, buf, len, 0);
+			return;
+		}
+		fn(tr, buf, nl - buf, 1);
+		len -= nl + 1 - buf;
+		buf = nl + 1;
+	}
+}
+
 /**
  * rp_text() - take a whole text, line by line
  * @tr: the trace
@@ -427,18 +497,77 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
  */
 void rp_text(struct rp_trace *tr, const char *buf, size_t len)
 {
-	const char *nl;
+	rp_each(tr, buf, len, rp_line);
+}
 
-	while (len) {
-		nl = memchr(buf, '\n', len);
-		if (!nl) {
-			rp_line(tr, buf, len, 0);
-			return;
-		}
-		rp_line(tr, buf, nl - buf, 1);
-		len -= nl + 1 - buf;
-		buf = nl + 1;
+/* An hrtimer_expire_entry's now less its timestamp, if both are ns. */
+static int rp_hr_offset(const char *s, size_t n, int eol, uint64_t *ptr,
+			int64_t *off)
+{
+	struct tp_event ev;
+
+	if (!eol || tp_parse_line(s, n, &ev) != TP_EVENT ||
+	    ev.type != TP_HRTIMER_EXPIRE || ev.ts_counter ||
+	    ev.now >= RP_HR_WALL || ev.ts_ns >= RP_HR_WALL)
+		return 0;
+	*ptr = ev.ptr;
+	*off = (int64_t)(ev.now - ev.ts_ns);
+	return 1;
+}
+
+static void rp_cal_least(struct rp_trace *tr, const char *s, size_t n, int eol)
+{
+	uint64_t ptr;
+	int64_t off;
+
+	if (!rp_hr_offset(s, n, eol, &ptr, &off))
+		return;
+	if (!tr->has_hr_off || off < tr->hr_off)
+		tr->hr_off = off;
+	tr->has_hr_off = 1;
+}
+
+static void rp_cal_ahead(struct rp_trace *tr, const char *s, size_t n, int eol)
+{
+	struct rp_shadow *sh;
+	uint64_t ptr;
+	int64_t off;
+
+	if (!rp_hr_offset(s, n, eol, &ptr, &off) || off - tr->hr_off <= RP_HR_AHEAD)
+		return;
+	sh = rp_shadow(tr, ptr, 1, 1);
+	if (!sh) {
+		tr->nomem = 1;
+		return;
 	}
+	if (!sh->boot)
+		tr->boot_timers++;
+	sh->boot = 1;
+	if ((uint64_t)(off - tr->hr_off) > tr->boot_ahead)
+		tr->boot_ahead = off - tr->hr_off;
+}
+
+/**
+ * rp_calibrate() - find the hrtimers on a clock ahead of the trace's
+ * @tr: the trace, before any line of it is taken
+ * @buf: its whole text
+ * @len: its length
+ *
+ * An hrtimer_expire_entry's now is its base's time; its timestamp the
+ * trace clock's, taken just after. For CLOCK_MONOTONIC hrtimers the two
+ * differ by a constant, the least difference the trace shows; an hrtimer
+ * whose now is more than RP_HR_AHEAD further ahead is on another clock
+ * (CLOCK_BOOTTIME, which runs ahead of CLOCK_MONOTONIC by the time spent
+ * suspended). Such timers are marked, and their events skipped and
+ * counted (@boot), as the wall-clock ones are: a now an hour ahead would
+ * otherwise move the stream's clock an hour on. Timestamps that are
+ * counters, not seconds, are not compared.
+ */
+void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len)
+{
+	rp_each(tr, buf, len, rp_cal_least);
+	if (tr->has_hr_off)
+		rp_each(tr, buf, len, rp_cal_ahead);
 }
 
 /**

@@ -4,9 +4,12 @@
  *
  *	PREFIX TIMESTAMP: [SYSTEM:]EVENT: FIELDS
  *
- * PREFIX is "comm-pid [cpu] flags" (tracefs), "comm-pid [cpu]" (trace-cmd
- * report) or "comm pid [cpu]" (perf script, whose EVENT has its system,
- * "timer:"); TIMESTAMP is seconds with a fraction. The event is found as
+ * PREFIX is "comm-pid [cpu] flags" (tracefs; no flags with irq-info off),
+ * "comm-pid [cpu]" (trace-cmd report; flags too from 3.3 on, "comm-pid
+ * CPUflags" with -l) or "comm pid [cpu]" (perf script); TIMESTAMP is
+ * seconds with a fraction. The form is told by what does not depend on
+ * options: perf's EVENT has its system ("timer:"); libtraceevent (trace-cmd
+ * and perf) prints pointers as "0x...", the kernel's %p (tracefs) without. The event is found as
  * the first ": " after a timestamp that is followed by an event name and a
  * colon, so a task name with spaces or colons in it does not matter. FIELDS
  * are key=value tokens ([timeout=N] too), each found by its key. Every
@@ -38,24 +41,56 @@ static int tp_isdigit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int tp_isxdigit(char c)
+{
+	return tp_isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int tp_isname(char c)
 {
 	return tp_isdigit(c) || (c >= 'a' && c <= 'z') ||
 	       (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+static int tp_starts(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !memcmp(s, w, k);
+}
+
+static int tp_ends(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !memcmp(s + n - k, w, k);
+}
+
+/* The digits at p[0, n), as many as there are. */
+static size_t tp_digits(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && tp_isdigit(p[i]))
+		i++;
+	return i;
+}
+
 /* An unsigned decimal filling p[0, n) exactly; 0 on overflow or junk. */
 static int tp_udec(const char *p, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned int d;
 	size_t i;
 
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++) {
-		if (!tp_isdigit(p[i]) || x > (UINT64_MAX - 9) / 10)
+		d = p[i] - '0';
+		if (!tp_isdigit(p[i]) || x > UINT64_MAX / 10 ||
+		    (x == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return 0;
-		x = x * 10 + (p[i] - '0');
+		x = x * 10 + d;
 	}
 	*v = x;
 	return 1;
@@ -218,41 +253,57 @@ static int tp_timestamp(const char *t, size_t n, uint64_t *ns)
 }
 
 /*
- * The prefix p[0, n) (before the timestamp): the CPU and the form. A
- * trailing token after "[cpu]" is tracefs' flags column.
+ * trace-cmd report -l's latency column, "CPU" then the flags ("0d.h1."),
+ * p[0, n): its CPU's digits' length, 0 if it is not one. The flags start
+ * with irqs-off's: 'd', 'D', 'X' or '.'.
+ */
+static size_t tp_latency_cpu(const char *p, size_t n)
+{
+	size_t d = tp_digits(p, n), i;
+
+	if (!d || n - d < 4 || !strchr("dDX.", p[d]))
+		return 0;
+	for (i = d; i < n; i++)
+		if (!tp_isdigit(p[i]) && !strchr("dDXNnpPhHsSbBzZ.", p[i]))
+			return 0;
+	return d;
+}
+
+/*
+ * The CPU, from the prefix p[0, n) (before the timestamp): its last
+ * "[cpu]" token (tracefs, trace-cmd report, perf script -F cpu), or the
+ * latency column of trace-cmd report -l as its last token; none if
+ * neither (perf script -F without cpu).
  */
 static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
 {
-	size_t e = n, d;
+	size_t e = n, b, d;
 	uint64_t cpu;
-	int flags = 0;
 
+	ev->cpu = TP_NO_CPU;
 	while (e > 0 && p[e - 1] == ' ')
 		e--;
-	if (e > 0 && p[e - 1] != ']') {
-		d = e;
-		while (d > 0 && p[d - 1] != ' ')
-			d--;
-		if (e - d <= 8) {
-			flags = 1;
-			e = d;
+	/* the last token first: the latency column */
+	for (b = e; b > 0 && p[b - 1] != ' '; b--)
+		;
+	d = tp_latency_cpu(p + b, e - b);
+	if (!d) {
+		/* the last token of the form "[digits]" */
+		for (e = n; e > 0; e = b) {
 			while (e > 0 && p[e - 1] == ' ')
 				e--;
+			for (b = e; b > 0 && p[b - 1] != ' '; b--)
+				;
+			if (e - b >= 3 && p[b] == '[' && p[e - 1] == ']' &&
+			    tp_digits(p + b + 1, e - b - 2) == e - b - 2)
+				break;
 		}
+		if (!e)
+			return NULL;
+		b++;
+		d = e - b - 1;
 	}
-	ev->form = flags ? TP_FORM_TRACEFS : TP_FORM_TRACE_CMD;
-	ev->cpu = TP_NO_CPU;
-	if (!(e > 0 && p[e - 1] == ']')) {
-		/* perf script -F without cpu has none; others must */
-		ev->form = TP_FORM_PERF;
-		return NULL;
-	}
-	d = e - 1;
-	while (d > 0 && tp_isdigit(p[d - 1]))
-		d--;
-	if (d == 0 || p[d - 1] != '[' || !tp_udec(p + d, e - 1 - d, &cpu))
-		return "no [cpu] before the timestamp";
-	if (cpu >= TP_MAX_CPUS)
+	if (!tp_udec(p + b, d, &cpu) || cpu >= TP_MAX_CPUS)
 		return "cpu out of range";
 	ev->cpu = cpu;
 	return NULL;
@@ -267,6 +318,11 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 
 	/* every event has its timer; the start its expiry, the expiry now */
 	why = tp_get(f, n, hr ? "hrtimer" : "timer", TP_HEX, &ev->ptr, 1);
+	/* libtraceevent prints a pointer "0x...", the kernel's %p bare */
+	if (!why && ev->form != TP_FORM_PERF &&
+	    tp_field(f, n, hr ? "hrtimer" : "timer", &p, &pn) && pn > 2 &&
+	    p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		ev->form = TP_FORM_TRACE_CMD;
 	if (!why && (ev->type == TP_TIMER_START || ev->type == TP_HRTIMER_START))
 		why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
 	if (!why && (ev->type == TP_TIMER_EXPIRE || ev->type == TP_HRTIMER_EXPIRE))
@@ -291,19 +347,92 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 	return why;
 }
 
-static int tp_starts(const char *s, size_t n, const char *w)
+/*
+ * A line of lost events, s[0, n) from its first non-blank byte: tracefs'
+ * "CPU:N [LOST M EVENTS]" or "CPU:N [LOST EVENTS]" (the count unknown),
+ * trace-cmd report's "CPU:N [M EVENTS DROPPED]" or "CPU:N [EVENTS
+ * DROPPED]". Sets ev->lost or ev->lost_unknown.
+ */
+static int tp_lost(const char *s, size_t n, struct tp_event *ev)
 {
-	size_t k = strlen(w);
+	size_t i = 4, d;
+	int lost;
 
-	return n >= k && !memcmp(s, w, k);
+	if (!tp_starts(s, n, "CPU:") || !tp_digits(s + i, n - i))
+		return 0;
+	i += tp_digits(s + i, n - i);
+	if (!tp_starts(s + i, n - i, " ["))
+		return 0;
+	i += 2;
+	lost = tp_starts(s + i, n - i, "LOST ");
+	if (lost)
+		i += 5;
+	d = tp_digits(s + i, n - i);
+	if (d) {
+		if (i + d >= n || s[i + d] != ' ' || !tp_udec(s + i, d, &ev->lost))
+			return 0;
+		i += d + 1;
+	} else {
+		ev->lost_unknown = 1;
+	}
+	if (!tp_starts(s + i, n - i, lost ? "EVENTS]" : "EVENTS DROPPED]"))
+		return 0;
+	i += lost ? 7 : 15;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i == n;
+}
+
+/*
+ * tracefs' "# entries-in-buffer/entries-written: A/B": B - A events were
+ * written and are not in the buffer (overwritten), into ev->lost.
+ */
+static void tp_entries(const char *s, size_t n, struct tp_event *ev)
+{
+	const char *key = "# entries-in-buffer/entries-written: ";
+	size_t i = strlen(key), a, b;
+	uint64_t in, written;
+
+	if (!tp_starts(s, n, key))
+		return;
+	a = tp_digits(s + i, n - i);
+	if (!a || i + a >= n || s[i + a] != '/')
+		return;
+	b = tp_digits(s + i + a + 1, n - i - a - 1);
+	if (tp_udec(s + i, a, &in) && tp_udec(s + i + a + 1, b, &written) &&
+	    written > in)
+		ev->lost = written - in;
+}
+
+/*
+ * A line of a stack trace, s[0, n) whole: a frame of perf script -g
+ * ("\t" blanks, an address in hex, a blank, the symbol and its object),
+ * a frame of tracefs' options/stacktrace and userstacktrace (" => f"), or
+ * the line that heads the latter ("PREFIX TIMESTAMP: <stack trace>").
+ */
+static int tp_stack(const char *s, size_t n)
+{
+	size_t i = 0, h;
+
+	if (n && s[0] == '\t') {
+		while (i < n && (s[i] == '\t' || s[i] == ' '))
+			i++;
+		for (h = i; i < n && i - h <= 16 && tp_isxdigit(s[i]); i++)
+			;
+		return i > h && i - h <= 16 && i + 1 < n && s[i] == ' ';
+	}
+	while (i < n && s[i] == ' ')
+		i++;
+	return tp_starts(s + i, n - i, "=> ") || tp_ends(s, n, ": <stack trace>") ||
+	       tp_ends(s, n, ": <user stack trace>");
 }
 
 /**
  * tp_parse_line() - what one line of a trace is
  * @s: the line, without its '\n'; need not be NUL-terminated
  * @n: its length
- * @ev: filled in for TP_EVENT; @ev->lost for TP_LOST, @ev->why for
- *	TP_MALFORMED
+ * @ev: filled in for TP_EVENT; @ev->lost for TP_LOST and TP_BLANK (see
+ *	struct tp_event), @ev->why for TP_MALFORMED
  *
  * Return: the kind of line.
  */
@@ -324,23 +453,21 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	if (i == n || s[i] == '#' || tp_starts(s + i, n - i, "cpus=") ||
-	    tp_starts(s + i, n - i, "version = "))
+	    tp_starts(s + i, n - i, "version = ")) {
+		tp_entries(s + i, n - i, ev);
 		return TP_BLANK;
-	for (k = i; k + 6 <= n; k++) {
-		if (!memcmp(s + k, "[LOST ", 6)) {
-			for (i = k + 6; i < n && tp_isdigit(s[i]); i++)
-				;
-			if (tp_starts(s + i, n - i, " EVENTS]") &&
-			    tp_udec(s + k + 6, i - k - 6, &ev->lost))
-				return TP_LOST;
-			break;
-		}
 	}
+	if (tp_lost(s + i, n - i, ev))
+		return TP_LOST;
+	ev->lost = 0;
+	ev->lost_unknown = 0;
 	for (i = 1; i + 1 < n; i++)
 		if (s[i] == ':' && s[i + 1] == ' ' &&
 		    tp_marker(s, n, i, &ts, &name, &name_end))
 			break;
 	if (i + 1 >= n) {
+		if (tp_stack(s, n))
+			return TP_STACK;
 		ev->why = "not an event line";
 		return TP_MALFORMED;
 	}
@@ -359,10 +486,10 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 		return TP_OTHER;
 	ev->type = type;
 	why = tp_prefix(s, ts, ev);
-	if (!why && sys)
-		ev->form = TP_FORM_PERF;
+	ev->form = sys ? TP_FORM_PERF : TP_FORM_TRACEFS;
 	if (!why && !tp_timestamp(s + ts, i - ts, &ev->ts_ns))
 		why = "bad timestamp";
+	ev->ts_counter = !memchr(s + ts, '.', i - ts);
 	if (!why)
 		why = tp_fields(s + name_end + 1, n - name_end - 1, ev);
 	if (why) {

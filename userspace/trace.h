@@ -31,15 +31,19 @@ enum tp_type {
 enum tp_kind {
 	TP_EVENT,	/* one of enum tp_type, in the event */
 	TP_BLANK,	/* empty, a comment ('#') or a header (cpus=, version =) */
-	TP_LOST,	/* "CPU:N [LOST M EVENTS]": M in the event's @lost */
+	TP_LOST,	/* "CPU:N [LOST M EVENTS]", "CPU:N [M EVENTS DROPPED]" */
 	TP_OTHER,	/* a well-formed line of another event */
+	TP_STACK,	/* a stack trace's: perf script -g's frames, tracefs' "=> f" */
 	TP_MALFORMED,	/* anything else; the reason in the event's @why */
 };
 
-/* The form a line is in, told by its prefix. */
+/*
+ * The form a line is in: perf's events have their system ("timer:"),
+ * trace-cmd's (libtraceevent's) pointers are "0x...", tracefs' are not.
+ */
 enum tp_form {
-	TP_FORM_TRACEFS,	/* "comm-pid [cpu] flags ts: event: ..." */
-	TP_FORM_TRACE_CMD,	/* "comm-pid [cpu] ts: event: ..." */
+	TP_FORM_TRACEFS,	/* "comm-pid [cpu] flags ts: event: timer=ffff..." */
+	TP_FORM_TRACE_CMD,	/* "comm-pid [cpu] ts: event: timer=0xffff..." */
 	TP_FORM_PERF,		/* "comm pid [cpu] ts: timer:event: ..." */
 	TP_NR_FORMS,
 };
@@ -50,6 +54,8 @@ enum tp_form {
  * @form: the form of the line
  * @cpu: the CPU of the line's "[cpu]", TP_NO_CPU if it has none
  * @ts_ns: its timestamp, ns
+ * @ts_counter: the timestamp has no fraction: a counter (trace_clock
+ *	counter, x86-tsc), not seconds; @ts_ns is its value
  * @ptr: the timer_list or hrtimer pointer
  * @expires: timer_start: the expiry, jiffies; hrtimer_start: ns
  * @softexpires: hrtimer_start: the soft expiry, ns (@expires if absent)
@@ -59,7 +65,11 @@ enum tp_form {
  * @deferrable: timer_start: flags has D (TIMER_DEFERRABLE); tracefs form
  *	only: trace-cmd report and perf script (libtraceevent 1.7) print
  *	"D|P|I" for every timer
- * @lost: TP_LOST: the events the line says were lost
+ * @lost: TP_LOST: the events the line says were lost (0 with @lost_unknown);
+ *	TP_BLANK: the events tracefs' "# entries-in-buffer/entries-written:
+ *	A/B" header says were overwritten (B - A)
+ * @lost_unknown: TP_LOST: the line gives no count ("[LOST EVENTS]",
+ *	"[EVENTS DROPPED]")
  * @why: TP_MALFORMED: a static string saying why
  */
 struct tp_event {
@@ -67,6 +77,7 @@ struct tp_event {
 	enum tp_form form;
 	unsigned int cpu;
 	uint64_t ts_ns;
+	int ts_counter;
 	uint64_t ptr;
 	uint64_t expires;
 	uint64_t softexpires;
@@ -75,6 +86,7 @@ struct tp_event {
 	int has_timeout;
 	int deferrable;
 	uint64_t lost;
+	int lost_unknown;
 	const char *why;
 };
 
