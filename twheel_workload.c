@@ -608,7 +608,8 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * @why_len: @why's size; the reason is truncated to fit
  *
  * Parses one control line into @cmd: a verb (load start stop reset unload
- * bench clear), surrounding blanks ignored. Only load takes arguments, the
+ * bench clear), surrounding blanks ignored; a byte that is neither a blank
+ * nor printable ASCII (a second line among them) is refused. Only load takes arguments, the
  * other verbs refuse any: a workload name (twheel_wl_names), then
  * key=value pairs (count seed min max cancel ops duration engines force
  * budget slack)
@@ -631,6 +632,18 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 	int i, ret;
 
 	line = strim(line);
+	/*
+	 * One command a write, in printable ASCII and blanks: what the reasons
+	 * below quote of the line reaches the kernel log as it is, so a
+	 * newline or an escape in it could forge a log line of its own.
+	 */
+	for (i = 0; line[i]; i++) {
+		if (line[i] == '\t' || (line[i] >= ' ' && line[i] <= '~'))
+			continue;
+		WHY("byte 0x%02x at offset %d is not printable ASCII (one command a write)",
+		    (u8)line[i], i);
+		return -EINVAL;
+	}
 	verb = strsep(&line, " \t");
 	i = match_string(verbs, ARRAY_SIZE(verbs), verb);
 	if (i < 0) {

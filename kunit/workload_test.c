@@ -107,6 +107,9 @@ static const char *const tw_bad[] = {
 	"bench 1000", "clear all", "benchmark", "cleared",
 	"load timeouts slack=101", "load timeouts slack=-1", "load timeouts slack=",
 	"load timeouts slack=10%", "load timeouts slack=4294967296",
+	/* one command a write, printable: nothing the log would take as its own */
+	"x\nBUG: forged", "start\nstop", "start\rstop", "load timeouts\x1b[2J",
+	"load timeouts count=1\xc3\xa9", "start\x7f",
 };
 
 static void workload_parse_bad(struct kunit *test)
@@ -119,6 +122,8 @@ static void workload_parse_bad(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, tw_parse(tw_bad[i], &cmd, why), -EINVAL,
 				    "input '%s'", tw_bad[i]);
 		KUNIT_EXPECT_NE_MSG(test, why[0], '\0', "no reason for '%s'", tw_bad[i]);
+		KUNIT_EXPECT_NULL_MSG(test, strpbrk(why, "\n\r\x1b"),
+				      "the reason for '%s' has a control byte", tw_bad[i]);
 	}
 }
 
