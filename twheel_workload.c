@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/errno.h>
 #include <linux/bitops.h>
+#include <linux/ctype.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include "twheel.h"
@@ -467,12 +468,21 @@ EXPORT_SYMBOL_GPL(twheel_wl_demand);
 
 #define WHY(...) snprintf(why, why_len, __VA_ARGS__)
 
+/*
+ * Numbers are decimal, or hex after 0x: a leading zero is not octal, so
+ * count=010 is ten, as the levels file and every read-out count.
+ */
+static unsigned int tw_base(const char *val)
+{
+	return val[0] == '0' && _tolower(val[1]) == 'x' ? 16 : 10;
+}
+
 static int tw_parse_u32(const char *key, const char *val, u32 lo, u32 hi,
 			u32 *out, char *why, size_t why_len)
 {
 	u32 v;
 
-	if (kstrtou32(val, 0, &v)) {
+	if (kstrtou32(val, tw_base(val), &v)) {
 		WHY("%s=%s is not a number from %u to %u", key, val, lo, hi);
 		return -EINVAL;
 	}
@@ -490,13 +500,21 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	int i;
 
 	*mask = 0;
+	if (!strcmp(val, "all"))	/* every loaded one, as no engines= */
+		return 0;
 	while ((tok = strsep(&val, ",")) != NULL) {
+		if (!*tok)		/* as insmod's engines= */
+			continue;
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
 			WHY("engines=: unknown engine '%s'", tok);
 			return -EINVAL;
 		}
 		*mask |= BIT(i);
+	}
+	if (!*mask) {
+		WHY("engines=: no engine named (all, or names split by commas)");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -526,7 +544,7 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 	case TWHEEL_KEY_COUNT:
 		return tw_parse_u32(key, val, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
 	case TWHEEL_KEY_SEED:
-		if (kstrtou64(val, 0, &p->seed)) {
+		if (kstrtou64(val, tw_base(val), &p->seed)) {
 			WHY("seed=%s is not a 64-bit number", val);
 			return -EINVAL;
 		}
@@ -678,7 +696,11 @@ int twheel_parse_cmd(char *line, struct twheel_cmd *cmd, char *why,
 	if (cmd->p.type == TWHEEL_WL_SHADOW)
 		return tw_parse_shadow(&cmd->p, why, why_len);
 	if (cmd->p.min > cmd->p.max) {
-		WHY("min=%u is above max=%u", cmd->p.min, cmd->p.max);
+		WHY("min=%u is above max=%u%s", cmd->p.min, cmd->p.max,
+		    !(cmd->p.set & BIT(TWHEEL_KEY_MAX)) ?
+		    " (the workload's default: give max=)" :
+		    !(cmd->p.set & BIT(TWHEEL_KEY_MIN)) ?
+		    " (min= is the workload's default: give min=)" : "");
 		return -EINVAL;
 	}
 	return 0;

@@ -59,6 +59,13 @@ static void workload_parse_good(struct kunit *test)
 			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_REFERENCE)));
 	KUNIT_EXPECT_EQ(test, cmd.p.set,
 			(u32)(BIT(TWHEEL_KEY_DURATION) | BIT(TWHEEL_KEY_ENGINES)));
+	/* as insmod's engines=: empty names skipped, all for every one */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load long engines=classic,,modern,", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.engines,
+			(u32)(BIT(TWHEEL_CLASSIC) | BIT(TWHEEL_MODERN)));
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load long engines=all", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);
+	KUNIT_EXPECT_TRUE(test, cmd.p.set & BIT(TWHEEL_KEY_ENGINES));
 
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("  load   burst\tcount=0x10  ", &cmd, why));
 	KUNIT_EXPECT_EQ(test, cmd.p.type, TWHEEL_WL_BURST);
@@ -66,6 +73,15 @@ static void workload_parse_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.p.min, 1000U);	/* the burst default */
 	KUNIT_EXPECT_EQ(test, cmd.p.engines, 0U);	/* every engine */
 	KUNIT_EXPECT_EQ(test, cmd.p.set, (u32)BIT(TWHEEL_KEY_COUNT));
+
+	/* A leading zero is not octal: decimal, or hex after 0x. */
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load expiring count=010 seed=010 duration=08",
+					  &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.count, 10U);
+	KUNIT_EXPECT_EQ(test, cmd.p.seed, 10ULL);
+	KUNIT_EXPECT_EQ(test, cmd.p.duration, 8U);
+	KUNIT_ASSERT_EQ(test, 0, tw_parse("load expiring seed=0XfF", &cmd, why));
+	KUNIT_EXPECT_EQ(test, cmd.p.seed, 255ULL);
 
 	/* A key given with its default value still counts as given. */
 	KUNIT_ASSERT_EQ(test, 0, tw_parse("load mixed min=1", &cmd, why));
@@ -102,7 +118,7 @@ static const char *const tw_bad[] = {
 	"load timeouts cancel=101", "load timeouts ops=20001",
 	"load timeouts duration=86401", "load timeouts seed=0x1g",
 	"load timeouts seed=-3", "load timeouts engines=foo",
-	"load timeouts engines=classic,,modern", "load timeouts frob=1",
+	"load timeouts engines=,", "load timeouts engines=all,classic", "load timeouts frob=1",
 	"start now", "stop 1", "reset all", "load timeouts count=5 count=x",
 	"bench 1000", "clear all", "benchmark", "cleared",
 	"load timeouts slack=101", "load timeouts slack=-1", "load timeouts slack=",
