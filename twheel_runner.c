@@ -672,8 +672,13 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 	if (tw_demand_fits(&sum))
 		return 0;
 	if (p->force) {
-		pr_warn_ratelimited("load: force=1: %llu timer events/s, %llu ms of CPU a second, beyond the admission limit; the overload guard may end it\n",
-				    sum.events, div_u64(sum.ns, NSEC_PER_MSEC));
+		if (sum.burst_ns > (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC)
+			pr_warn_ratelimited("load: force=1: its one-shot expiry would take one tick %llu ms, over the %u ms limit (budget= bounds our engines' ticks)\n",
+					    div_u64(sum.burst_ns, NSEC_PER_MSEC),
+					    TW_ADMIT_BURST_MS);
+		else
+			pr_warn_ratelimited("load: force=1: %llu timer events/s, %llu ms of CPU a second, beyond the admission limit; the overload guard may end it\n",
+					    sum.events, div_u64(sum.ns, NSEC_PER_MSEC));
 		return 0;
 	}
 	fit = tw_largest_fit(p, mask);
