@@ -125,6 +125,40 @@ static unsigned long tw_load_mask(const struct twheel_params *p,
 }
 
 /*
+ * Whether every arming of p stays below the clamp of the wheels in mask
+ * that clamp: the modern wheel's (its depth) and the kernel's timer_list
+ * (the kernel's own depth). A clamped timer runs before its expiry, which
+ * no run of a workload may show; classic clamps only beyond 2^32 - 1,
+ * above any max=. 0, or -EINVAL with the reason logged.
+ */
+static int tw_load_unclamped(const struct twheel_params *p, unsigned long mask)
+{
+	u64 reach = (u64)p->max + twheel_wl_slack(p, p->max);
+	unsigned long cut;
+
+	if (p->type == TWHEEL_WL_SHADOW)
+		return 0;
+	if (mask & BIT(TWHEEL_MODERN)) {
+		cut = tw_lvl_start(modern_depth);
+		if (reach >= cut) {
+			pr_warn_ratelimited("load: max=%u%s reaches %llu jiffies: the modern wheel (%u levels) clamps deltas from %lu on, and a clamped timer runs early\n",
+					    p->max, p->slack ? " with its slack" : "",
+					    reach, modern_depth, cut);
+			return -EINVAL;
+		}
+	}
+	if (mask & BIT(TWHEEL_TIMER_LIST)) {
+		cut = tw_lvl_start(TW_MODERN_DEFAULT_DEPTH);
+		if (p->max >= cut) {
+			pr_warn_ratelimited("load: max=%u: the kernel's timer_list clamps deltas from %lu jiffies on (HZ=%d), and a clamped timer runs early\n",
+					    p->max, cut, HZ);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * load: admission first (what the load asks of the machine), then new
  * timers for the runners p asks for; the tick stops meanwhile.
  */
@@ -145,6 +179,9 @@ static int tw_ctl_load(const struct twheel_params *given)
 	mask = tw_load_mask(p, mask);
 	if (!mask)
 		return -EINVAL;
+	ret = tw_load_unclamped(p, mask);
+	if (ret)
+		return ret;
 	ret = tw_runners_admit(p, mask, &adm);
 	if (ret)
 		return ret;

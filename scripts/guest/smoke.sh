@@ -234,5 +234,27 @@ done
 ctl load long count=100000 engines=classic || bad "classic refused 100000 timers beside hash_slots=2"
 rmmod twheel || bad "rmmod, hash_slots=2"
 ok "hash_slots=2: hash and hash_vec refuse 16385 timers (E2BIG) and take 16384; classic takes 100000"
+# A load whose deltas reach a wheel's clamp is refused: a clamped timer
+# runs early. modern_depth=2 clamps from 63 * 8 = 504 jiffies on (with the
+# slack counted); the kernel's timer_list at its depth from 63 * 8^(d-1).
+insmod /lib/twheel/twheel.ko engines=classic,modern,timer_list modern_depth=2 ||
+	bad "insmod modern_depth=2"
+ctl load long min=400 max=504 engines=classic,modern 2>/tmp/err && bad "modern_depth=2 took max=504"
+grep -q "Invalid argument" /tmp/err || bad "max=504 at depth 2: '$(cat /tmp/err)', not EINVAL"
+dmesg | grep -q "the modern wheel (2 levels) clamps deltas from 504" || bad "no reason logged for the clamp"
+ctl load long min=100 max=300 slack=70 engines=modern 2>/dev/null && bad "modern_depth=2 took max=300 slack=70 (reach 510)"
+ctl load long count=500 min=400 max=503 duration=3 engines=classic,modern || bad "modern_depth=2 refused max=503"
+ctl start || bad "start, modern_depth=2"
+sleep 4
+ctl stop || bad "stop, modern_depth=2"
+[ "$(get modern runs)" -gt 0 ] && [ "$(get modern runs_early)" = 0 ] ||
+	bad "modern_depth=2, max=503: $(get modern runs) runs, $(get modern runs_early) early"
+early_runs=$(get modern runs)
+hz=$(dmesg | sed -n 's/.*twheel: loaded: HZ=\([0-9]*\).*/\1/p' | tail -n 1)
+if [ "${hz:-0}" -gt 100 ]; then cut=$((63 << 24)); else cut=$((63 << 21)); fi
+ctl load long max=$cut engines=timer_list 2>/dev/null && bad "timer_list took max=$cut, its clamp"
+ctl load long max=$((cut - 1)) engines=timer_list || bad "timer_list refused max=$((cut - 1))"
+rmmod twheel || bad "rmmod, modern_depth=2"
+ok "clamps: max=504 (and 300 with 70 % slack) refused at modern_depth=2, 503 taken and never early ($early_runs runs); timer_list refuses max=$cut, takes $((cut - 1))"
 echo "smoke: $fails failures ($(uname -r))"
 [ $fails -eq 0 ]
