@@ -256,8 +256,11 @@ static ssize_t levels_write(struct file *file, const char __user *ubuf,
 	char buf[32], *p, *tok;
 	unsigned int hz, depth;
 
-	if (len >= sizeof(buf))
+	if (len >= sizeof(buf)) {
+		pr_warn_ratelimited("levels: a write is at most %zu bytes: HZ [DEPTH]\n",
+				    sizeof(buf) - 1);
 		return -E2BIG;
+	}
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';

@@ -110,7 +110,8 @@ load mixed frob=1
 load mixed COUNT=5
 load mixed engines=
 load mixed engines=nosuch
-load mixed engines=classic,,modern
+load mixed engines=,
+load mixed engines=all,classic
 load mixed engines=classic engines=bogus
 load mixed count=5 count=5x
 start now
@@ -124,8 +125,10 @@ while IFS= read -r c; do
 	refuse "$EINVAL" /tmp/c
 	n=$((n + 1))
 done < /tmp/einval
-# Embedded NULs, and a lone newline.
-for c in 'start\000' 'load mixed\000count=5\n' '\000' '\000start\n' '\n'; do
+# Embedded NULs, a lone newline; control bytes and a second line (which a
+# reason quoting the line would put in the log as a line of its own).
+for c in 'start\000' 'load mixed\000count=5\n' '\000' '\000start\n' '\n' \
+	'load mixed count=5\001\n' 'x\nBUG: forged\n' 'stop\nstart\n' 'load mixed\033[2J\n'; do
 	printf "$c" > /tmp/c
 	refuse "$EINVAL" /tmp/c
 	n=$((n + 1))
@@ -160,6 +163,7 @@ for c in x -1 100001 "250 1" "250 10" "250 x" "250 -9" 99999999999; do
 done
 printf '%040d\n' 250 > /tmp/c
 refuse "$E2BIG" /tmp/c $d/levels
+dmesg | grep -q "levels: a write is at most 31 bytes" || bad "levels: no reason logged for an overlong write"
 echo 0 > $d/levels || bad "levels: '0' refused"
 ok=$fails
 # Random bytes, first with the workload loaded, then with it running. In
