@@ -167,22 +167,22 @@ printf 'start\000x' > $d/control 2>/dev/null && bad "accepted a NUL byte"
 [ "$(top state)" = loaded ] || bad "state changed by rejected input"
 ok "hostile control input refused"
 
-# hash_sorted takes at most 512 timers a slot (131072 at 256 slots): above
-# that, -E2BIG and the reason in the kernel log; at it, the load is taken.
-if ctl load burst count=131073 engines=hash_sorted 2>/tmp/err; then
-	bad "hash_sorted took 131073 timers"
-else
-	grep -q "Argument list too long" /tmp/err || bad "hash_sorted over its cap: '$(cat /tmp/err)', not E2BIG"
-fi
-dmesg | grep -q "hash_sorted takes at most 131072 timers" || bad "no reason logged for hash_sorted's cap"
-ctl load burst count=131072 engines=hash_sorted || bad "hash_sorted refused 131072 timers"
+# cap WORKLOAD ENGINE N: a load of N + 1 timers on ENGINE is refused with
+# -E2BIG and the reason in the kernel log; one of N is taken.
+cap() {
+	if ctl load $1 count=$(($3 + 1)) engines=$2 2>/tmp/err; then
+		bad "$2 took $(($3 + 1)) timers"
+	else
+		grep -q "Argument list too long" /tmp/err || bad "$2 over its cap: '$(cat /tmp/err)', not E2BIG"
+	fi
+	dmesg | grep -q "$2 takes at most $3 timers" || bad "no reason logged for $2's cap"
+	ctl load $1 count=$3 engines=$2 || bad "$2 refused $3 timers"
+}
+# hash_sorted takes at most 512 timers a slot (131072 at 256 slots).
+cap burst hash_sorted 131072
 # straight and ordered, O(n) a tick or an arm: at most 8192 timers each.
-for e in straight ordered; do
-	ctl load burst count=8193 engines=$e 2>/tmp/err && bad "$e took 8193 timers"
-	grep -q "Argument list too long" /tmp/err || bad "$e over its cap: '$(cat /tmp/err)', not E2BIG"
-	dmesg | grep -q "$e takes at most 8192 timers" || bad "no reason logged for $e's cap"
-	ctl load burst count=8192 engines=$e || bad "$e refused 8192 timers"
-done
+cap burst straight 8192
+cap burst ordered 8192
 ok "hash_sorted: 131073 timers refused with E2BIG, 131072 taken; straight, ordered: 8193 refused, 8192 taken"
 
 # rmmod under load.
@@ -225,12 +225,8 @@ ok "hash_vec_keep=0: all $refused arms refused (-ENOMEM) and counted, classic $r
 # hundreds of thousands; that stalled the guest before the cap).
 insmod /lib/twheel/twheel.ko engines=hash,hash_vec,classic hash_slots=2 ||
 	bad "insmod hash_slots=2"
-for e in hash hash_vec; do
-	ctl load long count=16385 engines=$e 2>/tmp/err && bad "$e took 16385 timers at 2 slots"
-	grep -q "Argument list too long" /tmp/err || bad "$e over its cap: '$(cat /tmp/err)', not E2BIG"
-	dmesg | grep -q "$e takes at most 16384 timers" || bad "no reason logged for $e's cap"
-	ctl load long count=16384 engines=$e || bad "$e refused 16384 timers at 2 slots"
-done
+cap long hash 16384
+cap long hash_vec 16384
 ctl load long count=100000 engines=classic || bad "classic refused 100000 timers beside hash_slots=2"
 rmmod twheel || bad "rmmod, hash_slots=2"
 ok "hash_slots=2: hash and hash_vec refuse 16385 timers (E2BIG) and take 16384; classic takes 100000"
