@@ -627,8 +627,9 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  *
  * Parses one control line into @cmd: a verb (load start stop reset unload
  * bench clear), surrounding blanks ignored; a byte that is neither a blank
- * nor printable ASCII (a second line among them) is refused. Only load takes arguments, the
- * other verbs refuse any: a workload name (twheel_wl_names), then
+ * nor printable ASCII (a second line among them) is refused. Only load
+ * takes arguments, the other verbs refuse any: a workload name
+ * (twheel_wl_names), then
  * key=value pairs (count seed min max cancel ops duration engines force
  * budget slack)
  * separated by blanks, each checked against its limit. @cmd->p gets the
