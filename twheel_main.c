@@ -223,13 +223,22 @@ static int tw_ctl_start(void)
 	tw_wl.start = jiffies;
 	tw_wl.ticks_run = 0;
 	tw_runners_arm_all(tw_wl.start);
-	tw_tick_start();
 	/* The shadow's probes: refused, nothing was armed (it arms nothing). */
 	ret = tw_runners_activate(true);
-	if (ret)
+	if (ret) {
+		tw_tick_start();
 		return ret;
+	}
 	tw_runners_set_active(true);
+	/* a re-arm from here on measures the tick's lateness from now */
+	tw_guard_restart();
 	WRITE_ONCE(tw_wl.activity, true);
+	/*
+	 * The tick only now: one that ran while the shadow's probes recorded
+	 * but the activity was not on yet took the run for ended, and the
+	 * shadow stopped recording before its first event.
+	 */
+	tw_tick_start();
 	tw_runners_rearm_ran();
 	tw_wl.state = TW_RUNNING;
 	return 0;

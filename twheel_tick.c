@@ -304,6 +304,18 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz)
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
+/**
+ * tw_guard_restart() - begin the overload guard's window now
+ *
+ * For a start, before the activity goes on while the tick is stopped: a
+ * re-arm then measures the tick's lateness from now, not from the tick
+ * that ran before the timers were armed.
+ */
+void tw_guard_restart(void)
+{
+	tw_guard_reset(jiffies);
+}
+
 /* Starts the tick; the guard's window starts afresh with it. */
 void tw_tick_start(void)
 {

@@ -13,6 +13,7 @@ unsigned long tw_tick_planned(void);
 void tw_tick_show(struct seq_file *m);
 void tw_tick_show_guard(struct seq_file *m);
 bool tw_guard_starved(void);
+void tw_guard_restart(void);
 void tw_tick_start(void);
 void tw_tick_cancel(void);
 
