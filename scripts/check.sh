@@ -119,6 +119,15 @@ grep '^FAILED' "$work/smoke-stock.log"
 tail -n 5 "$work/smoke-stock.log"
 res "module smoke test (Debian stock 6.12 kernel)" $src
 
+# make demo, as a newcomer runs it: its runs checked as they are shown
+# (invariant, nothing pending, runs = expired, classic exact, nothing early).
+"$TWHEEL_ROOT/scripts/demo.sh" >"$work/demo.log" 2>&1
+drc=$?
+grep -E '^(FAILED|demo):' "$work/demo.log"
+grep -q '^demo: 0 failures' "$work/demo.log" || drc=1
+[ $drc -eq 0 ] || tail -n 20 "$work/demo.log"
+res "make demo: its runs checked (test kernel)" $drc
+
 # 4a. Overload: the largest load admission accepts of every workload, with
 # a shell command, a stats read and stop each within 10 s; a load above
 # capacity refused with its reason; the same forced, ended by the guard.
