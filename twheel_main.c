@@ -12,8 +12,12 @@
  *                        they all do alike (twheel_runner.h)
  *   twheel_engines.c     our engines as runners
  *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
+ *   twheel_vec.c         hash_vec's arrays, allocated in process context
  *   twheel_ktimers.c     the kernel's timer_list and hrtimer as runners
  *   twheel_softirq.c     probes timing the kernel's timer softirqs
+ *   twheel_shadow*.c     the shadow: the kernel's timer_list traffic,
+ *                        taken by probes into a ring (_ring), mirrored
+ *                        into every engine (_twins)
  *   twheel_tick.c        the driver's tick
  *   twheel_bench.c       op cost
  *   twheel_compare.c     comparison rows, debugfs "compare"
