@@ -103,7 +103,7 @@ static void rp_hz_fit(const struct rp_hz *h, unsigned int hz, double *off,
 		hi = h->dt[i] > hi ? h->dt[i] : hi;
 	}
 	*share = (double)in / h->times;
-	*span = in ? (hi - lo) * 1e-9 : 0;
+	*span = in ? ((double)hi - lo) * 1e-9 : 0;
 }
 
 /**
@@ -128,7 +128,7 @@ void rp_hz_decide(struct rp_trace *tr)
 		lo = h->dt[t] < lo ? h->dt[t] : lo;
 		hi = h->dt[t] > hi ? h->dt[t] : hi;
 	}
-	h->span = h->times ? (hi - lo) * 1e-9 : 0;
+	h->span = h->times ? ((double)hi - lo) * 1e-9 : 0;
 	if (h->span >= RP_HZ_SPAN) {
 		off = malloc(2 * h->times * sizeof(*off));
 		if (!off)
