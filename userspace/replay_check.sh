@@ -284,7 +284,7 @@ heads() {
 }
 cp "$here/traces/guest-tcp.trace_pipe.gz" "$tmp/gz-named.txt"
 cp "$tmp/trace_pipe.txt" "$tmp/plain-named.gz"
-xz -c "$tmp/trace_pipe.txt" >"$tmp/xz-named.gz"
+xz -0 -c "$tmp/trace_pipe.txt" >"$tmp/xz-named.gz"
 cp "$tmp/xz-named.gz" "$tmp/xz-named.log"
 heads "$tmp/trace_pipe.txt" "$tmp/plain.heads" || fails=1
 grep -q "^# kernel: adds [1-9]" "$tmp/plain.heads" || { bad "plain: no kernel row"; fails=1; }
