@@ -78,8 +78,10 @@ bench-user:
 
 # A kernel timer trace replayed through every engine in user space
 # (userspace/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
-# trace-cmd report's or perf script's form, plain, .gz or .xz; by default
-# the trace recorded in the guest under TCP traffic (userspace/traces/).
+# trace-cmd report's or perf script's form, plain, gzip or xz (told by their
+# first bytes, whatever the name); by default the trace recorded in the guest
+# under TCP traffic (userspace/traces/). REPLAY_HZ=N sets the traced
+# machine's HZ where the trace cannot tell it (replay.sh lists the others).
 # TRACE is taken as it is ($(value)) and passed quoted: a path may have
 # spaces, quotes, '&', '|' or '$'.
 TRACE ?=

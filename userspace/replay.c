@@ -16,9 +16,12 @@
  * as "ENGINE STREAM KIND" and prints "calls ENGINE STREAM KIND N": the
  * dump's Ir over N is Ir per call. IRFILE gives those back to the native
  * run as "ir ENGINE STREAM KIND IR-PER-CALL" lines for the table (replay.sh
- * does both). NAME is what the report calls the trace (its path). Exits 1
- * if an engine's counters do not add up, 2 on a usage or read error, an
- * unknown engine, or a trace with no timer event in it.
+ * does both). NAME is what the report calls the trace (its path). The
+ * traced machine's HZ (what turns the aged-out threshold's seconds into
+ * jiffies) is told by the trace (replay_hz.c), or set by REPLAY_HZ=N in
+ * the environment. Exits 1 if an engine's counters do not add up, 2 on a
+ * usage or read error, an unknown engine, a REPLAY_HZ that is not a whole
+ * number from RP_HZ_MIN to RP_HZ_MAX, or a trace with no timer event in it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +36,10 @@ static const struct {
 	const char *what;
 } rp_binaries[] = {
 	{ "\x1f\x8b", 2,
-	  "gzip data: name it .gz (make replay decompresses .gz and .xz) or gunzip it" },
+	  "gzip data: make replay (userspace/replay.sh) decompresses it, or gunzip it" },
 	/* with the string's NUL: FD 37 7A 58 5A 00 */
 	{ "\xfd\x37\x7a\x58\x5a", 6,
-	  "xz data: name it .xz (make replay decompresses .gz and .xz) or unxz it" },
+	  "xz data: make replay (userspace/replay.sh) decompresses it, or unxz it" },
 	{ "\x17\x08\x44tracing", 10,
 	  "trace-cmd's binary trace.dat: run trace-cmd report on it" },
 	{ "PERFILE2", 8, "perf's binary perf.data: run perf script on it" },
@@ -141,6 +144,7 @@ static void rp_report(const char *path, const struct rp_trace *tr)
 	for (i = 0; i < TP_NR_TYPES; i++)
 		events += tr->count[i];
 	printf("# replay of %s\n", path);
+	rp_hz_report(&tr->hz);
 	printf("# lines %llu: events %llu, blank or header %llu, other events %llu, stack-trace %llu, malformed %llu, lost %llu events on %llu lines",
 	       (unsigned long long)tr->lines, (unsigned long long)events,
 	       (unsigned long long)tr->blank, (unsigned long long)tr->other,
@@ -336,6 +340,27 @@ static void rp_callgrind(const struct rp_trace *tr)
 	CALLGRIND_STOP_INSTRUMENTATION;
 }
 
+/*
+ * REPLAY_HZ: none if unset or empty; else a whole number from RP_HZ_MIN to
+ * RP_HZ_MAX in decimal, no sign, no leading zero, nothing after it.
+ */
+static unsigned int rp_hz_env(void)
+{
+	const char *s = getenv("REPLAY_HZ");
+	unsigned int v = 0, i;
+
+	if (!s || !*s)
+		return 0;
+	for (i = 0; i < 6 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (s[i] || s[0] == '0' || v < RP_HZ_MIN || v > RP_HZ_MAX) {
+		fprintf(stderr, "replay: REPLAY_HZ='%s' is not an HZ: give the traced machine's as a whole number from %d to %d (250, 1000, ...), or leave REPLAY_HZ unset for the trace to tell it\n",
+			s, RP_HZ_MIN, RP_HZ_MAX);
+		exit(2);
+	}
+	return v;
+}
+
 static void rp_usage(void)
 {
 	fprintf(stderr,
@@ -374,6 +399,7 @@ static int rp_no_events(const char *name, const struct rp_trace *tr,
 int main(int argc, char **argv)
 {
 	const char *path = NULL, *irfile = NULL, *name = NULL;
+	unsigned int hz;
 	uint64_t events = 0;
 	struct rp_trace tr;
 	char *text = NULL, head[16];
@@ -397,6 +423,7 @@ int main(int argc, char **argv)
 	}
 	if (!path || o.repeat < 1)
 		rp_usage();
+	hz = rp_hz_env();
 	if (!name)
 		name = path;
 	rp_check_engines();
@@ -413,6 +440,7 @@ int main(int argc, char **argv)
 		perror(path);
 		return 2;
 	}
+	tr.hz.set = hz;
 	/* the whole text: rp_calibrate() reads it before rp_text() */
 	do {
 		if (len == cap) {

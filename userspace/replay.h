@@ -17,7 +17,11 @@
 
 /* Line numbers kept per kind of bad line, for the report. */
 #define RP_LINES_KEPT	20
-/* The most a timer_list event's jiffies may be from the clock (18 h at HZ 250). */
+/*
+ * The most a timer_list event's jiffies may be from the clock: a bound in
+ * jiffies, not seconds, as the wheels' advances cost per jiffy (18.6 h at
+ * HZ 250, 4.7 h at HZ 1000).
+ */
 #define RP_MAX_JUMP	(1UL << 24)
 /* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
 #define RP_HR_WALL	(1ULL << 59)
@@ -29,6 +33,41 @@
 #define RP_HR_AHEAD	1000000000LL
 /* An hrtimer started to expire at KTIME_MAX never expires. */
 #define RP_HR_NEVER	((uint64_t)INT64_MAX)
+
+/* The HZ taken when the trace cannot tell its own (rp_calibrate()). */
+#define RP_HZ_DEFAULT	250
+/* REPLAY_HZ's bounds: every kernel's HZ (24 to 1200) is within. */
+#define RP_HZ_MIN	10
+#define RP_HZ_MAX	10000
+
+/**
+ * struct rp_hz - the traced machine's HZ (replay_hz.c)
+ * @hz: the one the replay uses: @set if given, else @told, else
+ *	RP_HZ_DEFAULT; set by rp_calibrate()
+ * @set: REPLAY_HZ's, 0 if none: set it before rp_calibrate()
+ * @told: the usual HZ (100, 250, 300, 1000) the trace's timer_list times
+ *	fit, 0 if it cannot tell
+ * @times: timer_list times whose line has a timestamp in seconds (a
+ *	timer_start's expires - timeout, a timer_expire_entry's now); @span
+ *	the seconds they span
+ * @fits: how many of the usual HZ fit them
+ * @best: the usual HZ that fits them, else the one closest to: @fit the
+ *	share of the times that fit it (0 to 1), @best_span the seconds
+ *	those span
+ * @dt: while rp_calibrate() runs, each time's timestamp less the first
+ *	one's, @ts0 (ns), and @dj its jiffies less the first one's, @j0;
+ *	@cap allocated
+ */
+struct rp_hz {
+	unsigned long hz;
+	unsigned int set, told, fits, best;
+	uint64_t times;
+	double span, fit, best_span;
+	uint64_t ts0, j0;
+	int64_t *dt;
+	long *dj;
+	size_t cap;
+};
 
 enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
 
@@ -129,6 +168,8 @@ struct rp_shadow;
  *	ahead (ns)
  * @wrap32: timer_list lines whose jiffies look like a 32-bit kernel's
  *	wrapping at 2^32 (taken as malformed)
+ * @hz: the traced machine's HZ, what aged-out thresholds in seconds are
+ *	turned into jiffies with
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -147,6 +188,7 @@ struct rp_trace {
 	int64_t hr_off;
 	int has_hr_off;
 	uint64_t boot_timers, boot_ahead, wrap32;
+	struct rp_hz hz;
 };
 
 int rp_init(struct rp_trace *tr);
@@ -155,6 +197,10 @@ void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len);
 void rp_text(struct rp_trace *tr, const char *buf, size_t len);
 void rp_finish(struct rp_trace *tr);
 void rp_free(struct rp_trace *tr);
+int rp_hz_time(struct rp_trace *tr, const struct tp_event *ev);
+void rp_hz_decide(struct rp_trace *tr);
+void rp_hz_free(struct rp_hz *hz);
+void rp_hz_report(const struct rp_hz *hz);
 
 /* The engines a stream is replayed through. */
 struct rp_engine_kind {

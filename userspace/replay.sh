@@ -3,12 +3,15 @@
 # prints its tables, Ir per call from callgrind filled in.
 #   userspace/replay.sh [TRACE]     (make replay TRACE=...)
 # TRACE: text in any of the three forms (tracefs, trace-cmd report, perf
-# script), plain or .gz/.xz (one cut short is replayed as far as it goes,
-# with a warning); by default the trace recorded in the guest under TCP
+# script), plain, gzip or xz whatever its name (told by its first bytes;
+# one cut short is replayed as far as it goes, with a warning), or - for
+# standard input; by default the trace recorded in the guest under TCP
 # traffic, userspace/traces/guest-tcp.tracefs.gz.
 #   REPLAY_REPEAT    native runs per engine; the table keeps the fastest (3)
 #   REPLAY_ENGINES   engines, comma-separated (all)
 #   REPLAY_CALLGRIND 0: no callgrind run, the Ir columns stay "-" (1)
+#   REPLAY_HZ        the traced machine's HZ, 10 to 10000 (unset or empty:
+#                    the trace tells it, else 250; the replay says which)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
@@ -23,15 +26,28 @@ make -s -C "$here" KSRC="$ksrc" replay
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ "$trace" = - ] || [ -r "$trace" ] || die "replay: cannot read $trace"
-# A .gz or .xz cut short (Ctrl-C on `cat trace_pipe | gzip`) is replayed as
-# far as it decompresses, as a plain file cut short is, with a warning.
-early=
-case "$trace" in
--) cat >"$tmp/trace" ;;
-*.gz) gzip -dc -- "$trace" >"$tmp/trace" 2>"$tmp/unpack" || early=gzip ;;
-*.xz) xz -dc -- "$trace" >"$tmp/trace" 2>"$tmp/unpack" || early=xz ;;
-*) cp -- "$trace" "$tmp/trace" ;;
+src=$trace
+if [ "$trace" = - ]; then
+	src=$tmp/stdin
+	cat >"$src"
+fi
+# gzip and xz data are told by their first bytes (1f 8b; fd 37 7a 58 5a
+# 00), whatever the name says. One cut short (Ctrl-C on `cat trace_pipe |
+# gzip`) is replayed as far as it decompresses, as a plain file cut short
+# is, with a warning.
+case $(od -An -tx1 -N6 -- "$src" | tr -d ' \n') in
+1f8b*) unpack=gzip ;;
+fd377a585a00) unpack=xz ;;
+*) unpack= ;;
 esac
+early=
+if [ -n "$unpack" ]; then
+	"$unpack" -dc -- "$src" >"$tmp/trace" 2>"$tmp/unpack" || early=$unpack
+elif [ "$src" = "$trace" ]; then
+	cp -- "$trace" "$tmp/trace"
+else
+	mv -- "$src" "$tmp/trace"
+fi
 if [ -n "$early" ]; then
 	[ -s "$tmp/trace" ] || die "replay: $early could not decompress anything of $trace: $(tail -n 1 "$tmp/unpack")"
 	early="WARNING: $trace ended early or is damaged ($(tail -n 1 "$tmp/unpack")): replaying the $(wc -c <"$tmp/trace") bytes it decompressed to"

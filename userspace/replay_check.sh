@@ -16,6 +16,11 @@
 #  - an hrtimer whose now runs ahead (CLOCK_BOOTTIME) is set aside; 32-bit
 #    jiffies wrapping are named;
 #  - a .gz or .xz cut short is replayed as far as it goes, with a warning;
+#    gzip and xz are told by their first bytes, whatever the name;
+#  - the traced machine's HZ is told by the trace (250 for the shipped
+#    ones, 1000 for a hand-made trace and a shipped one made HZ 1000), the
+#    aged-out counts follow it; none is told of a trace too short or at an
+#    HZ not usual; REPLAY_HZ sets it, and junk in it is refused;
 #  - make replay takes any path (spaces, '&', '|', quotes, '$');
 #  - the bad lines are reported with their line numbers and reasons;
 #  - lost events are counted in each form the tools print them; stack
@@ -40,6 +45,7 @@ ksrc=$("$here/setup.sh") && make -s -C "$here" KSRC="$ksrc" build/fuzz-trace >&2
 	{ echo "FAIL replay-build"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+bin=$here/build/replay
 
 # rows TABLE COL...: the rows of the table under "## TABLE:" as the named
 # columns' cells joined by "|", the engine first.
@@ -100,6 +106,8 @@ check_form() {
 	grep -q "^# forms:.* $form=$total\( \|$\)" "$out" || { bad "$what: not every event in the $form form: $(grep '^# forms' "$out")"; fails=1; }
 	grep -q "^# lines [0-9]*: events $total, .* malformed 0, lost 0 events" "$out" ||
 		{ bad "$what: $(grep '^# lines' "$out")"; fails=1; }
+	grep -q "^# HZ 250, as the trace tells: 99\.[0-9] % of its [1-9][0-9]* timer_list times" "$out" ||
+		{ bad "$what: $(grep '^# HZ' "$out")"; fails=1; }
 	check_tables >&2 2>"$tmp/$what.bad" && [ ! -s "$tmp/$what.bad" ] || { cat "$tmp/$what.bad" >&2; fails=1; }
 	# real traffic: timers expired, and the modern wheel ran some late
 	[ "$(rows timer_list expired | awk -F'|' '$1 == "classic" { print $2 }')" -gt 100 ] ||
@@ -170,6 +178,7 @@ result $fails replay-lost-events
 fails=0
 expect stack "$here/traces/stack.txt" \
 	"# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
+	"# HZ 250, assumed: the trace cannot tell: its 3 timer_list times with a timestamp in seconds span 0.040 s, 1 s needed; REPLAY_HZ=N sets it; timer_list timers aged out 2 s (500 jiffies) + timeout/8 past their expiry" \
 	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"
 [ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
@@ -235,7 +244,8 @@ result $fails replay-other-clocks
 fails=0
 head -c 3000 "$here/traces/guest-tcp.trace_pipe.gz" >"$tmp/cut.gz"
 gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | xz -c | head -c 3000 >"$tmp/cut.xz"
-for f in "$tmp/cut.gz" "$tmp/cut.xz"; do
+cp "$tmp/cut.gz" "$tmp/cut-gz.txt"
+for f in "$tmp/cut.gz" "$tmp/cut.xz" "$tmp/cut-gz.txt"; do
 	REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 "$here/replay.sh" "$f" >"$tmp/cut.out" 2>"$tmp/cut.err" ||
 		{ cat "$tmp/cut.err" >&2; bad "$f: replay.sh failed"; fails=1; continue; }
 	grep -q "^# WARNING: $f ended early or is damaged (.*): replaying the [1-9][0-9]* bytes" "$tmp/cut.out" ||
@@ -261,6 +271,104 @@ rows timer_list "ns/op" | grep -v '^kernel' | grep -vqE '\|(-|[0-9]*[1-9][0-9]*\
 	{ bad "edges: ns/op: $(rows timer_list "ns/op" | tr '\n' ' ')"; fails=1; }
 result $fails replay-edges
 
+# replay.sh tells gzip and xz by their first bytes, whatever the name:
+# gzip named .txt, plain text named .gz, xz named .gz and .log, gzip on
+# standard input replay as the plain text does (the same header lines:
+# HZ, lines, events, forms, the kernel's rows).
+fails=0
+# heads FILE OUT: FILE through replay.sh (heap), its header lines into OUT
+heads() {
+	REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 "$here/replay.sh" "$1" 2>"$tmp/heads.err" |
+		grep '^# ' | grep -v '^# replay of ' >"$2"
+	[ -s "$2" ] || { cat "$tmp/heads.err" >&2; bad "$1: replay.sh failed"; return 1; }
+}
+cp "$here/traces/guest-tcp.trace_pipe.gz" "$tmp/gz-named.txt"
+cp "$tmp/trace_pipe.txt" "$tmp/plain-named.gz"
+xz -0 -c "$tmp/trace_pipe.txt" >"$tmp/xz-named.gz"
+cp "$tmp/xz-named.gz" "$tmp/xz-named.log"
+heads "$tmp/trace_pipe.txt" "$tmp/plain.heads" || fails=1
+grep -q "^# kernel: adds [1-9]" "$tmp/plain.heads" || { bad "plain: no kernel row"; fails=1; }
+for f in "$tmp/gz-named.txt" "$tmp/plain-named.gz" "$tmp/xz-named.gz" "$tmp/xz-named.log" -; do
+	heads "$f" "$tmp/named.heads" <"$here/traces/guest-tcp.trace_pipe.gz" || { fails=1; continue; }
+	cmp -s "$tmp/plain.heads" "$tmp/named.heads" ||
+		{ diff "$tmp/plain.heads" "$tmp/named.heads" >&2; bad "$f: not the plain text's counts"; fails=1; }
+done
+result $fails replay-compressed-by-content
+
+# The traced machine's HZ, told by the trace. The hand-made HZ 1000 trace
+# (traces/hz1000.tracefs) ages out after 2 s (2000 jiffies) the one timer
+# 3.85 s past its expiry; with REPLAY_HZ=250 (0.5 s) also the one 1.55 s
+# past at the end and the one restarted 1.15 s past (else a re-arm with no
+# cancel).
+fails=0
+told="as the trace tells: 100.0 % of its 86 timer_list times (jiffies against timestamps) fit 1000 a second within 20 ms, over 4.0 s"
+expect hz1000 "$here/traces/hz1000.tracefs" \
+	"# HZ 1000, $told; timer_list timers aged out 2 s (2000 jiffies) + timeout/8 past their expiry" \
+	"# kernel: adds 44, re-arms 1 (1 with no cancel), deletes 0, expiries 41 (0 with no cancel), pending at the end 2, aged out 1, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0"
+REPLAY_HZ=250 expect hz250 "$here/traces/hz1000.tracefs" \
+	"# HZ 250, as REPLAY_HZ sets (${told#as }); timer_list timers aged out 2 s (500 jiffies) + timeout/8 past their expiry" \
+	"# kernel: adds 45, re-arms 0 (0 with no cancel), deletes 0, expiries 41 (0 with no cancel), pending at the end 1, aged out 3, cancels and expiries of timers started before the trace 0, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0"
+# jiffies F: the HZ 250 trace on stdin as an HZ 250 * F kernel's: F times
+# the jiffies since boot (INITIAL_JIFFIES is 2^32 - 300 * HZ), timestamps
+# as they are
+jiffies() {
+	awk -v f="$1" '
+		function scale(key,   v) {
+			if (!match(line, "[ []" key "=-?[0-9]+"))
+				return
+			v = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+			v = key == "timeout" ? f * v : 4294967296 - 75000 * f + f * (v - 4294892296)
+			line = substr(line, 1, RSTART + length(key) + 1) sprintf("%.0f", v) \
+				substr(line, RSTART + RLENGTH)
+		}
+		/ timer_(start|expire_entry): / {
+			line = $0
+			scale("expires"); scale("timeout"); scale("bucket_expiry")
+			scale("now"); scale("baseclk")
+			$0 = line
+		}
+		{ print }'
+}
+# The shipped trace_pipe trace made HZ 1000: told 1000, and its kernel rows
+# are the HZ 250 ones (its aging scales with its jiffies). Made HZ 500: no
+# usual HZ fits it, 250 is taken and the header says so.
+jiffies 4 <"$tmp/trace_pipe.txt" >"$tmp/x4.txt"
+jiffies 2 <"$tmp/trace_pipe.txt" >"$tmp/x2.txt"
+cmp -s "$tmp/x4.txt" "$tmp/trace_pipe.txt" && { bad "jiffies 4 changed nothing"; fails=1; }
+"$bin" -r 1 -e heap "$tmp/x4.txt" >"$tmp/x4.out" 2>&2 || fails=1
+"$bin" -r 1 -e heap "$tmp/x2.txt" >"$tmp/x2.out" 2>&2 || fails=1
+grep -q "^# HZ 1000, as the trace tells: 99\.[0-9] % of its [1-9][0-9]* timer_list times .* aged out 2 s (2000 jiffies)" "$tmp/x4.out" ||
+	{ bad "x4: $(grep '^# HZ' "$tmp/x4.out")"; fails=1; }
+[ "$(grep '^# kernel:' "$tmp/x4.out")" = "$(grep '^# kernel:' "$tmp/trace_pipe.out")" ] ||
+	{ bad "x4: kernel rows $(grep '^# kernel:' "$tmp/x4.out")"; fails=1; }
+grep -q "^# HZ 250, assumed: the trace cannot tell: its [1-9][0-9]* timer_list times fit none of 100, 250, 300, 1000 (the closest, [0-9]*: [0-9.]* % of them within 20 ms, over [0-9.]* s); REPLAY_HZ=N sets it;" "$tmp/x2.out" ||
+	{ bad "x2: $(grep '^# HZ' "$tmp/x2.out")"; fails=1; }
+result $fails replay-hz
+
+# REPLAY_HZ: 10 to 10000 taken, through make replay too; anything else
+# (junk, 0, a sign, a leading zero, blanks, beyond) refused with exit 2.
+fails=0
+for v in 10 10000; do
+	REPLAY_HZ=$v "$bin" -r 1 -e heap "$here/traces/stack.txt" >"$tmp/hz.out" 2>&2 &&
+		grep -q "^# HZ $v, as REPLAY_HZ sets (the trace cannot tell: .*); timer_list timers aged out 2 s ($((2 * v)) jiffies)" "$tmp/hz.out" ||
+		{ bad "REPLAY_HZ=$v: $(grep '^# HZ' "$tmp/hz.out")"; fails=1; }
+done
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." replay \
+	TRACE="$here/traces/hz1000.tracefs" REPLAY_HZ=300 >"$tmp/hz.out" 2>"$tmp/hz.err" &&
+	grep -qxF "# HZ 300, as REPLAY_HZ sets (${told#as }); timer_list timers aged out 2 s (600 jiffies) + timeout/8 past their expiry" "$tmp/hz.out" ||
+	{ cat "$tmp/hz.err" >&2; bad "make replay REPLAY_HZ=300: $(grep '^# HZ' "$tmp/hz.out")"; fails=1; }
+for v in abc 0 9 10001 250x -250 +250 0250 " 250" "250 " 1e3 2.5e2 99999999999999999999; do
+	rc=0
+	REPLAY_HZ=$v "$bin" -r 1 -e heap "$here/traces/stack.txt" >"$tmp/hz.out" 2>"$tmp/hz.err" || rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/hz.out" ] &&
+		grep -qxF "replay: REPLAY_HZ='$v' is not an HZ: give the traced machine's as a whole number from 10 to 10000 (250, 1000, ...), or leave REPLAY_HZ unset for the trace to tell it" "$tmp/hz.err" ||
+		{ bad "REPLAY_HZ='$v': exit $rc, $(cat "$tmp/hz.err")"; fails=1; }
+done
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap make -s -C "$here/.." replay TRACE="$here/traces/stack.txt" \
+	REPLAY_HZ=1000x >"$tmp/hz.out" 2>"$tmp/hz.err" && { bad "make replay REPLAY_HZ=1000x exited 0"; fails=1; }
+grep -qF "replay: REPLAY_HZ='1000x' is not an HZ" "$tmp/hz.err" || { bad "make replay REPLAY_HZ=1000x: $(cat "$tmp/hz.err")"; fails=1; }
+result $fails replay-hz-override
+
 # refuse WANT CMD...: CMD fails, and says WANT on stderr
 refuse() {
 	local want=$1 rc=0
@@ -272,7 +380,6 @@ refuse() {
 # No timer event in the file: refused, saying what the file is; and an
 # engine that does not exist.
 fails=0
-bin=$here/build/replay
 : >"$tmp/empty.txt"
 gzip -c "$here/traces/malformed.tracefs" >"$tmp/gz.txt"
 printf '\027\010Dtracing6\0\0\0\0\001\010' >"$tmp/trace.dat"

@@ -57,6 +57,7 @@ int rp_init(struct rp_trace *tr)
 	tr->cpu_seq = calloc(TP_MAX_CPUS + 1, sizeof(*tr->cpu_seq));
 	tr->st[RP_TIMER].tame = 1;
 	tr->st[RP_HRTIMER].tame = 1;
+	tr->hz.hz = RP_HZ_DEFAULT;
 	return tr->cpu_seq ? 0 : -ENOMEM;
 }
 
@@ -71,6 +72,7 @@ void rp_free(struct rp_trace *tr)
 	free(tr->sh);
 	free(tr->map);
 	free(tr->cpu_seq);
+	rp_hz_free(&tr->hz);
 	memset(tr, 0, sizeof(*tr));
 }
 
@@ -203,10 +205,15 @@ static void rp_settle(struct rp_stream *s, struct rp_shadow *sh)
 	}
 }
 
-/* Long past its expiry with no event: gone from the kernel's view. */
-static int rp_aged(const struct rp_stream *s, const struct rp_shadow *sh, int hr)
+/*
+ * Long past its expiry with no event: gone from the kernel's view. A
+ * timer_list timer after 2 s of the traced machine's jiffies and an eighth
+ * of its timeout.
+ */
+static int rp_aged(const struct rp_trace *tr, const struct rp_shadow *sh)
 {
-	unsigned long age = hr ? RP_HR_AGE : 2 * HZ + sh->timeout / 8;
+	const struct rp_stream *s = &tr->st[sh->hr];
+	unsigned long age = sh->hr ? RP_HR_AGE : 2 * tr->hz.hz + sh->timeout / 8;
 
 	return time_after(s->clock, sh->expires + age);
 }
@@ -270,7 +277,7 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		s->op[sh->cancel - 1].type = RP_NOP;
 		sh->cancel = 0;
 		s->k.rearms++;
-	} else if (!sh->cancel && sh->armed && !rp_aged(s, sh, hr)) {
+	} else if (!sh->cancel && sh->armed && !rp_aged(tr, sh)) {
 		s->k.rearms++;
 		s->k.rearms_nocancel++;
 	} else {
@@ -500,27 +507,33 @@ void rp_text(struct rp_trace *tr, const char *buf, size_t len)
 	rp_each(tr, buf, len, rp_line);
 }
 
-/* An hrtimer_expire_entry's now less its timestamp, if both are ns. */
-static int rp_hr_offset(const char *s, size_t n, int eol, uint64_t *ptr,
+/*
+ * The line s[0, n) as an event, into ev, if it is a whole one; if it is an
+ * hrtimer_expire_entry whose now and timestamp are both ns, that now less
+ * that timestamp into off, and 2.
+ */
+static int rp_hr_offset(const char *s, size_t n, int eol, struct tp_event *ev,
 			int64_t *off)
 {
-	struct tp_event ev;
-
-	if (!eol || tp_parse_line(s, n, &ev) != TP_EVENT ||
-	    ev.type != TP_HRTIMER_EXPIRE || ev.ts_counter ||
-	    ev.now >= RP_HR_WALL || ev.ts_ns >= RP_HR_WALL)
+	if (!eol || tp_parse_line(s, n, ev) != TP_EVENT)
 		return 0;
-	*ptr = ev.ptr;
-	*off = (int64_t)(ev.now - ev.ts_ns);
-	return 1;
+	if (ev->type != TP_HRTIMER_EXPIRE || ev->ts_counter ||
+	    ev->now >= RP_HR_WALL || ev->ts_ns >= RP_HR_WALL)
+		return 1;
+	*off = (int64_t)(ev->now - ev->ts_ns);
+	return 2;
 }
 
+/* The first pass: the least hrtimer offset, and the times that tell HZ. */
 static void rp_cal_least(struct rp_trace *tr, const char *s, size_t n, int eol)
 {
-	uint64_t ptr;
+	struct tp_event ev;
 	int64_t off;
+	int what = rp_hr_offset(s, n, eol, &ev, &off);
 
-	if (!rp_hr_offset(s, n, eol, &ptr, &off))
+	if (what && rp_hz_time(tr, &ev))
+		tr->nomem = 1;
+	if (what != 2)
 		return;
 	if (!tr->has_hr_off || off < tr->hr_off)
 		tr->hr_off = off;
@@ -530,12 +543,12 @@ static void rp_cal_least(struct rp_trace *tr, const char *s, size_t n, int eol)
 static void rp_cal_ahead(struct rp_trace *tr, const char *s, size_t n, int eol)
 {
 	struct rp_shadow *sh;
-	uint64_t ptr;
+	struct tp_event ev;
 	int64_t off;
 
-	if (!rp_hr_offset(s, n, eol, &ptr, &off) || off - tr->hr_off <= RP_HR_AHEAD)
+	if (rp_hr_offset(s, n, eol, &ev, &off) != 2 || off - tr->hr_off <= RP_HR_AHEAD)
 		return;
-	sh = rp_shadow(tr, ptr, 1, 1);
+	sh = rp_shadow(tr, ev.ptr, 1, 1);
 	if (!sh) {
 		tr->nomem = 1;
 		return;
@@ -548,10 +561,14 @@ static void rp_cal_ahead(struct rp_trace *tr, const char *s, size_t n, int eol)
 }
 
 /**
- * rp_calibrate() - find the hrtimers on a clock ahead of the trace's
- * @tr: the trace, before any line of it is taken
+ * rp_calibrate() - the traced machine's HZ, and the hrtimers on a clock
+ *	ahead of the trace's
+ * @tr: the trace, before any line of it is taken (@tr->hz.set given)
  * @buf: its whole text
  * @len: its length
+ *
+ * The HZ: the one the timer_list events' jiffies and timestamps tell
+ * (replay_hz.c), unless @tr->hz.set overrides it.
  *
  * An hrtimer_expire_entry's now is its base's time; its timestamp the
  * trace clock's, taken just after. For CLOCK_MONOTONIC hrtimers the two
@@ -566,6 +583,7 @@ static void rp_cal_ahead(struct rp_trace *tr, const char *s, size_t n, int eol)
 void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len)
 {
 	rp_each(tr, buf, len, rp_cal_least);
+	rp_hz_decide(tr);
 	if (tr->has_hr_off)
 		rp_each(tr, buf, len, rp_cal_ahead);
 }
@@ -595,7 +613,7 @@ void rp_finish(struct rp_trace *tr)
 		rp_settle(&tr->st[sh->hr], sh);
 		if (!sh->armed)
 			continue;
-		if (rp_aged(&tr->st[sh->hr], sh, sh->hr))
+		if (rp_aged(tr, sh))
 			tr->st[sh->hr].k.aged++;
 		else
 			tr->st[sh->hr].k.pending++;
