@@ -52,6 +52,11 @@
 #define FZ_WIDE		0
 #endif
 
+/*
+ * The engines and the input's state (fuzz.h), set up afresh for each input
+ * by LLVMFuzzerTestOneInput(); the heap's slots and the hash engines'
+ * memory are only this file's.
+ */
 struct twheel_classic fz_classic;
 struct twheel_classic_bounded fz_bounded;
 struct twheel_modern fz_modern;
