@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fuzz.c's structure checks of the seeds' engines (ratas, volt), in a file
- * of their own; included by fuzz.c once its helpers are defined.
+ * The structure checks of the seeds' engines (ratas, volt), in a file of
+ * their own; included by fuzz_check.c once its walks are defined.
  */
 #ifndef FZ_SEEDS_H
 #define FZ_SEEDS_H
-
-static struct twheel_ratas fz_ratas;
-static struct twheel_volt fz_volt;
-/* the most cancelled timers volt held after any op of this input */
-static u64 fz_lazy_max;
 
 /*
  * The next jiffy at or after clk at which a level of 2^bits slots of

@@ -1,16 +1,13 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz.c's part for the hash_vec engine (FZ_WHEEL == FZ_HASH_VEC): its
- * pool of arrays, fed and drained by the input, the refusals that follow
- * from it predicted from the slots and the pool alone, and its structure
- * checked after every op. Included once, by fuzz.c.
+ * The fuzzer's part for the hash_vec engine (FZ_WHEEL == FZ_HASH_VEC,
+ * fuzz.h): its pool of arrays, fed and drained by the input, the refusals
+ * that follow from it predicted from the slots and the pool alone, and
+ * its structure checked after every op.
  */
-#ifndef TW_FUZZ_VEC_H
-#define TW_FUZZ_VEC_H
-
 #include <linux/log2.h>
+#include "fuzz.h"
 
-static struct twheel_hash_vec fz_vec;
 static unsigned long fz_vec_mem[(FZ_HASH_SLOTS * sizeof(struct twheel_vec_slot) +
 				 FZ_HASH_SLOTS / 8) / sizeof(long)];
 /* Arrays given to the engine and not taken back yet. */
@@ -41,7 +38,7 @@ static bool fz_vec_take(bool all)
  * Sets up the engine, and how many spares of order 0 and of the small
  * orders it asks to keep: a small pool, so that arms are refused often.
  */
-static void fz_vec_init(unsigned int nr_slots)
+void fz_vec_init(unsigned int nr_slots)
 {
 	u8 k = fz_byte();
 	unsigned int o;
@@ -59,7 +56,7 @@ static void fz_vec_init(unsigned int nr_slots)
  * The pool op (x, 5 bits): give what the engine asks for, give one array
  * of some order, take back the excess, or take any one spare.
  */
-static void fz_vec_pool(unsigned int x)
+void fz_vec_pool(unsigned int x)
 {
 	unsigned int order;
 	u32 n;
@@ -91,8 +88,8 @@ static void fz_vec_pool(unsigned int x)
  * of a pending timer takes it out first: from the same slot that makes
  * room; emptying another slot makes that slot's array a spare.
  */
-static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
-			   unsigned long expires)
+bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
+		    unsigned long expires)
 {
 	const struct twheel_hash_vec *hv = &fz_vec;
 	const struct twheel_timer *t = &fe->t[i];
@@ -129,8 +126,7 @@ static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
  * slot of that jiffy; the bitmap; every pending timer's slot and index at
  * an entry that holds it; each order's spares, hot slots and bits.
  */
-static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
-			 unsigned long due)
+void fz_check_vec(struct fz_engine *fe, unsigned long armed, unsigned long due)
 {
 	const struct twheel_hash_vec *hv = &fz_vec;
 	u32 hot[TW_VEC_ORDERS] = { 0 }, want, n;
@@ -212,7 +208,7 @@ static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
 }
 
 /* The input's end: every timer deleted, every array back, none lost. */
-static void fz_vec_done(void)
+void fz_vec_done(void)
 {
 	unsigned int i;
 
@@ -224,5 +220,3 @@ static void fz_vec_done(void)
 		 "%lu arrays not handed back, %lu timers pending", fz_vec_arrays,
 		 twheel_stats_pending(&fz_vec.e.st));
 }
-
-#endif /* TW_FUZZ_VEC_H */

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fuzzer's ops on one engine (fuzz.h): each calls the engine, checks
+ * what it returned, and moves the engine's model (struct fz_slot) to what
+ * the specification says it must have done: when every timer is due
+ * (modern: at its bucket's expiry, in closed form), what is refused,
+ * collected and run; twheel_run_until() checked from its fn at each
+ * jiffy with work, and a range mod's pick against the engine's rule.
+ */
+#include "fuzz.h"
+
+/*
+ * The kernel's calc_wheel_index() in closed form: level n holds the deltas
+ * below 63 * 8^n (the last level all others, clamped to 62 * 8^(depth-1));
+ * a bucket fires at the first multiple of its granularity after expires.
+ */
+void fz_bucket(struct fz_slot *s, unsigned long clk, unsigned int depth)
+{
+	unsigned long delta = s->expires - clk, expires = s->expires;
+	unsigned long gran = 1, top = 1;
+	unsigned int lvl;
+
+	s->clamped = false;
+	if ((long)delta < 0) {
+		s->gran = 1;
+		s->fire = clk;
+		s->bucket = clk % TW_LVL_SIZE;
+		return;
+	}
+	for (lvl = 0; lvl + 1 < depth; lvl++)
+		top *= 8;
+	for (lvl = 0; lvl + 1 < depth && delta >= 63 * gran; lvl++)
+		gran *= 8;
+	if (delta >= 63 * top) {
+		expires = clk + 62 * top;
+		s->clamped = true;
+	}
+	s->gran = gran;
+	s->fire = expires - expires % gran + gran;
+	s->bucket = lvl * TW_LVL_SIZE + (s->fire / gran) % TW_LVL_SIZE;
+}
+
+static void fz_arm(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	struct fz_slot *s = &fe->s[i];
+	unsigned long clk = fe->e->clk;
+	unsigned long exact = time_after(expires, clk) ? expires : clk;
+	unsigned long fire;
+	unsigned int idx;
+
+	s->state = FZ_ARMED;
+	s->expires = expires;
+	s->seq = fz.op;
+	s->hit = false;
+	s->clamped = false;
+	s->fire = exact;
+	if (fe->e->ops->kind != TWHEEL_MODERN)
+		return;
+	fz_bucket(s, clk, fe->e->nr_levels);
+	/* The rule: never early unless clamped, late by at most a granule. */
+	FZ_CHECK(fe, s->clamped || (!time_before(s->fire, exact) &&
+				    s->fire - exact <= s->gran),
+		 "model: expires %lu bucket expiry %lu gran %lu", expires,
+		 s->fire, s->gran);
+	idx = twheel_modern_index(&fz_modern, expires, &fire);
+	FZ_CHECK(fe, idx == s->bucket && fire == s->fire,
+		 "twheel_modern_index(%lu) = %u at %lu, want %u at %lu",
+		 expires, idx, fire, s->bucket, s->fire);
+}
+
+/* The simple engine refuses a delta from its clock of MaxInterval or more. */
+static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
+{
+	unsigned long delta = expires - fe->e->clk;
+
+	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
+	       delta > fz_simple.wheel.mask;
+}
+
+/* Whether arming timer i for expires is refused: simple's range, hash_vec's pool. */
+static bool fz_refuses(const struct fz_engine *fe, unsigned int i,
+		       unsigned long expires)
+{
+	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
+		return fz_vec_refuses(fe, i, expires);
+	return fz_refused(fe, expires);
+}
+
+void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	u64 refused = fe->e->st.refused;
+	bool refuse = fe->s[i].state == FZ_IDLE && fz_refuses(fe, i, expires);
+	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
+				 twheel_add(fe->e, &fe->t[i], expires);
+
+	if (fe->s[i].state != FZ_IDLE) {
+		FZ_CHECK(fe, ret == -EBUSY, "add of pending timer %u: %d", i, ret);
+		return;
+	}
+	if (refuse) {
+		FZ_CHECK(fe, ret == (fe->e->ops->kind == TWHEEL_HASH_VEC ? -ENOMEM : -ERANGE) &&
+			 fe->e->st.refused == refused + 1,
+			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
+		return;
+	}
+	FZ_CHECK(fe, ret == 0, "add of timer %u: %d", i, ret);
+	fz_arm(fe, i, expires);
+}
+
+bool fz_del(struct fz_engine *fe, unsigned int i)
+{
+	bool ret = fz_via_ops() ? twheel_ops_del(fe->e, &fe->t[i]) :
+				  twheel_del(fe->e, &fe->t[i]);
+
+	FZ_CHECK(fe, ret == (fe->s[i].state != FZ_IDLE),
+		 "del of timer %u in state %d returned %d", i, fe->s[i].state,
+		 ret);
+	fe->s[i].state = FZ_IDLE;
+	return ret;
+}
+
+/*
+ * A mod to expires: by twheel_mod() (or its ops), or if ranged by
+ * twheel_mod_range(e, t, lo, hi), whose pick expires is.
+ */
+static bool fz_mod_to(struct fz_engine *fe, unsigned int i,
+		      unsigned long expires, bool ranged, unsigned long lo,
+		      unsigned long hi)
+{
+	struct fz_slot *s = &fe->s[i];
+	bool was = s->state != FZ_IDLE;
+	bool refuse = (!was || s->expires != expires) && fz_refuses(fe, i, expires);
+	u64 refused = fe->e->st.refused;
+	bool ret = ranged ? twheel_mod_range(fe->e, &fe->t[i], lo, hi) :
+		   fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
+				  twheel_mod(fe->e, &fe->t[i], expires);
+
+	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
+		 i, s->state, ret);
+	FZ_CHECK(fe, fe->e->st.refused == refused + refuse,
+		 "mod of timer %u, delta %lu: refused %llu, was %llu", i,
+		 expires - fe->e->clk, fe->e->st.refused, refused);
+	if (refuse) {
+		/* disarmed, or left unarmed: it never runs for either expiry */
+		s->state = FZ_IDLE;
+		return ret;
+	}
+	/* As mod_timer(): the same expiry leaves a pending timer alone. */
+	if (!was || s->expires != expires)
+		fz_arm(fe, i, expires);
+	return ret;
+}
+
+bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires)
+{
+	return fz_mod_to(fe, i, expires, false, 0, 0);
+}
+
+/*
+ * twheel_mod_range(): a pending timer already in [lo, hi] stays as it is
+ * (as a mod to its own expiry), anything else is a mod to the pick x of
+ * the wheel under test. The reference (follow) takes the same x by a plain
+ * mod, so that both keep the same expiries.
+ */
+bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
+		  unsigned long hi, unsigned long x, bool follow)
+{
+	struct fz_slot *s = &fe->s[i];
+	bool was = s->state != FZ_IDLE;
+	unsigned long keep = fe->t[i].expires;
+	bool ret;
+
+	if (!was || keep - lo > hi - lo)
+		return fz_mod_to(fe, i, x, !follow, lo, hi);
+	ret = twheel_mod_range(fe->e, &fe->t[i], lo, hi);
+	FZ_CHECK(fe, ret, "mod_range of pending timer %u returned false", i);
+	FZ_CHECK(fe, fe->t[i].expires == keep,
+		 "mod_range [%lu, %lu] moved timer %u from %lu", lo, hi, i, keep);
+	return ret;
+}
+
+/* Pops every collected timer: exactly the ones the model has collected. */
+void fz_drain(struct fz_engine *fe)
+{
+	struct twheel_timer *t;
+	unsigned int i, want = 0;
+
+	for (i = 0; i < FZ_POOL; i++)
+		want += fe->s[i].state == FZ_COLLECTED;
+	while ((t = fz_via_ops() ? twheel_ops_pop(fe->e) : twheel_pop(fe->e))) {
+		i = fz_index(fe, t);
+		FZ_CHECK(fe, i < FZ_POOL, "pop returned %p, not a timer", t);
+		FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
+			 "popped timer %u in state %d (fire %lu)", i,
+			 fe->s[i].state, fe->s[i].fire);
+		FZ_CHECK(fe, !twheel_pending(fe->e, t), "popped %u pending", i);
+		fe->s[i].state = FZ_IDLE;
+		FZ_CHECK(fe, want--, "popped more than collected");
+	}
+	FZ_CHECK(fe, !want, "%u collected timers not popped", want);
+}
+
+/* Smallest distance from clk to a timer's jiffy, at most limit. */
+static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++)
+		if (fe->s[i].state == FZ_ARMED)
+			limit = min(limit, fe->s[i].fire - fe->e->clk);
+	return limit;
+}
+
+/*
+ * The classic wheel may stop early for a cascade, ratas for a promotion,
+ * volt to re-file a slot or reclaim cancelled timers, the hash engines for
+ * a slot whose timers only wait a round; the others may not.
+ */
+void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d)
+{
+	unsigned long want = fz_next(fe, limit);
+
+	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
+	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED)
+		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
+			 limit, d, want);
+	else
+		FZ_CHECK(fe, d == want, "next_event(%lu) = %lu, want %lu",
+			 limit, d, want);
+}
+
+/*
+ * The model's side of a collection at now: every armed timer due by then
+ * is collected (exact: due exactly then). Returns how many.
+ */
+static unsigned long fz_collect_due(struct fz_engine *fe, unsigned long now,
+				    bool exact)
+{
+	unsigned long want = 0;
+	struct fz_slot *s;
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		if (s->state != FZ_ARMED || time_after(s->fire, now))
+			continue;
+		FZ_CHECK(fe, !exact || s->fire == now,
+			 "timer %u due at %lu (expires %lu) collected at %lu",
+			 i, s->fire, s->expires, now);
+		s->state = FZ_COLLECTED;
+		s->hit = true;
+		s->hit_exact = exact;
+		s->hit_at = now;
+		want++;
+	}
+	return want;
+}
+
+/* twheel_advance(e, now) returned n: who is due, and exactly when. */
+static void fz_advanced(struct fz_engine *fe, unsigned long now,
+			unsigned long n, bool exact)
+{
+	unsigned long want;
+
+	FZ_CHECK(fe, fe->e->clk == now + 1, "advance to %lu left clk at %lu",
+		 now, fe->e->clk);
+	want = fz_collect_due(fe, now, exact);
+	FZ_CHECK(fe, n == !!want, "advance to %lu returned %lu, want %d",
+		 now, n, !!want);
+	if (n)
+		FZ_TRACE("  %s: %lu collected by %lu%s\n", fe->e->ops->name,
+			 want, now, exact ? " (exactly)" : "");
+	fz_check_engine(fe, false);
+}
+
+/* A twheel_run_until() in progress, as its fn sees it. */
+struct fz_run {
+	struct fz_engine *fe;
+	unsigned long until;
+	bool started;		/* fn has been called */
+	unsigned long jiffy;	/* the jiffy of the last call */
+	unsigned long left;	/* collected there, not handed out yet */
+};
+
+/* twheel_next_event() from the clock up to until, against the model. */
+static void fz_run_check_next(struct fz_run *run)
+{
+	struct twheel_engine *e = run->fe->e;
+	unsigned long limit;
+
+	if (time_after(e->clk, run->until))
+		return;
+	limit = run->until - e->clk + 1;
+	fz_check_next(run->fe, limit, twheel_next_event(e, limit));
+}
+
+/*
+ * The first timer handed out at a jiffy: the engine collected everything
+ * due there, exactly there, and nothing the jiffies since the last one
+ * left behind; the one timer already popped is not collected any more.
+ */
+static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
+{
+	struct fz_engine *fe = run->fe;
+
+	FZ_CHECK(fe, !run->left, "%lu timers collected at %lu never handed out",
+		 run->left, run->jiffy);
+	FZ_CHECK(fe, !run->started || time_after(jiffy, run->jiffy),
+		 "run at %lu after a run at %lu", jiffy, run->jiffy);
+	FZ_CHECK(fe, !time_after(jiffy, run->until), "run at %lu, until %lu",
+		 jiffy, run->until);
+	FZ_CHECK(fe, fe->e->clk == jiffy + 1, "run at %lu with clk at %lu",
+		 jiffy, fe->e->clk);
+	run->started = true;
+	run->jiffy = jiffy;
+	run->left += fz_collect_due(fe, jiffy, true);
+	FZ_TRACE("  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
+		 jiffy);
+}
+
+/* twheel_run_until()'s fn: one timer, popped, at the jiffy it fell due. */
+static void fz_run_fn(struct twheel_timer *t, unsigned long jiffy, void *arg)
+{
+	struct fz_run *run = arg;
+	struct fz_engine *fe = run->fe;
+	bool first = !run->started || jiffy != run->jiffy;
+	unsigned int i = fz_index(fe, t);
+
+	if (first)
+		fz_run_jiffy(run, jiffy);
+	FZ_CHECK(fe, i < FZ_POOL, "run of %p, not a timer", t);
+	FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
+		 "timer %u run at %lu in state %d (fire %lu)", i, jiffy,
+		 fe->s[i].state, fe->s[i].fire);
+	FZ_CHECK(fe, !twheel_pending(fe->e, t), "timer %u run while pending", i);
+	FZ_CHECK(fe, run->left, "more runs than timers collected at %lu", jiffy);
+	fe->s[i].state = FZ_IDLE;
+	run->left--;
+	if (!first)
+		return;
+	/* What the loop checks between two jiffies with work. */
+	fz_check_engine(fe, false);
+	fz_run_check_next(run);
+}
+
+/* twheel_run_until(), every step checked from its fn. */
+void fz_run_until(struct fz_engine *fe, unsigned long until)
+{
+	struct fz_run run = { .fe = fe, .until = until };
+	unsigned long n, want = 0;
+	struct fz_slot *s;
+	unsigned int i;
+
+	/* Its callers have run what an earlier advance collected. */
+	fz_drain(fe);
+	for (i = 0; i < FZ_POOL; i++) {
+		s = &fe->s[i];
+		want += s->state == FZ_ARMED && !time_before(until, fe->e->clk) &&
+			!time_after(s->fire, until);
+	}
+	fz_run_check_next(&run);
+	n = twheel_run_until(fe->e, until, fz_run_fn, &run);
+	FZ_CHECK(fe, !run.left, "%lu timers collected at %lu never handed out",
+		 run.left, run.jiffy);
+	FZ_CHECK(fe, n == want, "run until %lu ran %lu timers, want %lu",
+		 until, n, want);
+	if (time_before(until, fz.clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+			 "run into the past moved the engine");
+		return;
+	}
+	FZ_CHECK(fe, fe->e->clk == until + 1, "run until %lu left clk at %lu",
+		 until, fe->e->clk);
+	/* Nothing due is left behind, collected or not. */
+	fz_advanced(fe, until, 0, false);
+	fz_drain(fe);
+}
+
+void fz_jump(struct fz_engine *fe, unsigned long now, bool drain)
+{
+	unsigned long n = twheel_advance(fe->e, now);
+
+	if (time_before(now, fz.clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+			 "advance into the past moved the engine");
+		return;
+	}
+	fz_advanced(fe, now, n, false);
+	if (drain)
+		fz_drain(fe);
+}
+
+void fz_jiffies(struct fz_engine *fe, unsigned int count)
+{
+	unsigned long now;
+
+	while (count--) {
+		now = fe->e->clk;
+		fz_advanced(fe, now, fz_via_ops() ? twheel_ops_advance(fe->e, now) :
+				     twheel_advance(fe->e, now), true);
+		fz_drain(fe);
+	}
+}
+
+/*
+ * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked against
+ * its rule: in the range, and the classic wheels the latest multiple of
+ * the coarsest cascade point the range crosses (else hi), ratas the same
+ * with its levels' powers of 256; the modern wheel the latest whose bucket
+ * runs by hi (else hi); simple hi, or the last jiffy below MaxInterval;
+ * the others hi.
+ */
+unsigned long fz_pick(struct fz_engine *fe, unsigned long lo, unsigned long hi)
+{
+	unsigned long x = twheel_range_expiry(fe->e, lo, hi), want = hi, m, e1;
+	struct fz_slot b;
+	int s, step;
+
+	FZ_CHECK(fe, x - lo <= hi - lo, "pick %lu outside [%lu, %lu]", x, lo, hi);
+	switch (fe->e->ops->kind) {
+	case TWHEEL_CLASSIC:
+	case TWHEEL_CLASSIC_BOUNDED:
+	case TWHEEL_RATAS:
+		/* cascade points 2^26, 2^20, 2^14, 2^8; ratas' 2^56, 2^48, ... */
+		step = fe->e->ops->kind == TWHEEL_RATAS ? 8 : 6;
+		for (s = step == 8 ? 56 : 26; s >= 8 && want == hi; s -= step) {
+			m = hi & ~((1UL << s) - 1);
+			if (m - lo <= hi - lo && m != lo)
+				want = m;
+		}
+		FZ_CHECK(fe, x == want, "%s pick %lu for [%lu, %lu], want %lu",
+			 fe->e->ops->name, x, lo, hi, want);
+		break;
+	case TWHEEL_MODERN:
+		/*
+		 * the jiffy before hi's granule, if in the range: it runs by
+		 * hi; none when hi is past (every jiffy runs at the clock)
+		 */
+		b.expires = hi;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		m = b.fire - b.gran - 1;
+		want = m - lo <= hi - lo && (long)(hi - fe->e->clk) >= 0 ? m : hi;
+		b.expires = x;
+		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
+		e1 = b.fire;
+		FZ_CHECK(fe, x == want && (x == hi || e1 - lo <= hi - lo),
+			 "modern pick %lu for [%lu, %lu], want %lu: runs at %lu",
+			 x, lo, hi, want, e1);
+		break;
+	case TWHEEL_SIMPLE:
+		m = fe->e->clk + fz_simple.wheel.mask;
+		FZ_CHECK(fe, x == (fz_refused(fe, hi) && m - lo <= hi - lo ? m : hi),
+			 "simple pick %lu for [%lu, %lu]", x, lo, hi);
+		break;
+	default:
+		FZ_CHECK(fe, x == hi, "pick %lu for [%lu, %lu], want hi", x, lo, hi);
+	}
+	return x;
+}
