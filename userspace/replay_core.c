@@ -106,6 +106,26 @@ static size_t rp_emit(struct rp_trace *tr, struct rp_stream *s, uint32_t type,
 	return ++s->n;
 }
 
+/* Whether expiry v is more than 2^31 ticks from clock c, either way. */
+static int rp_far(unsigned long v, unsigned long c)
+{
+	return v - c > (1UL << 31) && c - v > (1UL << 31);
+}
+
+/*
+ * The engines' clock is set (s->first): the starts taken before it, with
+ * no time to judge them by, are judged now, against the clock the engines
+ * file them from.
+ */
+static void rp_first_set(struct rp_stream *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->op[i].type == RP_START && rp_far(s->op[i].v, s->first))
+			s->tame = 0;
+}
+
 /*
  * The stream has seen time t. The engines advance to t - 1: what fell due
  * before t has run, what falls due at t waits, as timers the kernel's
@@ -129,6 +149,7 @@ static void rp_clock(struct rp_trace *tr, struct rp_stream *s, unsigned long t,
 		s->clock = t;
 		s->done = s->first - 1;
 		s->has_clock = 1;
+		rp_first_set(s);
 	} else if (time_after(t, s->clock)) {
 		s->clock = t;
 	}
@@ -297,7 +318,7 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 			s->k.past++;
 		else if (!hr && ev->has_timeout && ev->timeout <= 0)
 			s->k.past++;
-		if (v - s->clock > (1UL << 31) && s->clock - v > (1UL << 31))
+		if (rp_far(v, s->clock))
 			s->tame = 0;
 		sh->timeout = v - s->clock;
 	}
@@ -606,6 +627,7 @@ void rp_finish(struct rp_trace *tr)
 			s->first = s->pre;
 			s->clock = s->pre;
 			s->has_clock = 1;
+			rp_first_set(s);
 		}
 	}
 	for (i = 0; i < tr->nsh; i++) {
