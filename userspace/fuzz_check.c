@@ -117,7 +117,8 @@ static void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
 }
 #include "fuzz_seeds.h"
 
-static void fz_check_classic(struct fz_engine *fe, unsigned long due)
+static void fz_check_classic(struct fz_engine *fe, unsigned long armed,
+                             unsigned long due)
 {
 	struct twheel_classic *c = &fz_classic;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
@@ -141,7 +142,8 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long due)
  * earlier top slot), and that slot's window, which moves it down, has not
  * ended: its last jiffy is not before the clock.
  */
-static void fz_check_bounded(struct fz_engine *fe, unsigned long due)
+static void fz_check_bounded(struct fz_engine *fe, unsigned long armed,
+                             unsigned long due)
 {
 	struct twheel_classic_bounded *c = &fz_bounded;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 };
@@ -189,7 +191,8 @@ static void fz_check_bounded(struct fz_engine *fe, unsigned long due)
 	fz_check_levels(fe, lvl, &c->collected, due);
 }
 
-static void fz_check_modern(struct fz_engine *fe, unsigned long due)
+static void fz_check_modern(struct fz_engine *fe, unsigned long armed,
+                            unsigned long due)
 {
 	struct twheel_modern *m = &fz_modern;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
@@ -416,6 +419,51 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 }
 
 
+static void fz_check_hash(struct fz_engine *fe, unsigned long armed,
+			  unsigned long due)
+{
+	fz_check_slots(fe, armed, due, fz_hash.slots, fz_hash.map,
+		       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
+}
+
+static void fz_check_simple(struct fz_engine *fe, unsigned long armed,
+			    unsigned long due)
+{
+	fz_check_slots(fe, armed, due, fz_simple.wheel.slots, fz_simple.wheel.map,
+		       fz_simple.wheel.mask, 0, &fz_simple.wheel.collected);
+}
+
+/* The reference: its two trees hold what is armed and what is due. */
+static void fz_check_reference(struct fz_engine *fe, unsigned long armed,
+			       unsigned long due)
+{
+	unsigned long n;
+
+	n = fz_walk_tree(fe, &fz_reference.armed);
+	FZ_CHECK(fe, n == armed, "%lu in the armed tree, want %lu", n, armed);
+	n = fz_walk_tree(fe, &fz_reference.due);
+	FZ_CHECK(fe, n == due, "%lu in the due tree, want %lu", n, due);
+}
+
+/* Each engine's structure check, by its kind. */
+static void (*const fz_checks[TWHEEL_NR_KINDS])(struct fz_engine *fe,
+						unsigned long armed,
+						unsigned long due) = {
+	[TWHEEL_CLASSIC]	 = fz_check_classic,
+	[TWHEEL_MODERN]		 = fz_check_modern,
+	[TWHEEL_REFERENCE]	 = fz_check_reference,
+	[TWHEEL_HEAP]		 = fz_check_heap,
+	[TWHEEL_HASH]		 = fz_check_hash,
+	[TWHEEL_SIMPLE]		 = fz_check_simple,
+	[TWHEEL_HASH_SORTED]	 = fz_check_sorted,
+	[TWHEEL_STRAIGHT]	 = fz_check_list,
+	[TWHEEL_ORDERED]	 = fz_check_list,
+	[TWHEEL_RATAS]		 = fz_check_ratas,
+	[TWHEEL_VOLT]		 = fz_check_volt,
+	[TWHEEL_HASH_VEC]	 = fz_check_vec,
+	[TWHEEL_CLASSIC_BOUNDED] = fz_check_bounded,
+};
+
 /* Every timer against the model; with full, the whole structure too. */
 void fz_check_engine(struct fz_engine *fe, bool full)
 {
@@ -460,50 +508,7 @@ void fz_check_engine(struct fz_engine *fe, bool full)
 	if (!full)
 		return;
 
-	switch (fe->e->ops->kind) {
-	case TWHEEL_CLASSIC:
-		fz_check_classic(fe, due);
-		break;
-	case TWHEEL_CLASSIC_BOUNDED:
-		fz_check_bounded(fe, due);
-		break;
-	case TWHEEL_MODERN:
-		fz_check_modern(fe, due);
-		break;
-	case TWHEEL_HEAP:
-		fz_check_heap(fe, armed, due);
-		break;
-	case TWHEEL_HASH:
-		fz_check_slots(fe, armed, due, fz_hash.slots, fz_hash.map,
-			       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
-		break;
-	case TWHEEL_SIMPLE:
-		fz_check_slots(fe, armed, due, fz_simple.wheel.slots, fz_simple.wheel.map,
-			       fz_simple.wheel.mask, 0, &fz_simple.wheel.collected);
-		break;
-	case TWHEEL_HASH_SORTED:
-		fz_check_sorted(fe, armed, due);
-		break;
-	case TWHEEL_STRAIGHT:
-	case TWHEEL_ORDERED:
-		fz_check_list(fe, armed, due);
-		break;
-	case TWHEEL_RATAS:
-		fz_check_ratas(fe, due);
-		break;
-	case TWHEEL_VOLT:
-		fz_check_volt(fe, due);
-		break;
-	case TWHEEL_HASH_VEC:
-		fz_check_vec(fe, armed, due);
-		break;
-	default:
-		n = fz_walk_tree(fe, &fz_reference.armed);
-		FZ_CHECK(fe, n == armed, "%lu in the armed tree, want %lu",
-			 n, armed);
-		n = fz_walk_tree(fe, &fz_reference.due);
-		FZ_CHECK(fe, n == due, "%lu in the due tree, want %lu", n, due);
-	}
+	fz_checks[fe->e->ops->kind](fe, armed, due);
 	n = 1 + fz.op % 600;
 	fz_check_next(fe, n, twheel_next_event(fe->e, n));
 	fz_check_next(fe, LONG_MAX, twheel_next_event(fe->e, LONG_MAX));
