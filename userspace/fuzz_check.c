@@ -115,10 +115,11 @@ static void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
 	n = fz_walk_list(fe, collected, TWHEEL_COLLECTED);
 	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
 }
+
 #include "fuzz_seeds.h"
 
 static void fz_check_classic(struct fz_engine *fe, unsigned long armed,
-                             unsigned long due)
+			     unsigned long due)
 {
 	struct twheel_classic *c = &fz_classic;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
@@ -143,7 +144,7 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long armed,
  * ended: its last jiffy is not before the clock.
  */
 static void fz_check_bounded(struct fz_engine *fe, unsigned long armed,
-                             unsigned long due)
+			     unsigned long due)
 {
 	struct twheel_classic_bounded *c = &fz_bounded;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 };
@@ -192,7 +193,7 @@ static void fz_check_bounded(struct fz_engine *fe, unsigned long armed,
 }
 
 static void fz_check_modern(struct fz_engine *fe, unsigned long armed,
-                            unsigned long due)
+			    unsigned long due)
 {
 	struct twheel_modern *m = &fz_modern;
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
@@ -417,7 +418,6 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 	}
 	return n;
 }
-
 
 static void fz_check_hash(struct fz_engine *fe, unsigned long armed,
 			  unsigned long due)

@@ -44,7 +44,7 @@ static void fz_check_point(struct fz_engine *fe, unsigned int i,
  * counts them, the collected list as the model's.
  */
 static void fz_check_ratas(struct fz_engine *fe, unsigned long armed,
-                           unsigned long due)
+			   unsigned long due)
 {
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
 	const struct twheel_timer *t;
@@ -127,7 +127,7 @@ static unsigned long fz_walk_volt(struct fz_engine *fe,
  * cancelled, lazy_held_max the most it has been, an unlinked timer idle.
  */
 static void fz_check_volt(struct fz_engine *fe, unsigned long armed,
-                          unsigned long due)
+			  unsigned long due)
 {
 	const struct twheel_volt *v = &fz_volt;
 	unsigned long lazy = 0, n;

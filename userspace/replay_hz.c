@@ -91,8 +91,10 @@ static void rp_hz_fit(const struct rp_hz *h, unsigned int hz, double *off,
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	uint64_t i, in = 0;
 
-	for (i = 0; i < h->times; i++)
-		sorted[i] = off[i] = h->dj[i] - h->dt[i] * 1e-9 * hz;
+	for (i = 0; i < h->times; i++) {
+		off[i] = h->dj[i] - h->dt[i] * 1e-9 * hz;
+		sorted[i] = off[i];
+	}
 	qsort(sorted, h->times, sizeof(*sorted), rp_hz_cmp);
 	med = sorted[h->times / 2];
 	for (i = 0; i < h->times; i++) {
