@@ -80,8 +80,9 @@ bench-user:
 # (userspace/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
 # trace-cmd report's or perf script's form, plain, gzip or xz (told by their
 # first bytes, whatever the name); by default the trace recorded in the guest
-# under TCP traffic (userspace/traces/). REPLAY_HZ=N sets the traced
-# machine's HZ where the trace cannot tell it (replay.sh lists the others).
+# under TCP traffic (userspace/traces/). REPLAY_HZ=N gives the traced
+# machine's HZ (unset, the trace tells it if it can; replay.sh lists the
+# other settings).
 # TRACE is taken as it is ($(value)) and passed quoted: a path may have
 # spaces, quotes, '&', '|' or '$'.
 TRACE ?=
