@@ -465,6 +465,8 @@ static void contract_range_rule(struct kunit *test)
 
 #define TW_BURST	100000
 #define TW_BUDGET	1000
+/* straight and ordered (O(n) a tick, an add) take 8192 in the module */
+#define TW_BURST_SMALL	8000
 
 KUNIT_DEFINE_ACTION_WRAPPER(tw_vfree, vfree, const void *);
 
@@ -478,12 +480,16 @@ static void *tw_vzalloc(struct kunit *test, size_t size)
 	return p;
 }
 
-/* One engine running the burst, and what its callbacks saw. */
+/*
+ * One engine running the burst of n timers (budget a tick: n / budget
+ * ticks run them), and what its callbacks saw.
+ */
 struct tw_burst {
 	struct twheel_engine *e;
 	struct twheel_timer *t;
 	unsigned int *order;		/* timer ids in the order they ran */
 	u8 *ran;			/* runs per timer */
+	unsigned long n, budget;
 	unsigned long now, runs, off_now, late_max, fire;
 };
 
@@ -499,26 +505,35 @@ static void tw_burst_fn(struct twheel_timer *t, unsigned long jiffy, void *arg)
 	b->late_max = max(b->late_max, jiffy - b->fire);
 }
 
-static void tw_burst_setup(struct kunit *test, struct tw_burst *b, void *mem)
+/* The heap with an array for the whole burst (the cases' has TW_NR_RECS). */
+static struct twheel_engine *tw_burst_heap(struct kunit *test, unsigned long n)
+{
+	struct twheel_heap *h = tw_vzalloc(test, sizeof(*h));
+	struct twheel_heap_slot *slots = tw_vzalloc(test, n * sizeof(*slots));
+
+	return twheel_heap_init(h, TW_CLK, slots, n) ? NULL : &h->e;
+}
+
+static void tw_burst_setup(struct kunit *test, struct tw_burst *b)
 {
 	struct tw_contract *c = test->priv;
 	unsigned int i;
 
-	b->e = c->p->init(mem, TW_CLK);
+	b->n = TW_BURST;
+	b->budget = TW_BUDGET;
+	if (!strcmp(c->p->name, "straight") || !strcmp(c->p->name, "ordered")) {
+		b->n = TW_BURST_SMALL;
+		b->budget = TW_BURST_SMALL / (TW_BURST / TW_BUDGET);
+	}
+	if (!strcmp(c->p->name, "heap"))
+		b->e = tw_burst_heap(test, b->n);
+	else
+		b->e = c->p->init(tw_vzalloc(test, c->p->size), TW_CLK);
 	KUNIT_ASSERT_NOT_NULL(test, b->e);
-	b->t = tw_vzalloc(test, TW_BURST * sizeof(*b->t));
-	b->order = tw_vzalloc(test, TW_BURST * sizeof(*b->order));
-	b->ran = tw_vzalloc(test, TW_BURST);
-	/*
-	 * The heap's array here has room for a case's few timers only, and
-	 * straight and ordered (O(n) a tick, an add) are capped at 8192 in
-	 * the module: the burst is for the others.
-	 */
-	if (!strcmp(c->p->name, "heap") || !strcmp(c->p->name, "straight") ||
-	    !strcmp(c->p->name, "ordered"))
-		kunit_skip(test, "%s holds fewer than %u timers here", c->p->name,
-			   TW_BURST);
-	for (i = 0; i < TW_BURST; i++) {
+	b->t = tw_vzalloc(test, b->n * sizeof(*b->t));
+	b->order = tw_vzalloc(test, b->n * sizeof(*b->order));
+	b->ran = tw_vzalloc(test, b->n);
+	for (i = 0; i < b->n; i++) {
 		twheel_timer_setup(b->e, &b->t[i], NULL);
 		KUNIT_ASSERT_EQ(test, twheel_add(b->e, &b->t[i], TW_CLK + 200), 0);
 	}
@@ -526,7 +541,8 @@ static void tw_burst_setup(struct kunit *test, struct tw_burst *b, void *mem)
 }
 
 /*
- * 100000 timers due at one jiffy, run with a budget of 1000 units a tick:
+ * 100000 timers due at one jiffy (8000 on straight and ordered, 80 units
+ * a tick there), run with a budget of 1000 units a tick:
  * exactly 100 ticks run them, 1000 each, every timer once, none before its
  * jiffy, in the order the same engine runs them with no budget; the k-th
  * of those ticks is k jiffies late, and says so. An engine that re-files
@@ -535,46 +551,47 @@ static void tw_burst_setup(struct kunit *test, struct tw_burst *b, void *mem)
  */
 static void contract_budget_burst(struct kunit *test)
 {
-	struct tw_contract *c = test->priv;
 	struct tw_burst free_run = {}, b = {};
 	struct twheel_run run;
 	unsigned long ran, ticks = 0, stopped = 0, leftover = 0, i;
 	u64 cascaded;
 
-	tw_burst_setup(test, &free_run, tw_vzalloc(test, c->p->size));
+	tw_burst_setup(test, &free_run);
 	free_run.now = free_run.fire;
 	twheel_run_until(free_run.e, free_run.fire, tw_burst_fn, &free_run);
-	KUNIT_ASSERT_EQ(test, free_run.runs, (unsigned long)TW_BURST);
+	KUNIT_ASSERT_EQ(test, free_run.runs, free_run.n);
 
-	tw_burst_setup(test, &b, tw_vzalloc(test, c->p->size));
+	tw_burst_setup(test, &b);
 	for (b.now = TW_CLK; b.now < b.fire + 200; b.now++) {
 		memset(&run, 0, sizeof(run));
-		run.budget = TW_BUDGET;
+		run.budget = b.budget;
 		cascaded = b.e->st.cascaded;
 		ran = twheel_run(b.e, b.now, tw_burst_fn, &b, &run);
-		KUNIT_EXPECT_LE(test, ran, (unsigned long)TW_BUDGET);
+		KUNIT_EXPECT_LE(test, ran, b.budget);
 		KUNIT_EXPECT_EQ(test, run.used, ran + b.e->st.cascaded - cascaded);
 		ticks += ran > 0;
 		stopped += run.stopped && ran;
 		leftover += run.leftover;
 		if (ran)
-			KUNIT_EXPECT_EQ(test, ran, (unsigned long)TW_BUDGET);
+			KUNIT_EXPECT_EQ(test, ran, b.budget);
 	}
-	KUNIT_EXPECT_EQ(test, ticks, (unsigned long)TW_BURST / TW_BUDGET);
-	KUNIT_EXPECT_EQ(test, stopped, (unsigned long)TW_BURST / TW_BUDGET);
-	KUNIT_EXPECT_EQ(test, leftover, (unsigned long)TW_BURST - TW_BUDGET);
-	KUNIT_EXPECT_EQ(test, b.runs, (unsigned long)TW_BURST);
+	/* 100 ticks of budget timers each, whatever the burst's size */
+	KUNIT_EXPECT_EQ(test, b.n / b.budget, (unsigned long)TW_BURST / TW_BUDGET);
+	KUNIT_EXPECT_EQ(test, ticks, b.n / b.budget);
+	KUNIT_EXPECT_EQ(test, stopped, b.n / b.budget);
+	KUNIT_EXPECT_EQ(test, leftover, b.n - b.budget);
+	KUNIT_EXPECT_EQ(test, b.runs, b.n);
 	KUNIT_EXPECT_EQ(test, b.off_now, 0UL);
-	KUNIT_EXPECT_EQ(test, b.late_max, (unsigned long)TW_BURST / TW_BUDGET - 1);
+	KUNIT_EXPECT_EQ(test, b.late_max, b.n / b.budget - 1);
 	KUNIT_EXPECT_EQ(test, twheel_stats_pending(&b.e->st), 0UL);
 	KUNIT_EXPECT_EQ(test, b.e->clk, b.fire + 200);
-	for (i = 0; i < TW_BURST; i++) {
+	for (i = 0; i < b.n; i++) {
 		if (b.ran[i] != 1) {
 			KUNIT_FAIL(test, "timer %lu ran %u times", i, b.ran[i]);
 			break;
 		}
 	}
-	for (i = 0; i < TW_BURST; i++) {
+	for (i = 0; i < b.n; i++) {
 		if (b.order[i] != free_run.order[i]) {
 			KUNIT_FAIL(test, "run %lu: timer %u, without a budget timer %u",
 				   i, b.order[i], free_run.order[i]);
