@@ -36,6 +36,7 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -234,15 +235,18 @@ static int tw_ctl_start(void)
 		return ret;
 	}
 	tw_runners_set_active(true);
-	/* a re-arm from here on measures the tick's lateness from now */
-	tw_guard_restart();
-	WRITE_ONCE(tw_wl.activity, true);
 	/*
-	 * The tick only now: one that ran while the shadow's probes recorded
-	 * but the activity was not on yet took the run for ended, and the
-	 * shadow stopped recording before its first event.
+	 * The tick only once the activity is on: one that ran while the
+	 * shadow's probes recorded but the activity was not on yet took the
+	 * run for ended, and the shadow stopped recording before its first
+	 * event. Nothing delays the tick's start past the activity's.
 	 */
+	preempt_disable();
+	tw_guard_restart();
+	/* a re-arm that sees the activity on sees the guard begun now */
+	smp_store_release(&tw_wl.activity, true);
 	tw_tick_start();
+	preempt_enable();
 	tw_runners_rearm_ran();
 	tw_wl.state = TW_RUNNING;
 	return 0;

@@ -155,7 +155,8 @@ void tw_runner_ran_j(struct tw_runner *r, long late_j)
  */
 bool tw_workload_live(void)
 {
-	if (!READ_ONCE(tw_wl.activity))
+	/* acquire: what start wrote before the activity went on is seen */
+	if (!smp_load_acquire(&tw_wl.activity))
 		return false;
 	return !tw_wl.p.duration ||
 	       !time_after(jiffies, tw_wl.start + tw_wl.p.duration * HZ);
