@@ -10,8 +10,8 @@
  *  - every engine's counters add up (added = expired + deleted + pending,
  *    pending = what it holds), and it made one call per start and delete;
  *  - the exact engines ran every timer exactly at its due tick, when the
- *    trace's expiries are within 2^31 ticks of its clock (beyond, the
- *    classic wheel clamps).
+ *    trace's expiries are within 2^31 jiffies of its clock (beyond, the
+ *    classic wheel clamps), or for hrtimers 2^62 ns (struct rp_stream).
  * ASan and UBSan watch the rest. FZ_TRACE=1 prints the failing counts.
  */
 #include <stdio.h>

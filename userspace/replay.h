@@ -123,14 +123,17 @@ struct rp_kernel {
  * @late: the kernel's lateness per expiry (expire's now - the expiry),
  *	@nlate of them; @early: expiries before the expiry
  * @starts: RP_START operations, the most expiries any engine can have
- * @tame: every start within 2^31 ticks of the clock (the engines' exactness
- *	is then checked; beyond, the wheels clamp or refuse)
+ * @tame: every start within @tame_span ticks of the clock (the engines'
+ *	exactness is then checked): 2^31 jiffies for timer_list (beyond, the
+ *	wheels clamp or refuse), 2^62 ns for hrtimers (the heap and the
+ *	reference replay them; time_before() orders up to 2^63)
  */
 struct rp_stream {
 	struct rp_op *op;
 	size_t n, cap;
 	unsigned long first, clock, done, pre;
 	int has_clock, has_pre;
+	unsigned long tame_span;
 	struct rp_kernel k;
 	unsigned long *late;
 	size_t nlate, late_cap;

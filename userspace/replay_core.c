@@ -57,6 +57,8 @@ int rp_init(struct rp_trace *tr)
 	tr->cpu_seq = calloc(TP_MAX_CPUS + 1, sizeof(*tr->cpu_seq));
 	tr->st[RP_TIMER].tame = 1;
 	tr->st[RP_HRTIMER].tame = 1;
+	tr->st[RP_TIMER].tame_span = 1UL << 31;
+	tr->st[RP_HRTIMER].tame_span = 1UL << 62;
 	tr->hz.hz = RP_HZ_DEFAULT;
 	return tr->cpu_seq ? 0 : -ENOMEM;
 }
@@ -106,10 +108,10 @@ static size_t rp_emit(struct rp_trace *tr, struct rp_stream *s, uint32_t type,
 	return ++s->n;
 }
 
-/* Whether expiry v is more than 2^31 ticks from clock c, either way. */
-static int rp_far(unsigned long v, unsigned long c)
+/* Whether expiry v is more than the stream's tame span from clock c. */
+static int rp_far(const struct rp_stream *s, unsigned long v, unsigned long c)
 {
-	return v - c > (1UL << 31) && c - v > (1UL << 31);
+	return v - c > s->tame_span && c - v > s->tame_span;
 }
 
 /*
@@ -122,7 +124,7 @@ static void rp_first_set(struct rp_stream *s)
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->op[i].type == RP_START && rp_far(s->op[i].v, s->first))
+		if (s->op[i].type == RP_START && rp_far(s, s->op[i].v, s->first))
 			s->tame = 0;
 }
 
@@ -318,7 +320,7 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 			s->k.past++;
 		else if (!hr && ev->has_timeout && ev->timeout <= 0)
 			s->k.past++;
-		if (rp_far(v, s->clock))
+		if (rp_far(s, v, s->clock))
 			s->tame = 0;
 		sh->timeout = v - s->clock;
 	}
