@@ -4,20 +4,43 @@
 say() { printf '\n== %s\n' "$*"; }
 show() { printf '\n# %s\n' "$*"; sh -c "$*"; }
 
+# The demo's four runners.
+four="classic modern timer_list hrtimer"
+
 # check RUN COUNT: what the table showed holds; COUNT, if given, is what
 # every runner must have run. The verdict is the demo's last line.
 check() {
-	for r in classic modern timer_list hrtimer; do
+	for r in $four; do
 		[ "$(get $r invariant)" = ok ] || bad "$1: $r: invariant $(get $r invariant)"
 		[ "$(get $r pending)" = 0 ] || bad "$1: $r: $(get $r pending) pending after stop"
 		[ "$(get $r runs)" = "$(get $r expired)" ] ||
 			bad "$1: $r: $(get $r runs) runs, $(get $r expired) expired"
+		[ "$(get $r runs)" -gt 0 ] 2>/dev/null || bad "$1: $r: nothing ran"
+		[ "$(get $r runs_early)" = 0 ] || bad "$1: $r: $(get $r runs_early) runs before their expiry"
 		[ -z "$2" ] || [ "$(get $r runs)" = "$2" ] || bad "$1: $r: $(get $r runs) runs, not $2"
 	done
 	[ "$(get classic runs_exact)" = "$(get classic runs)" ] ||
 		bad "$1: classic: $(get classic runs_exact) of $(get classic runs) runs at their jiffy"
-	[ "$(get classic runs_early)$(get modern runs_early)" = 00 ] || bad "$1: a run before its expiry"
-	[ "$(get classic runs)" -gt 0 ] || bad "$1: nothing ran"
+}
+
+# cmd WHAT COMMAND: show COMMAND; its failure is one of the demo's, with the
+# module's last word on it
+cmd() {
+	what=$1
+	shift
+	show "$@" || bad "$what failed: $(dmesg | grep 'twheel:' | tail -n 1)"
+}
+
+# all_ran COUNT SECONDS: waits until every runner has run COUNT timers
+all_ran() {
+	t=0
+	while [ "$t" -lt "$(($2 * 2))" ]; do
+		n=0
+		for r in $four; do [ "$(get $r runs)" = "$1" ] && n=$((n + 1)); done
+		[ "$n" = 4 ] && return 0
+		sleep 0.5
+		t=$((t + 1))
+	done
 }
 
 # side by side: one row per measure, one column per engine
@@ -44,10 +67,10 @@ esac
 show ls $d $d/classic
 
 say "1. a Ratas-style mix (timeouts cancelled early, short timers expiring, long ones) for 5 s"
-show "echo 'load mixed count=2000 ops=100 seed=1 duration=5' > $d/control"
+cmd "load" "echo 'load mixed count=2000 ops=100 seed=1 duration=5' > $d/control"
 echo "# op cost first: add, mod, del on the loaded timers, every runner (ns per op)"
-show "echo bench > $d/control"
-show "echo start > $d/control"
+cmd "bench" "echo bench > $d/control"
+cmd "start" "echo start > $d/control"
 sleep 5
 echo stop > $d/control
 table
@@ -60,8 +83,9 @@ echo "busy_tick_ns: our engines' ticks that ran or cascaded timers; the kernel's
 echo "cost is in the [softirq] block of stats and in the comparison table below."
 
 say "2. burst: 20000 timers in one bucket 1000 jiffies out -- the classic wheel's worst cascade"
-show "echo 'load burst count=20000' > $d/control && echo bench > $d/control && echo start > $d/control"
-sleep 6
+cmd "burst" "echo 'load burst count=20000' > $d/control && echo bench > $d/control && echo start > $d/control"
+# due 1000 jiffies out: 4 s at HZ 250, 10 s at HZ 100
+all_ran 20000 $((1000 / $(hdr HZ) + 20))
 echo stop > $d/control
 table
 check burst 20000
@@ -70,9 +94,11 @@ echo "the modern wheel never cascades: its heavy tick is only the one that runs 
 show "grep -E '^(tick_ns_hist|cascade_ns_hist)' $d/stats"
 
 say "3. every stopped run, side by side: $d/compare (here a few of its columns)"
-cols workload N engine "add ns" "mod ns" "del ns" "add/mod/del x timer_list" \
-	"tick p99 ns" "tick max ns" "cascade max ns" "late p99 j" |
-while IFS='|' read -r wl n e ad md dl x t99 tmax cmax l99; do
+rows=$(cols workload N engine "add ns" "mod ns" "del ns" "add/mod/del x timer_list" \
+	"tick p99 ns" "tick max ns" "cascade max ns" "late p99 j") || bad "compare: a column is missing"
+[ "$(echo "$rows" | grep -c '^mixed|2000|\|^burst|20000|')" = 8 ] ||
+	bad "compare: not a row for each of the 4 runners in each of the 2 runs"
+echo "$rows" | while IFS='|' read -r wl n e ad md dl x t99 tmax cmax l99; do
 	printf '%-8s %6s %-10s add/mod/del %4s/%4s/%4s ns (%s x timer_list)  busy tick p99 %9s ns max %9s ns  cascade max %8s ns  late p99 %s j\n' \
 		"$wl" "$n" "$e" "$ad" "$md" "$dl" "$x" "$t99" "$tmax" "$cmax" "$l99"
 done
@@ -82,15 +108,16 @@ echo " on every engine and both kernel timers, a scale sweep to a million timers
 echo " traffic shadowed into every engine, CSV and a plot: see README, Results)"
 
 say "4. the modern wheel's levels at HZ $(hdr HZ)"
-show cat $d/levels
-show "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
+cmd "levels" cat $d/levels
+cmd "levels at HZ 1000" "echo 1000 > $d/levels && cat $d/levels | head -4 && echo 0 > $d/levels"
 
 say "5. admission: a load this machine cannot carry is refused, with the count that fits"
 show "echo 'load mixed count=200000' > $d/control; dmesg | grep 'twheel: load:' | tail -n 1"
+dmesg | grep -q 'twheel: load: mixed count=200000 asks ' || bad "admission: no reason logged for the refusal"
 fit=$(dmesg | sed -n 's/.*twheel: load: mixed count=200000 .* count=\([0-9]*\) fits.*/\1/p' | tail -n 1)
 if [ "${fit:-0}" -gt 0 ]; then
 	echo "# the count it names loads: what it asks of this machine, and what the machine does"
-	show "echo 'load mixed count=$fit' > $d/control"
+	cmd "the count admission named" "echo 'load mixed count=$fit' > $d/control"
 	show "grep -E '^(workload|params|demand_per_s|demand_cpu_ms_per_s|capacity_per_s):' $d/stats"
 else
 	echo "# no count fits: this mix's ops= alone is more than the (busy) host gives the guest now"
@@ -111,7 +138,7 @@ cat <<'EOT'
        force=1 (beyond admission; the overload guard still ends what the machine cannot carry)
   module parameters: engines=classic,modern,reference modern_depth=8|9 tick_jiffies=N
 EOT
-show rmmod twheel
+cmd "rmmod" rmmod twheel
 show "dmesg | grep 'twheel:'"
 echo
 echo "demo: $fails failures (each run: invariant ok, nothing pending, runs = expired; classic exact, nothing early)"
