@@ -20,6 +20,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include "engines/list.h"
 
 struct twheel_timer;
 struct twheel_engine;
@@ -124,22 +125,14 @@ struct twheel_timer {
 /* twheel_ops.bucket_of: the engine has no buckets. */
 #define TWHEEL_NO_BUCKET	(~0U)
 
+/* The kinds of engine, TWHEEL_<NAME>, in the registry's order. */
+#define TW_KIND(name, NAME, path, exact)	TWHEEL_##NAME,
 enum twheel_kind {
-	TWHEEL_CLASSIC,
-	TWHEEL_MODERN,
-	TWHEEL_REFERENCE,
-	TWHEEL_HEAP,
-	TWHEEL_HASH,
-	TWHEEL_SIMPLE,
-	TWHEEL_HASH_SORTED,
-	TWHEEL_STRAIGHT,
-	TWHEEL_ORDERED,
-	TWHEEL_RATAS,
-	TWHEEL_VOLT,
-	TWHEEL_HASH_VEC,
-	TWHEEL_CLASSIC_BOUNDED,
+	TWHEEL_ENGINES(TW_KIND)
 	TWHEEL_NR_KINDS,
 };
+
+#undef TW_KIND
 
 /* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
 #define TW_TVR_BITS		8
@@ -224,9 +217,56 @@ static inline unsigned long twheel_stats_pending(const struct twheel_stats *st)
 struct twheel_engine;
 
 /**
+ * struct twheel_entry - the operations, as twheel_add() and the others call
+ * them: one indirect call
+ * @add: twheel_add(): an engine's fast path, or twheel_ops_add()
+ * @del: twheel_del(): likewise, or twheel_ops_del()
+ * @mod: twheel_mod(): likewise, or twheel_ops_mod()
+ * @pop: twheel_pop(): likewise, or twheel_ops_pop()
+ * @advance: twheel_advance(): likewise, or twheel_ops_advance()
+ */
+struct twheel_entry {
+	int (*add)(struct twheel_engine *e, struct twheel_timer *t,
+		   unsigned long expires);
+	bool (*del)(struct twheel_engine *e, struct twheel_timer *t);
+	bool (*mod)(struct twheel_engine *e, struct twheel_timer *t,
+		    unsigned long expires);
+	struct twheel_timer *(*pop)(struct twheel_engine *e);
+	bool (*advance)(struct twheel_engine *e, unsigned long now);
+};
+
+/**
+ * struct twheel_config - what an engine may be set up with
+ * @depth: modern: its levels, 8 or 9 (0: the kernel's for this HZ)
+ * @slots: hash, hash_sorted, hash_vec: slots, a power of 2
+ * @max_interval: simple: its MaxInterval, slots of one jiffy
+ * @cap: heap: the timers its array holds at first (0: none until
+ *	twheel_heap_set_storage())
+ * @keep: hash_vec: spare arrays of each size it keeps at hand
+ *
+ * An engine reads what concerns it and ignores the rest.
+ */
+struct twheel_config {
+	unsigned int depth;
+	unsigned int slots;
+	unsigned int max_interval;
+	unsigned int cap;
+	unsigned int keep;
+};
+
+/**
  * struct twheel_ops - what makes an engine one kind of engine
  * @name: the engine's name ("classic", "modern", "reference")
  * @kind: the engine's kind
+ * @guarantee: its guarantee in words ("exact", "never early, late by at
+ *	most its level's granule", ...), for read-outs and docs
+ * @size: the size of its state (struct twheel_<name>, the engine in it)
+ * @offset: where in that state the struct twheel_engine is
+ * @storage_size: optional: the memory it needs beside its state for @cfg
+ *	(slots, an array), which the caller allocates; NULL: none
+ * @init: sets up an empty engine of this kind in @state, clock @clk, for
+ *	@cfg, with @storage (of @storage_size bytes, or NULL); 0 or an error
+ * @entry: what twheel_add() and the others call
  * @setup: marks a timer not pending for this kind of engine
  * @pending: whether a timer is armed, or collected and not yet popped
  * @enqueue: files t by t->expires; t is not pending
@@ -256,6 +296,12 @@ struct twheel_engine;
  * @range_pick: optional: the jiffy in [lo, hi] (hi at or after lo, less
  *	than LONG_MAX after it) that costs this engine least, its rule for
  *	twheel_add_range() and twheel_mod_range(); NULL: hi, the latest
+ * @level_of: optional: the level of a bucket index (twheel_bucket_level());
+ *	NULL: every bucket is in level 0
+ * @buckets: optional: adds the timers filed in each bucket to per[0 ..
+ *	n) (zeroed by the caller), n at least @nr_buckets; returns the
+ *	buckets it has. NULL: the engine has none to show
+ * @nr_buckets: optional: how many buckets it has, at most (for @buckets)
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -264,6 +310,13 @@ struct twheel_engine;
 struct twheel_ops {
 	const char *name;
 	enum twheel_kind kind;
+	const char *guarantee;
+	size_t size;
+	size_t offset;
+	size_t (*storage_size)(const struct twheel_config *cfg);
+	int (*init)(void *state, unsigned long clk,
+		    const struct twheel_config *cfg, void *storage);
+	struct twheel_entry entry;
 	void (*setup)(struct twheel_timer *t);
 	bool (*pending)(const struct twheel_timer *t);
 	void (*enqueue)(struct twheel_engine *e, struct twheel_timer *t);
@@ -283,12 +336,17 @@ struct twheel_ops {
 	void (*purge)(struct twheel_engine *e);
 	unsigned long (*range_pick)(const struct twheel_engine *e,
 				    unsigned long lo, unsigned long hi);
+	unsigned int (*level_of)(const struct twheel_engine *e,
+				 unsigned int bucket);
+	unsigned int (*buckets)(const struct twheel_engine *e,
+				unsigned int *per, unsigned int n);
+	unsigned int (*nr_buckets)(const struct twheel_engine *e);
 };
 
 /**
  * struct twheel_engine - what every engine has; embedded in each kind's own
  * @ops: the engine's kind
- * @kind: @ops->kind, at hand for the fast paths' dispatch
+ * @kind: @ops->kind, at hand for read-outs
  * @clk: the next jiffy to process
  * @nr_levels: levels: 5 (classic), the depth (modern), 1 (reference)
  * @st: the engine's counters
@@ -412,210 +470,32 @@ struct twheel_level_info {
 void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 		       struct twheel_level_info *li);
 
-extern const struct twheel_ops twheel_classic_ops;
-extern const struct twheel_ops twheel_modern_ops;
-extern const struct twheel_ops twheel_reference_ops;
-extern const struct twheel_ops twheel_heap_ops;
-extern const struct twheel_ops twheel_hash_ops;
-extern const struct twheel_ops twheel_simple_ops;
-extern const struct twheel_ops twheel_hash_sorted_ops;
-extern const struct twheel_ops twheel_straight_ops;
-extern const struct twheel_ops twheel_ordered_ops;
-extern const struct twheel_ops twheel_ratas_ops;
-extern const struct twheel_ops twheel_volt_ops;
-extern const struct twheel_ops twheel_hash_vec_ops;
-extern const struct twheel_ops twheel_classic_bounded_ops;
+/* Every engine's ops, twheel_<name>_ops, in its engines/<name>.c. */
+#define TW_OPS_DECL(name, NAME, path, exact)	\
+	extern const struct twheel_ops twheel_##name##_ops;
+TWHEEL_ENGINES(TW_OPS_DECL)
+#undef TW_OPS_DECL
 
-/* The engines' own types, and the fast paths of those that have them. */
-#include "engines/classic.h"
-#include "engines/modern.h"
-#include "engines/reference.h"
-#include "engines/heap.h"
-#include "engines/hash.h"
-#include "engines/simple.h"
-#include "engines/hash_sorted.h"
-#include "engines/straight.h"
-#include "engines/ordered.h"
-#include "engines/ratas.h"
-#include "engines/volt.h"
-#include "engines/hash_vec.h"
-#include "engines/classic_bounded.h"
+/* The registry walked: every engine's ops, indexed by kind. */
+extern const struct twheel_ops *const twheel_engine_ops[TWHEEL_NR_KINDS];
+
+const struct twheel_ops *twheel_ops_by_name(const char *name);
+size_t twheel_storage_size(const struct twheel_ops *ops,
+			   const struct twheel_config *cfg);
+int twheel_create(const struct twheel_ops *ops, void *state,
+		  unsigned long clk, const struct twheel_config *cfg,
+		  void *storage, struct twheel_engine **ep);
 
 /*
- * The operations. An engine with fast paths (classic, modern, ratas,
- * volt, classic_bounded) has them inlined here: no call, no indirect call;
- * any other goes through its ops (twheel_ops_add() and the others, in
- * twheel_core.c). Each is documented at its twheel_ops_ counterpart, which
- * behaves the same.
- *
- * twheel_add() and the others pick the fast path by e->kind, a test or two
- * per operation. The _as variants take the kind as an argument: a caller
- * that knows it at compile time (a constant) gets the engine's code alone,
- * with no test at all; the kind must be e->kind.
+ * The operations. twheel_add() and the others make one indirect call
+ * through the engine's ops (twheel_ops.entry), whatever the number of
+ * engines; the kind is decided once, when the engine is set up. An engine
+ * with fast paths has its inlined code there, out of line; any other has
+ * the engine-independent twheel_ops_add() and the others (twheel_core.c).
+ * A caller that knows the kind at compile time can inline the fast paths
+ * themselves: twheel_add_as() and the others in engines/registry.h. Each
+ * is documented at its twheel_ops_ counterpart, which behaves the same.
  */
-
-/**
- * twheel_pending_as() - twheel_pending() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- * @t: a timer set up for @e with twheel_timer_setup()
- *
- * Return: as twheel_ops_pending().
- */
-static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
-					      enum twheel_kind kind,
-					      const struct twheel_timer *t)
-{
-	if (kind == TWHEEL_CLASSIC)
-		return t->list.next;
-	if (kind == TWHEEL_MODERN)
-		return t->entry.pprev;
-	if (kind == TWHEEL_RATAS)
-		return tw_ratas_pending(t);
-	if (kind == TWHEEL_VOLT)
-		return tw_volt_pending(t);
-	if (kind == TWHEEL_CLASSIC_BOUNDED)
-		return t->list.next;
-	return twheel_ops_pending(e, t);
-}
-
-/**
- * twheel_add_as() - twheel_add() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- * @t: the timer, set up for @e
- * @expires: the absolute jiffy it is to run at
- *
- * Return: as twheel_ops_add().
- */
-static __always_inline int twheel_add_as(struct twheel_engine *e,
-					 enum twheel_kind kind,
-					 struct twheel_timer *t,
-					 unsigned long expires)
-{
-	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_add(e, t, expires);
-	if (kind == TWHEEL_MODERN)
-		return tw_modern_add(twheel_to_modern(e), t, expires);
-	if (kind == TWHEEL_RATAS)
-		return tw_ratas_add(twheel_to_ratas(e), t, expires);
-	if (kind == TWHEEL_VOLT)
-		return tw_volt_add(twheel_to_volt(e), t, expires);
-	if (kind == TWHEEL_CLASSIC_BOUNDED)
-		return tw_bounded_add(e, t, expires);
-	return twheel_ops_add(e, t, expires);
-}
-
-/**
- * twheel_del_as() - twheel_del() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- * @t: the timer, set up for @e
- *
- * Return: as twheel_ops_del().
- */
-static __always_inline bool twheel_del_as(struct twheel_engine *e,
-					  enum twheel_kind kind,
-					  struct twheel_timer *t)
-{
-	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_del(e, t);
-	if (kind == TWHEEL_MODERN)
-		return tw_modern_del(twheel_to_modern(e), t);
-	if (kind == TWHEEL_RATAS)
-		return tw_ratas_del(twheel_to_ratas(e), t);
-	if (kind == TWHEEL_VOLT)
-		return tw_volt_del(twheel_to_volt(e), t);
-	if (kind == TWHEEL_CLASSIC_BOUNDED)
-		return tw_bounded_del(e, t);
-	return twheel_ops_del(e, t);
-}
-
-/**
- * twheel_mod_as() - twheel_mod() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- * @t: the timer, set up for @e
- * @expires: the absolute jiffy it is to run at
- *
- * Return: as twheel_ops_mod().
- */
-static __always_inline bool twheel_mod_as(struct twheel_engine *e,
-					  enum twheel_kind kind,
-					  struct twheel_timer *t,
-					  unsigned long expires)
-{
-	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_mod(e, t, expires);
-	if (kind == TWHEEL_MODERN)
-		return tw_modern_mod(twheel_to_modern(e), t, expires);
-	if (kind == TWHEEL_RATAS)
-		return tw_ratas_mod(twheel_to_ratas(e), t, expires);
-	if (kind == TWHEEL_VOLT)
-		return tw_volt_mod(twheel_to_volt(e), t, expires);
-	if (kind == TWHEEL_CLASSIC_BOUNDED)
-		return tw_bounded_mod(e, t, expires);
-	return twheel_ops_mod(e, t, expires);
-}
-
-/**
- * twheel_pop_as() - twheel_pop() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- *
- * Return: as twheel_ops_pop().
- */
-static __always_inline struct twheel_timer *
-twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
-{
-	if (kind == TWHEEL_CLASSIC)
-		return tw_classic_pop(e);
-	if (kind == TWHEEL_MODERN)
-		return tw_modern_pop(twheel_to_modern(e));
-	if (kind == TWHEEL_RATAS)
-		return tw_ratas_pop(twheel_to_ratas(e));
-	if (kind == TWHEEL_VOLT)
-		return tw_volt_pop(twheel_to_volt(e));
-	if (kind == TWHEEL_CLASSIC_BOUNDED)
-		return tw_bounded_pop(e);
-	return twheel_ops_pop(e);
-}
-
-/**
- * twheel_advance_as() - twheel_advance() for an engine of a known kind
- * @e: the engine
- * @kind: @e->kind, as a constant where the caller knows it
- * @now: the last jiffy to process
- *
- * One jiffy, the clock's own, is the common case (a tick): the engines with
- * fast paths do it inline and leave it after a bit test when it has no
- * work. Longer spans go through twheel_ops_advance().
- *
- * Return: as twheel_ops_advance().
- */
-static __always_inline bool twheel_advance_as(struct twheel_engine *e,
-					      enum twheel_kind kind,
-					      unsigned long now)
-{
-	if (now == e->clk && (kind == TWHEEL_CLASSIC || kind == TWHEEL_MODERN ||
-			      kind == TWHEEL_RATAS || kind == TWHEEL_VOLT)) {
-		e->st.advances++;
-		e->st.jiffies++;
-		if (kind == TWHEEL_CLASSIC)
-			return tw_classic_step(e);
-		if (kind == TWHEEL_MODERN)
-			return tw_modern_step(twheel_to_modern(e));
-		if (kind == TWHEEL_RATAS)
-			return tw_ratas_step(twheel_to_ratas(e));
-		return tw_volt_step(twheel_to_volt(e));
-	}
-	if (now == e->clk && kind == TWHEEL_CLASSIC_BOUNDED) {
-		e->st.advances++;
-		e->st.jiffies++;
-		return tw_bounded_step(e);
-	}
-	return twheel_ops_advance(e, now);
-}
 
 /**
  * twheel_pending() - whether a timer is pending on an engine
@@ -624,10 +504,10 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
  *
  * Return: as twheel_ops_pending().
  */
-static __always_inline bool twheel_pending(const struct twheel_engine *e,
-					   const struct twheel_timer *t)
+static inline bool twheel_pending(const struct twheel_engine *e,
+				  const struct twheel_timer *t)
 {
-	return twheel_pending_as(e, e->kind, t);
+	return e->ops->pending(t);
 }
 
 /**
@@ -638,11 +518,10 @@ static __always_inline bool twheel_pending(const struct twheel_engine *e,
  *
  * Return: as twheel_ops_add().
  */
-static __always_inline int twheel_add(struct twheel_engine *e,
-				      struct twheel_timer *t,
-				      unsigned long expires)
+static inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
+			     unsigned long expires)
 {
-	return twheel_add_as(e, e->kind, t, expires);
+	return e->ops->entry.add(e, t, expires);
 }
 
 /**
@@ -652,10 +531,9 @@ static __always_inline int twheel_add(struct twheel_engine *e,
  *
  * Return: as twheel_ops_del().
  */
-static __always_inline bool twheel_del(struct twheel_engine *e,
-				       struct twheel_timer *t)
+static inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 {
-	return twheel_del_as(e, e->kind, t);
+	return e->ops->entry.del(e, t);
 }
 
 /**
@@ -666,11 +544,10 @@ static __always_inline bool twheel_del(struct twheel_engine *e,
  *
  * Return: as twheel_ops_mod().
  */
-static __always_inline bool twheel_mod(struct twheel_engine *e,
-				       struct twheel_timer *t,
-				       unsigned long expires)
+static inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
+			      unsigned long expires)
 {
-	return twheel_mod_as(e, e->kind, t, expires);
+	return e->ops->entry.mod(e, t, expires);
 }
 
 /**
@@ -679,9 +556,9 @@ static __always_inline bool twheel_mod(struct twheel_engine *e,
  *
  * Return: as twheel_ops_pop().
  */
-static __always_inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
+static inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
-	return twheel_pop_as(e, e->kind);
+	return e->ops->entry.pop(e);
 }
 
 /**
@@ -691,10 +568,103 @@ static __always_inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
  *
  * Return: as twheel_ops_advance().
  */
-static __always_inline bool twheel_advance(struct twheel_engine *e,
-					   unsigned long now)
+static inline bool twheel_advance(struct twheel_engine *e, unsigned long now)
 {
-	return twheel_advance_as(e, e->kind, now);
+	return e->ops->entry.advance(e, now);
+}
+
+/*
+ * TWHEEL_FAST_PATHS(name, to): in engines/<name>.h of an engine with fast
+ * paths, after its inlined tw_<name>_add(), _del(), _mod(), _pop() and
+ * _step() (one jiffy, the clock's own), which take what to(e) gives: the
+ * same as tw_<name>_fast_add() and the others, taking the engine, for
+ * twheel_add_as() (engines/registry.h) and TWHEEL_FAST_ENTRY().
+ */
+#define TWHEEL_FAST_PATHS(name, to)						\
+static __always_inline int tw_##name##_fast_add(struct twheel_engine *e,	\
+						struct twheel_timer *t,		\
+						unsigned long expires)		\
+{										\
+	return tw_##name##_add(to(e), t, expires);				\
+}										\
+static __always_inline bool tw_##name##_fast_del(struct twheel_engine *e,	\
+						 struct twheel_timer *t)	\
+{										\
+	return tw_##name##_del(to(e), t);					\
+}										\
+static __always_inline bool tw_##name##_fast_mod(struct twheel_engine *e,	\
+						 struct twheel_timer *t,	\
+						 unsigned long expires)		\
+{										\
+	return tw_##name##_mod(to(e), t, expires);				\
+}										\
+static __always_inline struct twheel_timer *					\
+tw_##name##_fast_pop(struct twheel_engine *e)					\
+{										\
+	return tw_##name##_pop(to(e));						\
+}										\
+static __always_inline bool tw_##name##_fast_advance(struct twheel_engine *e,	\
+						     unsigned long now)		\
+{										\
+	if (now != e->clk)							\
+		return twheel_ops_advance(e, now);				\
+	e->st.advances++;							\
+	e->st.jiffies++;							\
+	return tw_##name##_step(to(e));						\
+}
+
+/* The engine itself, for TWHEEL_FAST_PATHS() of paths that take it. */
+static __always_inline struct twheel_engine *tw_engine_self(struct twheel_engine *e)
+{
+	return e;
+}
+
+/*
+ * TWHEEL_FAST_ENTRY(name): in engines/<name>.c of an engine with fast
+ * paths, its fast paths out of line, for its ops' .entry (given by
+ * TWHEEL_FAST_ENTRY_OPS(name)): what twheel_add() and the others call.
+ */
+#define TWHEEL_FAST_ENTRY(name)							\
+static int tw_##name##_entry_add(struct twheel_engine *e,			\
+				 struct twheel_timer *t, unsigned long x)	\
+{										\
+	return tw_##name##_fast_add(e, t, x);					\
+}										\
+static bool tw_##name##_entry_del(struct twheel_engine *e,			\
+				  struct twheel_timer *t)			\
+{										\
+	return tw_##name##_fast_del(e, t);					\
+}										\
+static bool tw_##name##_entry_mod(struct twheel_engine *e,			\
+				  struct twheel_timer *t, unsigned long x)	\
+{										\
+	return tw_##name##_fast_mod(e, t, x);					\
+}										\
+static struct twheel_timer *tw_##name##_entry_pop(struct twheel_engine *e)	\
+{										\
+	return tw_##name##_fast_pop(e);						\
+}										\
+static bool tw_##name##_entry_advance(struct twheel_engine *e,			\
+				      unsigned long now)			\
+{										\
+	return tw_##name##_fast_advance(e, now);				\
+}
+/* The entry of an engine whose TWHEEL_FAST_ENTRY() is in its file. */
+#define TWHEEL_FAST_ENTRY_OPS(name) {					\
+	.add		= tw_##name##_entry_add,			\
+	.del		= tw_##name##_entry_del,			\
+	.mod		= tw_##name##_entry_mod,			\
+	.pop		= tw_##name##_entry_pop,			\
+	.advance	= tw_##name##_entry_advance,			\
+}
+
+/* The entry of an engine without fast paths: the ops composed. */
+#define TWHEEL_GENERIC_ENTRY {						\
+	.add		= twheel_ops_add,				\
+	.del		= twheel_ops_del,				\
+	.mod		= twheel_ops_mod,				\
+	.pop		= twheel_ops_pop,				\
+	.advance	= twheel_ops_advance,				\
 }
 
 #endif /* TWHEEL_H */

@@ -12,7 +12,74 @@
 #include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/errno.h>
+#include <linux/string.h>
 #include "twheel.h"
+
+#define TW_OPS_REF(name, NAME, path, exact)	[TWHEEL_##NAME] = &twheel_##name##_ops,
+/* The registry (engines/list.h) as a table: every engine's ops by kind. */
+const struct twheel_ops *const twheel_engine_ops[TWHEEL_NR_KINDS] = {
+	TWHEEL_ENGINES(TW_OPS_REF)
+};
+EXPORT_SYMBOL_GPL(twheel_engine_ops);
+#undef TW_OPS_REF
+
+/**
+ * twheel_ops_by_name() - an engine's ops by its name
+ * @name: the name, as engines= spells it ("classic", "hash_vec", ...)
+ *
+ * Return: the ops, or NULL if no engine has that name.
+ */
+const struct twheel_ops *twheel_ops_by_name(const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < TWHEEL_NR_KINDS; k++)
+		if (!strcmp(twheel_engine_ops[k]->name, name))
+			return twheel_engine_ops[k];
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(twheel_ops_by_name);
+
+/**
+ * twheel_storage_size() - the memory an engine needs beside its state
+ * @ops: the engine's kind
+ * @cfg: what it is to be set up with
+ *
+ * Return: the bytes twheel_create() wants as its storage for @cfg, 0 if
+ * none.
+ */
+size_t twheel_storage_size(const struct twheel_ops *ops,
+			   const struct twheel_config *cfg)
+{
+	return ops->storage_size ? ops->storage_size(cfg) : 0;
+}
+EXPORT_SYMBOL_GPL(twheel_storage_size);
+
+/**
+ * twheel_create() - set up an empty engine of any kind, the one constructor
+ * @ops: the engine's kind
+ * @state: @ops->size bytes, the caller's, zeroed or not
+ * @clk: the first jiffy it is to process
+ * @cfg: what it is set up with (struct twheel_config)
+ * @storage: twheel_storage_size() bytes, the caller's; NULL if that is 0
+ *	(the heap takes NULL too: an array given later)
+ * @ep: set to the engine, inside @state
+ *
+ * The engine uses @state and @storage until the caller frees them; it
+ * allocates nothing itself.
+ *
+ * Return: 0, or the engine's error for @cfg (-EINVAL, -E2BIG).
+ */
+int twheel_create(const struct twheel_ops *ops, void *state,
+		  unsigned long clk, const struct twheel_config *cfg,
+		  void *storage, struct twheel_engine **ep)
+{
+	int ret = ops->init(state, clk, cfg, storage);
+
+	*ep = ret ? NULL : (struct twheel_engine *)((char *)state + ops->offset);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(twheel_create);
 
 /**
  * twheel_bucket_level() - the level of a bucket index, for occupancy read-outs
@@ -20,33 +87,14 @@
  * @bucket: a bucket index of @e's kind (a real one: not TWHEEL_COLLECTED
  *	or TWHEEL_NO_BUCKET)
  *
- * Return: the classic wheel: 0 for tv1, 1 to 4 for tv2 to tv5 (the bounded
- * one alike, two laps a level); the modern wheel: @bucket / TW_LVL_SIZE;
- * ratas: @bucket / TW_RATAS_SIZE; volt: @bucket / TW_VOLT_SIZE (its
- * overflow list, TW_VOLT_OVERFLOW, is level TW_VOLT_LEVELS); the engines of
- * one level: always 0.
+ * Return: the level the engine's twheel_ops.level_of gives (the classic
+ * wheel: 0 for tv1, 1 to 4 for tv2 to tv5; the modern wheel: @bucket /
+ * TW_LVL_SIZE; ...); 0 for the engines of one level.
  */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket)
 {
-	switch (e->ops->kind) {
-	case TWHEEL_CLASSIC:
-		if (bucket < TW_TVR_SIZE)
-			return 0;
-		return 1 + (bucket - TW_TVR_SIZE) / TW_TVN_SIZE;
-	case TWHEEL_MODERN:
-		return bucket / TW_LVL_SIZE;
-	case TWHEEL_RATAS:
-		return bucket / TW_RATAS_SIZE;
-	case TWHEEL_VOLT:
-		return bucket / TW_VOLT_SIZE;
-	case TWHEEL_CLASSIC_BOUNDED:
-		if (bucket < TW_BOUNDED_L0_SLOTS)
-			return 0;
-		return 1 + (bucket - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
-	default:
-		return 0;
-	}
+	return e->ops->level_of ? e->ops->level_of(e, bucket) : 0;
 }
 EXPORT_SYMBOL_GPL(twheel_bucket_level);
 

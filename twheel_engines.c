@@ -19,6 +19,10 @@
 #include "twheel_shadow.h"
 #include "twheel_tick.h"
 #include "twheel_engines.h"
+#include "engines/heap.h"
+#include "engines/modern.h"
+#include "engines/straight.h"
+#include "engines/ordered.h"
 
 #define CREATE_TRACE_POINTS
 #include "twheel_trace.h"
@@ -41,123 +45,57 @@ static u64 tw_engine_clock_ns(void)
 /* The engines' own arrays are sized by the user: no OOM killer, no warning. */
 #define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
-/*
- * hash_vec: its slots in er->storage, the spares it keeps (cfg->vec_keep
- * of the smallest size, at most TW_VEC_KEEP_SMALL of the small ones) and
- * those, given.
- */
-static int tw_engine_setup_vec(struct tw_engine_runner *er, unsigned long clk,
-			       const struct tw_config *cfg)
+/* Frees what tw_engine_setup_kind() allocated. */
+static void tw_engine_free(struct tw_engine_runner *er)
 {
-	unsigned int k;
-	int ret;
-
-	er->storage = kvmalloc(twheel_hash_vec_storage_size(cfg->hash_slots),
-			       TW_GFP_STORAGE);
-	if (!er->storage)
-		return -ENOMEM;
-	er->e = &er->hash_vec.e;
-	ret = twheel_hash_vec_init(&er->hash_vec, clk, er->storage, cfg->hash_slots);
-	if (ret)
-		return ret;
-	twheel_hash_vec_keep(&er->hash_vec, 0, cfg->vec_keep);
-	for (k = 1; k < TW_VEC_SMALL_ORDERS; k++)
-		twheel_hash_vec_keep(&er->hash_vec, k,
-				     min(cfg->vec_keep, TW_VEC_KEEP_SMALL));
-	return tw_vec_feed_init(&er->vec, &er->hash_vec);
+	if (er->fed)
+		tw_vec_release(&er->vec);
+	kvfree(er->storage);
+	kvfree(er->state);
+	er->storage = NULL;
+	er->state = NULL;
 }
 
 /*
- * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS), with
- * the storage it needs allocated into er->storage: the heap's array for
- * cap timers, cfg->hash_slots slots for hash, hash_sorted and hash_vec
- * (and hash_vec's first spare arrays), cfg->max_interval for simple.
- * Process context.
+ * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS) through
+ * the registry's one constructor, with its state and the storage it needs
+ * allocated here: the heap's array for cap timers, cfg->hash_slots slots for
+ * hash, hash_sorted and hash_vec (and hash_vec's first spare arrays),
+ * cfg->max_interval for simple. Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,
 				unsigned int cap)
 {
-	int ret = 0;
+	const struct twheel_ops *ops = twheel_engine_ops[kind];
+	struct twheel_config ec = {
+		.depth = cfg->modern_depth,
+		.slots = cfg->hash_slots,
+		.max_interval = cfg->max_interval,
+		.cap = cap,
+		.keep = cfg->vec_keep,
+	};
+	size_t size = twheel_storage_size(ops, &ec);
+	int ret;
 
 	er->storage = NULL;
-	switch (kind) {
-	case TWHEEL_CLASSIC:
-		twheel_classic_init(&er->classic, clk);
-		er->e = &er->classic.e;
-		break;
-	case TWHEEL_MODERN:
-		ret = twheel_modern_init(&er->modern, clk, cfg->modern_depth);
-		er->e = &er->modern.e;
-		break;
-	case TWHEEL_HEAP:
-		if (cap) {
-			er->storage = kvmalloc_array(cap, sizeof(*er->heap.slots),
-						     TW_GFP_STORAGE);
-			if (!er->storage)
-				return -ENOMEM;
+	er->fed = ops->kind == TWHEEL_HASH_VEC;
+	er->state = kvzalloc(ops->size, GFP_KERNEL);
+	if (!er->state)
+		return -ENOMEM;
+	if (size) {
+		er->storage = kvmalloc(size, TW_GFP_STORAGE);
+		if (!er->storage) {
+			kvfree(er->state);
+			return -ENOMEM;
 		}
-		ret = twheel_heap_init(&er->heap, clk, er->storage, cap);
-		er->e = &er->heap.e;
-		break;
-	case TWHEEL_HASH:
-		er->storage = kvmalloc(twheel_hash_storage_size(cfg->hash_slots),
-				       TW_GFP_STORAGE);
-		if (!er->storage)
-			return -ENOMEM;
-		ret = twheel_hash_init(&er->hash, clk, er->storage,
-				       cfg->hash_slots);
-		er->e = &er->hash.e;
-		break;
-	case TWHEEL_HASH_SORTED:
-		er->storage = kvmalloc(twheel_hash_storage_size(cfg->hash_slots),
-				       TW_GFP_STORAGE);
-		if (!er->storage)
-			return -ENOMEM;
-		ret = twheel_hash_sorted_init(&er->hash_sorted, clk, er->storage,
-					      cfg->hash_slots);
-		er->e = &er->hash_sorted.wheel.e;
-		break;
-	case TWHEEL_STRAIGHT:
-		twheel_straight_init(&er->straight, clk);
-		er->e = &er->straight.e;
-		break;
-	case TWHEEL_ORDERED:
-		twheel_ordered_init(&er->ordered, clk);
-		er->e = &er->ordered.e;
-		break;
-	case TWHEEL_RATAS:
-		twheel_ratas_init(&er->ratas, clk);
-		er->e = &er->ratas.e;
-		break;
-	case TWHEEL_VOLT:
-		twheel_volt_init(&er->volt, clk);
-		er->e = &er->volt.e;
-		break;
-	case TWHEEL_HASH_VEC:
-		ret = tw_engine_setup_vec(er, clk, cfg);
-		break;
-	case TWHEEL_CLASSIC_BOUNDED:
-		twheel_classic_bounded_init(&er->classic_bounded, clk);
-		er->e = &er->classic_bounded.e;
-		break;
-	case TWHEEL_SIMPLE:
-		er->storage = kvmalloc(twheel_hash_storage_size(cfg->max_interval),
-				       TW_GFP_STORAGE);
-		if (!er->storage)
-			return -ENOMEM;
-		ret = twheel_simple_init(&er->simple, clk, er->storage,
-					 cfg->max_interval);
-		er->e = &er->simple.wheel.e;
-		break;
-	default:
-		twheel_reference_init(&er->reference, clk);
-		er->e = &er->reference.e;
-		break;
 	}
+	ret = twheel_create(ops, er->state, clk, &ec, er->storage, &er->e);
+	if (!ret && er->fed)
+		ret = tw_vec_feed_init(&er->vec, twheel_to_hash_vec(er->e));
 	if (ret) {
-		kvfree(er->storage);
-		er->storage = NULL;
+		er->fed = false;
+		tw_engine_free(er);
 	}
 	return ret;
 }
@@ -176,7 +114,7 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 		return ret;
 	}
 	er->vec.lock = &r->lock;
-	r->room_watch = er->e->kind == TWHEEL_HASH_VEC;
+	r->room_watch = er->fed;
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	if (er->e->ops->cancel)
@@ -192,9 +130,7 @@ static void tw_engine_release(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = r->priv;
 
-	if (er->e->kind == TWHEEL_HASH_VEC)
-		tw_vec_release(&er->vec);
-	kvfree(er->storage);
+	tw_engine_free(er);
 	kvfree(er);
 	r->priv = NULL;
 }
@@ -213,15 +149,15 @@ static int tw_engine_reserve(struct tw_runner *r, u32 count)
 	void *old, *slots;
 	int ret;
 
-	if (er->e->kind == TWHEEL_HASH_VEC)
+	if (er->fed)
 		return tw_vec_refill(&er->vec);
-	if (er->e->ops->kind != TWHEEL_HEAP || count <= er->heap.cap)
+	if (er->e->ops->kind != TWHEEL_HEAP || count <= twheel_to_heap(er->e)->cap)
 		return 0;
-	slots = kvmalloc_array(count, sizeof(*er->heap.slots), TW_GFP_STORAGE);
+	slots = kvmalloc_array(count, sizeof(struct twheel_heap_slot), TW_GFP_STORAGE);
 	if (!slots)
 		return -ENOMEM;
 	spin_lock_bh(&r->lock);
-	ret = twheel_heap_set_storage(&er->heap, slots, count);
+	ret = twheel_heap_set_storage(twheel_to_heap(er->e), slots, count);
 	old = ret ? slots : er->storage;
 	if (!ret)
 		er->storage = slots;
@@ -309,7 +245,7 @@ static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 	tw_engine_mod(er, t, lo, lo + slack);
 	if (slack && twheel_pending(er->e, t))
 		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
-	if (er->e->kind == TWHEEL_HASH_VEC)
+	if (er->fed)
 		tw_vec_kick(&er->vec);
 }
 
@@ -318,7 +254,7 @@ static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 	struct tw_engine_runner *er = tw_er(r);
 
 	tw_engine_del_one(er, &tw_et(w)->t);
-	if (er->e->kind == TWHEEL_HASH_VEC)
+	if (er->fed)
 		tw_vec_kick(&er->vec);
 }
 
@@ -328,7 +264,7 @@ static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
  */
 static bool tw_engine_needs_room(struct tw_runner *r)
 {
-	return twheel_hash_vec_short(&tw_er(r)->hash_vec);
+	return twheel_hash_vec_short(twheel_to_hash_vec(tw_er(r)->e));
 }
 
 /* What it takes: process context, no lock held. */
@@ -336,7 +272,7 @@ static int tw_engine_make_room(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	if (er->e->kind != TWHEEL_HASH_VEC)
+	if (!er->fed)
 		return 0;
 	return tw_vec_refill(&er->vec);
 }
@@ -436,7 +372,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
 	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
-	if (e->kind == TWHEEL_HASH_VEC)
+	if (er->fed)
 		tw_vec_kick(&er->vec);
 	spin_unlock(&r->lock);
 }
@@ -503,10 +439,10 @@ static int tw_engine_cal_room(struct tw_engine_runner *cal)
 {
 	unsigned int k;
 
-	if (cal->e->kind != TWHEEL_HASH_VEC)
+	if (!cal->fed)
 		return 0;
 	for (k = 0; twheel_hash_vec_cap(k) <= TW_CAL_TIMERS / 64; k++)
-		twheel_hash_vec_keep(&cal->hash_vec, k, 64);
+		twheel_hash_vec_keep(twheel_to_hash_vec(cal->e), k, 64);
 	return tw_vec_refill(&cal->vec);
 }
 
@@ -536,10 +472,9 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 		return -ENOMEM;
 	}
 	if (tw_engine_cal_room(cal)) {
-		tw_vec_release(&cal->vec);
-		kvfree(cal->storage);
+		tw_engine_free(cal);
 		kvfree(t);
-		kfree(cal);
+		kvfree(cal);
 		return -ENOMEM;
 	}
 	for (i = 0; i < TW_CAL_TIMERS; i++)
@@ -560,9 +495,7 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
 	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
 	kvfree(t);
-	if (cal->e->kind == TWHEEL_HASH_VEC)
-		tw_vec_release(&cal->vec);
-	kvfree(cal->storage);
+	tw_engine_free(cal);
 	kvfree(cal);
 	return 0;
 }
@@ -593,7 +526,7 @@ bool tw_engine_where(struct tw_runner *r, unsigned long expires,
 		*idx = e->ops->bucket_of(e, expires + er->clock_offset);
 		return false;
 	}
-	*idx = twheel_modern_index(&er->modern, expires + er->clock_offset,
+	*idx = twheel_modern_index(twheel_to_modern(e), expires + er->clock_offset,
 				   bucket_expiry);
 	*bucket_expiry -= er->clock_offset;
 	return true;

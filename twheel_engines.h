@@ -11,52 +11,28 @@
 
 /**
  * struct tw_engine_runner - an engine with what its runner keeps beside it
- * @classic: the engine itself when it is a classic one
- * @modern: the engine itself when it is a modern one
- * @reference: the engine itself when it is a reference one
- * @heap: the engine itself when it is a heap one
- * @hash: the engine itself when it is a hash one
- * @simple: the engine itself when it is a simple one
- * @hash_sorted: the engine itself when it is a hash_sorted one
- * @straight: the engine itself when it is a straight one
- * @ordered: the engine itself when it is a ordered one
- * @ratas: the engine itself when it is a ratas one
- * @volt: the engine itself when it is a volt one
- * @hash_vec: the engine itself when it is a hash_vec one
- * @classic_bounded: the engine itself when it is a classic_bounded one
- * @e: the engine (in the union)
- * @storage: the heap's array, the hashed engines' slots; NULL for the
- *	others
+ * @e: the engine, inside @state
+ * @state: the engine's own struct (twheel_ops.size bytes), twheel_create()'s
+ * @storage: what the engine needs beside it (the heap's array, the hashed
+ *	engines' slots); NULL for the others
  * @cfg: what it was set up with
  * @clock_offset: engine time is jiffies plus this (wrap_secs=)
  * @tick_jiffies: a tick's own span
  * @backlog: the last tick stopped at the budget
+ * @fed: the engine is hash_vec, fed its arrays by @vec
  * @vec: hash_vec's arrays (twheel_vec.c)
  *
  * The runner's priv (struct tw_runner.priv) for every engine kind.
  */
 struct tw_engine_runner {
-	union {
-		struct twheel_classic classic;
-		struct twheel_modern modern;
-		struct twheel_reference reference;
-		struct twheel_heap heap;
-		struct twheel_hash hash;
-		struct twheel_simple simple;
-		struct twheel_hash_sorted hash_sorted;
-		struct twheel_straight straight;
-		struct twheel_ordered ordered;
-		struct twheel_ratas ratas;
-		struct twheel_volt volt;
-		struct twheel_hash_vec hash_vec;
-		struct twheel_classic_bounded classic_bounded;
-	};
 	struct twheel_engine *e;
+	void *state;
 	void *storage;
 	struct tw_config cfg;
 	unsigned long clock_offset;
 	unsigned int tick_jiffies;
 	bool backlog;
+	bool fed;
 	struct tw_vec_feed vec;
 };
 

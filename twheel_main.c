@@ -40,6 +40,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "engines/hash.h"
+#include "engines/hash_vec.h"
+#include "engines/simple.h"
 #include "twheel_bench.h"
 #include "twheel_compare.h"
 #include "twheel_debugfs.h"

@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "twheel.h"
+#include "engines/hash_vec.h"
 
 struct seq_file;
 

@@ -10,6 +10,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/classic.h"
 
 static struct twheel_classic *to_classic(const struct twheel_engine *e)
 {
@@ -188,6 +189,38 @@ static unsigned long tw_classic_count(const struct twheel_engine *e,
 	return tw_cw_count(e, c->vec, TW_CLASSIC_BUCKETS, &c->collected, per_level);
 }
 
+
+/* twheel_ops.level_of: tv1 is level 0, tv2 to tv5 levels 1 to 4. */
+static unsigned int tw_classic_level_of(const struct twheel_engine *e,
+					unsigned int bucket)
+{
+	if (bucket < TW_TVR_SIZE)
+		return 0;
+	return 1 + (bucket - TW_TVR_SIZE) / TW_TVN_SIZE;
+}
+
+static unsigned int tw_classic_buckets(const struct twheel_engine *e,
+				       unsigned int *per, unsigned int n)
+{
+	return tw_count_lists(container_of(e, struct twheel_classic, e)->vec,
+			      TW_CLASSIC_BUCKETS, per);
+}
+
+static unsigned int tw_classic_nr_buckets(const struct twheel_engine *e)
+{
+	return TW_CLASSIC_BUCKETS;
+}
+
+/* twheel_ops.init */
+static int tw_classic_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_classic_init(state, clk);
+	return 0;
+}
+
+TWHEEL_FAST_ENTRY(classic);
+
 /* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
@@ -203,6 +236,14 @@ const struct twheel_ops twheel_classic_ops = {
 	.pop		= tw_classic_ops_pop,
 	.count		= tw_classic_count,
 	.range_pick	= tw_cw_range_pick,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_classic),
+	.offset		= offsetof(struct twheel_classic, e),
+	.init		= tw_classic_create,
+	.entry		= TWHEEL_FAST_ENTRY_OPS(classic),
+	.level_of	= tw_classic_level_of,
+	.buckets	= tw_classic_buckets,
+	.nr_buckets	= tw_classic_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_ops);
 

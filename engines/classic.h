@@ -14,6 +14,8 @@
 #ifndef TWHEEL_ENGINES_CLASSIC_H
 #define TWHEEL_ENGINES_CLASSIC_H
 
+#include "twheel.h"
+
 /**
  * struct twheel_classic - the classic (Linux 2.6) cascading wheel
  * @e: the engine
@@ -137,6 +139,11 @@ static __always_inline void tw_classic_collect_slot(struct twheel_classic *c,
  * the wheel's tick.
  */
 #define TW_CLASSIC_WHEEL_OPS(p, slots, tick)					\
+static __always_inline bool p##_pending(const struct twheel_timer *t)		\
+{										\
+	return t->list.next;							\
+}										\
+										\
 static __always_inline int p##_add(struct twheel_engine *e,			\
 				   struct twheel_timer *t,			\
 				   unsigned long expires)			\
@@ -235,5 +242,6 @@ static __always_inline struct twheel_classic *tw_classic_of(struct twheel_engine
 }
 
 TW_CLASSIC_WHEEL_OPS(tw_classic, TW_TVR_SIZE, twheel_classic_tick)
+TWHEEL_FAST_PATHS(classic, tw_engine_self)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_H */

@@ -20,6 +20,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/classic_bounded.h"
 
 static struct twheel_classic_bounded *to_bounded(const struct twheel_engine *e)
 {
@@ -27,12 +28,12 @@ static struct twheel_classic_bounded *to_bounded(const struct twheel_engine *e)
 }
 
 /* Shift of level lvl's slots (0 = tv1 .. 4 = tv5), as the classic wheel's. */
-static unsigned int tw_bounded_shift(unsigned int lvl)
+static unsigned int tw_classic_bounded_shift(unsigned int lvl)
 {
 	return lvl ? TW_TVR_BITS + (lvl - 1) * TW_TVN_BITS : 0;
 }
 
-static unsigned int tw_bounded_offset(unsigned int lvl)
+static unsigned int tw_classic_bounded_offset(unsigned int lvl)
 {
 	return lvl ? TW_BOUNDED_L0_SLOTS + (lvl - 1) * TW_BOUNDED_LN_SLOTS : 0;
 }
@@ -42,11 +43,11 @@ static unsigned int tw_bounded_offset(unsigned int lvl)
  * jiffy of the window of the first slot it fills in the level below (level
  * 1: the jiffy before its slot's lap).
  */
-static unsigned long tw_bounded_window_end(unsigned int lvl, unsigned long s)
+static unsigned long tw_classic_bounded_window_end(unsigned int lvl, unsigned long s)
 {
-	unsigned long lead = lvl > 1 ? 1UL << tw_bounded_shift(lvl - 1) : 1;
+	unsigned long lead = lvl > 1 ? 1UL << tw_classic_bounded_shift(lvl - 1) : 1;
 
-	return (s << tw_bounded_shift(lvl)) - lead;
+	return (s << tw_classic_bounded_shift(lvl)) - lead;
 }
 
 /*
@@ -55,12 +56,12 @@ static unsigned long tw_bounded_window_end(unsigned int lvl, unsigned long s)
  * after that one), from the window's first jiffy on. ULONG_MAX past the
  * window's end (the slot is empty then).
  */
-static unsigned long tw_bounded_due(const struct twheel_classic_bounded *c,
+static unsigned long tw_classic_bounded_due(const struct twheel_classic_bounded *c,
 				    unsigned int lvl, unsigned long s,
 				    unsigned long r, unsigned long from)
 {
-	unsigned long end = tw_bounded_window_end(lvl, s);
-	unsigned long start = (s - 1) << tw_bounded_shift(lvl);
+	unsigned long end = tw_classic_bounded_window_end(lvl, s);
+	unsigned long start = (s - 1) << tw_classic_bounded_shift(lvl);
 	unsigned long k = DIV_ROUND_UP(r, c->chunk), left, d;
 
 	if (time_after(from, end))
@@ -72,7 +73,7 @@ static unsigned long tw_bounded_due(const struct twheel_classic_bounded *c,
 	return d;
 }
 
-static unsigned int tw_bounded_count_of(const struct twheel_classic_bounded *c,
+static unsigned int tw_classic_bounded_count_of(const struct twheel_classic_bounded *c,
 					unsigned int idx)
 {
 	return c->nr[idx - TW_BOUNDED_L0_SLOTS];
@@ -84,7 +85,7 @@ static unsigned int tw_bounded_count_of(const struct twheel_classic_bounded *c,
  * if @future, the first non-empty slot after it (a later slot's window
  * starts after that one's ends).
  */
-static unsigned long tw_bounded_spread_next(const struct twheel_classic_bounded *c,
+static unsigned long tw_classic_bounded_spread_next(const struct twheel_classic_bounded *c,
 					    unsigned long from, unsigned long limit,
 					    bool future)
 {
@@ -93,13 +94,13 @@ static unsigned long tw_bounded_spread_next(const struct twheel_classic_bounded 
 	unsigned int lvl, i, first, idx;
 
 	for (lvl = 1; lvl < TW_CLASSIC_LEVELS; lvl++) {
-		s = (from >> tw_bounded_shift(lvl)) + 1;
+		s = (from >> tw_classic_bounded_shift(lvl)) + 1;
 		first = s & (TW_BOUNDED_LN_SLOTS - 1);
-		idx = tw_bounded_offset(lvl) + first;
-		map = c->pending_map + BIT_WORD(tw_bounded_offset(lvl));
+		idx = tw_classic_bounded_offset(lvl) + first;
+		map = c->pending_map + BIT_WORD(tw_classic_bounded_offset(lvl));
 		if (test_bit(first, map))
-			best = min(best, tw_bounded_due(c, lvl, s,
-							tw_bounded_count_of(c, idx), from));
+			best = min(best, tw_classic_bounded_due(c, lvl, s,
+							tw_classic_bounded_count_of(c, idx), from));
 		if (!future)
 			continue;
 		i = find_next_bit(map, TW_BOUNDED_LN_SLOTS, first + 1);
@@ -108,8 +109,8 @@ static unsigned long tw_bounded_spread_next(const struct twheel_classic_bounded 
 		if (i == first)		/* none but the source */
 			continue;
 		s += (i - first) & (TW_BOUNDED_LN_SLOTS - 1);
-		best = min(best, tw_bounded_due(c, lvl, s,
-						tw_bounded_count_of(c, tw_bounded_offset(lvl) + i),
+		best = min(best, tw_classic_bounded_due(c, lvl, s,
+						tw_classic_bounded_count_of(c, tw_classic_bounded_offset(lvl) + i),
 						from));
 	}
 	return best;
@@ -121,26 +122,26 @@ static unsigned long tw_bounded_spread_next(const struct twheel_classic_bounded 
  * each to the slot its expiry files in now (a lower level). Returns how
  * many it moved.
  */
-static unsigned int tw_bounded_spread(struct twheel_classic_bounded *c,
+static unsigned int tw_classic_bounded_spread(struct twheel_classic_bounded *c,
 				      unsigned int lvl)
 {
 	struct twheel_engine *e = &c->e;
-	unsigned long clk = e->clk, s = (clk >> tw_bounded_shift(lvl)) + 1;
+	unsigned long clk = e->clk, s = (clk >> tw_classic_bounded_shift(lvl)) + 1;
 	unsigned int slot = s & (TW_BOUNDED_LN_SLOTS - 1);
-	unsigned int idx = tw_bounded_offset(lvl) + slot;
-	unsigned int r = tw_bounded_count_of(c, idx), m, i;
+	unsigned int idx = tw_classic_bounded_offset(lvl) + slot;
+	unsigned int r = tw_classic_bounded_count_of(c, idx), m, i;
 	struct twheel_timer *t;
 	u64 t0 = 0;
 
-	if (!r || tw_bounded_due(c, lvl, s, r, clk))
+	if (!r || tw_classic_bounded_due(c, lvl, s, r, clk))
 		return 0;
 	if (e->on_cascade && e->clock_ns)
 		t0 = e->clock_ns();
-	m = DIV_ROUND_UP(r, tw_bounded_window_end(lvl, s) - clk + 1);
+	m = DIV_ROUND_UP(r, tw_classic_bounded_window_end(lvl, s) - clk + 1);
 	for (i = 0; i < m; i++) {
 		t = list_first_entry(c->vec + idx, struct twheel_timer, list);
-		tw_bounded_unlink(c, t);
-		tw_bounded_link(c, t, tw_bounded_index(t->expires, clk));
+		tw_classic_bounded_unlink(c, t);
+		tw_classic_bounded_link(c, t, tw_classic_bounded_index(t->expires, clk));
 	}
 	e->st.cascades++;
 	e->st.cascaded += m;
@@ -150,13 +151,13 @@ static unsigned int tw_bounded_spread(struct twheel_classic_bounded *c,
 }
 
 /* Every level's due spreading at jiffy clk, the top first. */
-static bool tw_bounded_spreads(struct twheel_classic_bounded *c)
+static bool tw_classic_bounded_spreads(struct twheel_classic_bounded *c)
 {
 	unsigned int lvl;
 	bool work = false;
 
 	for (lvl = TW_CLASSIC_LEVELS - 1; lvl >= 1; lvl--)
-		work |= tw_bounded_spread(c, lvl) > 0;
+		work |= tw_classic_bounded_spread(c, lvl) > 0;
 	return work;
 }
 
@@ -165,7 +166,7 @@ static bool tw_bounded_spreads(struct twheel_classic_bounded *c)
  * which the fast path must come back here. True if it collected; *work
  * tells whether it did anything at all.
  */
-static bool tw_bounded_process_clk(struct twheel_classic_bounded *c, bool *work)
+static bool tw_classic_bounded_process_clk(struct twheel_classic_bounded *c, bool *work)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned long clk = e->clk, lap_end = (clk | (TW_TVR_SIZE - 1)) + 1;
@@ -174,26 +175,26 @@ static bool tw_bounded_process_clk(struct twheel_classic_bounded *c, bool *work)
 	if (e->clock_ns) {
 		u64 t0 = e->clock_ns();
 
-		*work = tw_bounded_spreads(c);
+		*work = tw_classic_bounded_spreads(c);
 		if (*work)
 			e->cascade_ns += e->clock_ns() - t0;
 	} else {
-		*work = tw_bounded_spreads(c);
+		*work = tw_classic_bounded_spreads(c);
 	}
-	c->spread_at = clk + 1 + tw_bounded_spread_next(c, clk + 1,
+	c->spread_at = clk + 1 + tw_classic_bounded_spread_next(c, clk + 1,
 							  lap_end - clk - 1, false);
 	if (!test_bit(idx, c->pending_map))
 		return false;
-	tw_bounded_collect_slot(c, idx);
+	tw_classic_bounded_collect_slot(c, idx);
 	*work = true;
 	return true;
 }
 
-static bool tw_bounded_process(struct twheel_engine *e)
+static bool tw_classic_bounded_process(struct twheel_engine *e)
 {
 	bool work;
 
-	return tw_bounded_process_clk(to_bounded(e), &work);
+	return tw_classic_bounded_process_clk(to_bounded(e), &work);
 }
 
 /**
@@ -208,7 +209,7 @@ static bool tw_bounded_process(struct twheel_engine *e)
  */
 bool twheel_classic_bounded_tick(struct twheel_classic_bounded *c)
 {
-	bool work, collected = tw_bounded_process_clk(c, &work);
+	bool work, collected = tw_classic_bounded_process_clk(c, &work);
 
 	if (work)
 		c->e.st.events++;
@@ -216,44 +217,44 @@ bool twheel_classic_bounded_tick(struct twheel_classic_bounded *c)
 }
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_tick);
 
-static unsigned long tw_bounded_next_event(const struct twheel_engine *e,
+static unsigned long tw_classic_bounded_next_event(const struct twheel_engine *e,
 					   unsigned long limit)
 {
 	const struct twheel_classic_bounded *c = to_bounded(e);
 	unsigned long d;
 
 	d = tw_level_next(c->pending_map, TW_TVR_BITS + 1, 0, e->clk);
-	return tw_bounded_spread_next(c, e->clk, min(limit, d), true);
+	return tw_classic_bounded_spread_next(c, e->clk, min(limit, d), true);
 }
 
-static unsigned int tw_bounded_bucket_of(const struct twheel_engine *e,
+static unsigned int tw_classic_bounded_bucket_of(const struct twheel_engine *e,
 					 unsigned long expires)
 {
-	return tw_bounded_index(expires, e->clk);
+	return tw_classic_bounded_index(expires, e->clk);
 }
 
-static void tw_bounded_enqueue(struct twheel_engine *e, struct twheel_timer *t)
+static void tw_classic_bounded_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	tw_bounded_link(to_bounded(e), t, tw_bounded_index(t->expires, e->clk));
+	tw_classic_bounded_link(to_bounded(e), t, tw_classic_bounded_index(t->expires, e->clk));
 }
 
-static void tw_bounded_dequeue(struct twheel_engine *e, struct twheel_timer *t)
+static void tw_classic_bounded_dequeue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	tw_bounded_unlink(to_bounded(e), t);
+	tw_classic_bounded_unlink(to_bounded(e), t);
 }
 
-static bool tw_bounded_in_bucket(const struct twheel_engine *e,
+static bool tw_classic_bounded_in_bucket(const struct twheel_engine *e,
 				 const struct twheel_timer *t, unsigned int idx)
 {
-	return tw_bounded_in_slot(to_bounded(e), t, idx);
+	return tw_classic_bounded_in_slot(to_bounded(e), t, idx);
 }
 
-static struct twheel_timer *tw_bounded_ops_pop(struct twheel_engine *e)
+static struct twheel_timer *tw_classic_bounded_ops_pop(struct twheel_engine *e)
 {
 	return tw_cw_ops_pop(&to_bounded(e)->collected);
 }
 
-static unsigned long tw_bounded_count(const struct twheel_engine *e,
+static unsigned long tw_classic_bounded_count(const struct twheel_engine *e,
 				      unsigned long *per_level)
 {
 	const struct twheel_classic_bounded *c = to_bounded(e);
@@ -261,21 +262,61 @@ static unsigned long tw_bounded_count(const struct twheel_engine *e,
 	return tw_cw_count(e, c->vec, TW_BOUNDED_BUCKETS, &c->collected, per_level);
 }
 
+
+/* twheel_ops.level_of: two laps a level, level 0 first. */
+static unsigned int tw_classic_bounded_level_of(const struct twheel_engine *e,
+						unsigned int bucket)
+{
+	if (bucket < TW_BOUNDED_L0_SLOTS)
+		return 0;
+	return 1 + (bucket - TW_BOUNDED_L0_SLOTS) / TW_BOUNDED_LN_SLOTS;
+}
+
+static unsigned int tw_classic_bounded_buckets(const struct twheel_engine *e,
+					       unsigned int *per, unsigned int n)
+{
+	return tw_count_lists(tw_classic_bounded_of((struct twheel_engine *)e)->vec,
+			      TW_BOUNDED_BUCKETS, per);
+}
+
+static unsigned int tw_classic_bounded_nr_buckets(const struct twheel_engine *e)
+{
+	return TW_BOUNDED_BUCKETS;
+}
+
+/* twheel_ops.init */
+static int tw_classic_bounded_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_classic_bounded_init(state, clk);
+	return 0;
+}
+
+TWHEEL_FAST_ENTRY(classic_bounded);
+
 /* The bounded classic wheel's ops: twheel_classic_bounded_init(). */
 const struct twheel_ops twheel_classic_bounded_ops = {
 	.name		= "classic_bounded",
 	.kind		= TWHEEL_CLASSIC_BOUNDED,
 	.setup		= tw_cw_setup,
 	.pending	= tw_cw_pending,
-	.enqueue	= tw_bounded_enqueue,
-	.dequeue	= tw_bounded_dequeue,
-	.bucket_of	= tw_bounded_bucket_of,
-	.in_bucket	= tw_bounded_in_bucket,
-	.process	= tw_bounded_process,
-	.next_event	= tw_bounded_next_event,
-	.pop		= tw_bounded_ops_pop,
-	.count		= tw_bounded_count,
+	.enqueue	= tw_classic_bounded_enqueue,
+	.dequeue	= tw_classic_bounded_dequeue,
+	.bucket_of	= tw_classic_bounded_bucket_of,
+	.in_bucket	= tw_classic_bounded_in_bucket,
+	.process	= tw_classic_bounded_process,
+	.next_event	= tw_classic_bounded_next_event,
+	.pop		= tw_classic_bounded_ops_pop,
+	.count		= tw_classic_bounded_count,
 	.range_pick	= tw_cw_range_pick,
+	.guarantee	= "exact, no clamp: up to LONG_MAX ahead",
+	.size		= sizeof(struct twheel_classic_bounded),
+	.offset		= offsetof(struct twheel_classic_bounded, e),
+	.init		= tw_classic_bounded_create,
+	.entry		= TWHEEL_FAST_ENTRY_OPS(classic_bounded),
+	.level_of	= tw_classic_bounded_level_of,
+	.buckets	= tw_classic_bounded_buckets,
+	.nr_buckets	= tw_classic_bounded_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_ops);
 

@@ -31,6 +31,9 @@
 #ifndef TWHEEL_ENGINES_CLASSIC_BOUNDED_H
 #define TWHEEL_ENGINES_CLASSIC_BOUNDED_H
 
+#include "twheel.h"
+#include "engines/classic.h"
+
 /* Level 0: two laps of tv1's 256 one-jiffy slots; levels 1-4: two of 64. */
 #define TW_BOUNDED_L0_SLOTS	(2 * TW_TVR_SIZE)
 #define TW_BOUNDED_LN_SLOTS	(2 * TW_TVN_SIZE)
@@ -81,7 +84,7 @@ twheel_to_classic_bounded(struct twheel_engine *e)
  * 2^f with f <= 8 + 6n always fits level n, one of 2^(8 + 6n + 1) or more
  * never does, so the delta's highest bit leaves one level to test.
  */
-static __always_inline unsigned int tw_bounded_index(unsigned long expires,
+static __always_inline unsigned int tw_classic_bounded_index(unsigned long expires,
 						     unsigned long clk)
 {
 	unsigned long delta = expires - clk;
@@ -105,7 +108,7 @@ static __always_inline unsigned int tw_bounded_index(unsigned long expires,
 }
 
 /* Files t, not pending, in slot idx. */
-static __always_inline void tw_bounded_link(struct twheel_classic_bounded *c,
+static __always_inline void tw_classic_bounded_link(struct twheel_classic_bounded *c,
 					    struct twheel_timer *t,
 					    unsigned int idx)
 {
@@ -122,7 +125,7 @@ static __always_inline void tw_bounded_link(struct twheel_classic_bounded *c,
  * one of level 0 alone in its list clears the slot's bit unless that list
  * is the collected one (a collected timer keeps its slot's index).
  */
-static __always_inline void tw_bounded_unlink(struct twheel_classic_bounded *c,
+static __always_inline void tw_classic_bounded_unlink(struct twheel_classic_bounded *c,
 					      struct twheel_timer *t)
 {
 	struct list_head *prev = t->list.prev, *next = t->list.next;
@@ -140,7 +143,7 @@ static __always_inline void tw_bounded_unlink(struct twheel_classic_bounded *c,
 
 /* Hands level-0 slot idx, not empty, to the collected list: spliced. */
 static __always_inline void
-tw_bounded_collect_slot(struct twheel_classic_bounded *c, unsigned int idx)
+tw_classic_bounded_collect_slot(struct twheel_classic_bounded *c, unsigned int idx)
 {
 	__clear_bit(idx, c->pending_map);
 	tw_cw_splice(c->vec + idx, &c->collected);
@@ -151,7 +154,7 @@ tw_bounded_collect_slot(struct twheel_classic_bounded *c, unsigned int idx)
  * with spreading due.
  */
 static __always_inline bool
-tw_bounded_slow(const struct twheel_classic_bounded *c, unsigned long clk,
+tw_classic_bounded_slow(const struct twheel_classic_bounded *c, unsigned long clk,
 		unsigned int idx)
 {
 	return (long)(clk - c->spread_at) >= 0;		/* time_after_eq() */
@@ -159,7 +162,7 @@ tw_bounded_slow(const struct twheel_classic_bounded *c, unsigned long clk,
 
 /* Whether t, pending, is filed in slot idx: see tw_classic_in_slot(). */
 static __always_inline bool
-tw_bounded_in_slot(const struct twheel_classic_bounded *c,
+tw_classic_bounded_in_slot(const struct twheel_classic_bounded *c,
 		   const struct twheel_timer *t, unsigned int idx)
 {
 	return t->bucket == idx && list_empty(&c->collected);
@@ -171,11 +174,12 @@ tw_bounded_in_slot(const struct twheel_classic_bounded *c,
  * as nothing is filed in one.
  */
 static __always_inline struct twheel_classic_bounded *
-tw_bounded_of(struct twheel_engine *e)
+tw_classic_bounded_of(struct twheel_engine *e)
 {
 	return container_of(e, struct twheel_classic_bounded, e);
 }
 
-TW_CLASSIC_WHEEL_OPS(tw_bounded, TW_BOUNDED_L0_SLOTS, twheel_classic_bounded_tick)
+TW_CLASSIC_WHEEL_OPS(tw_classic_bounded, TW_BOUNDED_L0_SLOTS, twheel_classic_bounded_tick)
+TWHEEL_FAST_PATHS(classic_bounded, tw_engine_self)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_BOUNDED_H */

@@ -13,6 +13,7 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
+#include "engines/hash.h"
 
 /*
  * Jiffies from clk to the next jiffy at which a level with 2^bits slots of
@@ -212,10 +213,52 @@ static inline unsigned long tw_cw_count(const struct twheel_engine *e,
 
 	for (i = 0; i < n; i++)
 		list_for_each_entry(t, &vec[i], list)
-			per_level[twheel_bucket_level(e, i)]++;
+			per_level[e->ops->level_of(e, i)]++;
 	list_for_each_entry(t, collected, list)
 		c++;
 	return c;
+}
+
+/*
+ * twheel_ops.buckets for buckets that are lists (of any link) or hlists:
+ * the entries of each of vec[0 .. n) added to per[]; returns n.
+ */
+static inline unsigned int tw_count_lists(const struct list_head *vec,
+					  unsigned int n, unsigned int *per)
+{
+	const struct list_head *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		for (p = vec[i].next; p != &vec[i]; p = p->next)
+			per[i]++;
+	return n;
+}
+
+static inline unsigned int tw_count_hlists(const struct hlist_head *vec,
+					   unsigned int n, unsigned int *per)
+{
+	const struct hlist_node *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		for (p = vec[i].first; p; p = p->next)
+			per[i]++;
+	return n;
+}
+
+/* twheel_ops.buckets and .nr_buckets of the hashed wheels' slots. */
+static inline unsigned int tw_hash_buckets(const struct twheel_engine *e,
+					   unsigned int *per, unsigned int n)
+{
+	const struct twheel_hash *h = container_of(e, struct twheel_hash, e);
+
+	return tw_count_lists(h->slots, h->mask + 1, per);
+}
+
+static inline unsigned int tw_hash_nr_buckets(const struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_hash, e)->mask + 1;
 }
 
 /*

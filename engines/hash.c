@@ -11,6 +11,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/hash.h"
 
 static struct twheel_hash *to_hash(const struct twheel_engine *e)
 {
@@ -99,6 +100,21 @@ static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_hash(e)->collected);
 }
 
+
+
+/* twheel_ops.storage_size */
+static size_t tw_hash_storage_size(const struct twheel_config *cfg)
+{
+	return twheel_hash_storage_size(cfg->slots);
+}
+
+/* twheel_ops.init */
+static int tw_hash_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	return twheel_hash_init(state, clk, storage, cfg->slots);
+}
+
 /* The hash engine's ops: struct twheel_hash, twheel_hash_init(). */
 const struct twheel_ops twheel_hash_ops = {
 	.name		= "hash",
@@ -112,6 +128,14 @@ const struct twheel_ops twheel_hash_ops = {
 	.count		= tw_hash_count,
 	.next_event	= tw_hash_next_event,
 	.pop		= tw_hash_pop,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_hash),
+	.offset		= offsetof(struct twheel_hash, e),
+	.storage_size	= tw_hash_storage_size,
+	.init		= tw_hash_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
+	.buckets	= tw_hash_buckets,
+	.nr_buckets	= tw_hash_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_ops);
 

@@ -20,6 +20,8 @@
 #ifndef TWHEEL_ENGINES_HASH_H
 #define TWHEEL_ENGINES_HASH_H
 
+#include "twheel.h"
+
 /* @rounds of a collected timer; no real count of rounds reaches it. */
 #define TW_HASH_COLLECTED	ULONG_MAX
 /* Slots: a power of two from 2 to 2^TW_HASH_MAX_BITS. */

@@ -11,6 +11,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/hash_sorted.h"
 
 static struct twheel_hash *to_hs(const struct twheel_engine *e)
 {
@@ -94,6 +95,21 @@ static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_hs(e)->collected);
 }
 
+
+
+/* twheel_ops.storage_size */
+static size_t tw_hash_sorted_storage_size(const struct twheel_config *cfg)
+{
+	return twheel_hash_storage_size(cfg->slots);
+}
+
+/* twheel_ops.init */
+static int tw_hash_sorted_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	return twheel_hash_sorted_init(state, clk, storage, cfg->slots);
+}
+
 /* hash_sorted's ops: struct twheel_hash_sorted, twheel_hash_sorted_init(). */
 const struct twheel_ops twheel_hash_sorted_ops = {
 	.name		= "hash_sorted",
@@ -107,6 +123,14 @@ const struct twheel_ops twheel_hash_sorted_ops = {
 	.count		= tw_hs_count,
 	.next_event	= tw_hs_next_event,
 	.pop		= tw_hs_pop,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_hash_sorted),
+	.offset		= offsetof(struct twheel_hash_sorted, wheel.e),
+	.storage_size	= tw_hash_sorted_storage_size,
+	.init		= tw_hash_sorted_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
+	.buckets	= tw_hash_buckets,
+	.nr_buckets	= tw_hash_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_sorted_ops);
 

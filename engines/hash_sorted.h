@@ -21,6 +21,9 @@
 #ifndef TWHEEL_ENGINES_HASH_SORTED_H
 #define TWHEEL_ENGINES_HASH_SORTED_H
 
+#include "twheel.h"
+#include "engines/hash.h"
+
 /**
  * struct twheel_hash_sorted - the hashed wheel with sorted slots (scheme 5)
  * @wheel: its slots, bitmap and collected list, as the hash engine's

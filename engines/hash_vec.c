@@ -12,6 +12,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include "engines/common.h"
+#include "engines/hash_vec.h"
 
 static struct twheel_hash_vec *to_vec(const struct twheel_engine *e)
 {
@@ -417,6 +418,48 @@ unsigned long twheel_hash_vec_rounds(const struct twheel_hash_vec *hv,
 }
 EXPORT_SYMBOL_GPL(twheel_hash_vec_rounds);
 
+
+/* twheel_ops.buckets: each slot's array holds its timers. */
+static unsigned int tw_vec_buckets(const struct twheel_engine *e,
+				   unsigned int *per, unsigned int n)
+{
+	const struct twheel_hash_vec *hv = container_of(e, struct twheel_hash_vec, e);
+	unsigned int i;
+
+	for (i = 0; i <= hv->mask; i++)
+		per[i] = hv->slots[i].nr;
+	return hv->mask + 1;
+}
+
+static unsigned int tw_vec_nr_buckets(const struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_hash_vec, e)->mask + 1;
+}
+
+/* twheel_ops.storage_size */
+static size_t tw_hash_vec_storage_size(const struct twheel_config *cfg)
+{
+	return twheel_hash_vec_storage_size(cfg->slots);
+}
+
+/* twheel_ops.init: the spares it keeps, of each size, from cfg->keep. */
+static int tw_hash_vec_create(void *state, unsigned long clk,
+			      const struct twheel_config *cfg, void *storage)
+{
+	struct twheel_hash_vec *hv = state;
+	unsigned int k;
+	int ret;
+
+	ret = twheel_hash_vec_init(hv, clk, storage, cfg->slots);
+	if (ret)
+		return ret;
+	twheel_hash_vec_keep(hv, 0, cfg->keep);
+	for (k = 1; k < TW_VEC_SMALL_ORDERS; k++)
+		twheel_hash_vec_keep(hv, k, min_t(unsigned int, cfg->keep,
+						      TW_VEC_KEEP_SMALL));
+	return 0;
+}
+
 /* The hash_vec engine's ops: struct twheel_hash_vec, twheel_hash_vec_init(). */
 const struct twheel_ops twheel_hash_vec_ops = {
 	.name		= "hash_vec",
@@ -431,5 +474,13 @@ const struct twheel_ops twheel_hash_vec_ops = {
 	.count		= tw_vec_count,
 	.next_event	= tw_vec_next_event,
 	.pop		= tw_vec_pop,
+	.guarantee	= "exact; an arm it has no array for: -ENOMEM",
+	.size		= sizeof(struct twheel_hash_vec),
+	.offset		= offsetof(struct twheel_hash_vec, e),
+	.storage_size	= tw_hash_vec_storage_size,
+	.init		= tw_hash_vec_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
+	.buckets	= tw_vec_buckets,
+	.nr_buckets	= tw_vec_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_vec_ops);

@@ -40,6 +40,8 @@
 #ifndef TWHEEL_ENGINES_HASH_VEC_H
 #define TWHEEL_ENGINES_HASH_VEC_H
 
+#include "twheel.h"
+
 /* Array sizes: order k holds 4 << k entries, k below TW_VEC_ORDERS. */
 #define TW_VEC_MIN_SHIFT	2
 #define TW_VEC_ORDERS		20
@@ -165,5 +167,10 @@ void twheel_hash_vec_keep(struct twheel_hash_vec *hv, unsigned int order,
 			  u32 keep);
 unsigned long twheel_hash_vec_rounds(const struct twheel_hash_vec *hv,
 				     const struct twheel_timer *t);
+
+static inline struct twheel_hash_vec *twheel_to_hash_vec(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_hash_vec, e);
+}
 
 #endif /* TWHEEL_ENGINES_HASH_VEC_H */

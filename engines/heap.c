@@ -9,6 +9,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/heap.h"
 
 static struct twheel_heap *to_heap(const struct twheel_engine *e)
 {
@@ -180,6 +181,20 @@ static struct twheel_timer *tw_heap_pop(struct twheel_engine *e)
 	return t;
 }
 
+
+/* twheel_ops.storage_size */
+static size_t tw_heap_storage_size(const struct twheel_config *cfg)
+{
+	return cfg->cap * sizeof(struct twheel_heap_slot);
+}
+
+/* twheel_ops.init */
+static int tw_heap_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	return twheel_heap_init(state, clk, storage, storage ? cfg->cap : 0);
+}
+
 /* The heap's ops: struct twheel_heap, twheel_heap_init(). */
 const struct twheel_ops twheel_heap_ops = {
 	.name		= "heap",
@@ -194,6 +209,12 @@ const struct twheel_ops twheel_heap_ops = {
 	.count		= tw_heap_count,
 	.next_event	= tw_heap_next_event,
 	.pop		= tw_heap_pop,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_heap),
+	.offset		= offsetof(struct twheel_heap, e),
+	.storage_size	= tw_heap_storage_size,
+	.init		= tw_heap_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
 };
 EXPORT_SYMBOL_GPL(twheel_heap_ops);
 

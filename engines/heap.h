@@ -19,6 +19,8 @@
 #ifndef TWHEEL_ENGINES_HEAP_H
 #define TWHEEL_ENGINES_HEAP_H
 
+#include "twheel.h"
+
 /*
  * Children per node. 4 against 2 in user space (userspace/bench.c, the
  * heap at 1k..1M timers, callgrind instructions per op): del 108-112 Ir
@@ -71,5 +73,10 @@ int twheel_heap_init(struct twheel_heap *h, unsigned long clk,
 		     struct twheel_heap_slot *slots, unsigned int cap);
 int twheel_heap_set_storage(struct twheel_heap *h,
 			    struct twheel_heap_slot *slots, unsigned int cap);
+
+static inline struct twheel_heap *twheel_to_heap(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_heap, e);
+}
 
 #endif /* TWHEEL_ENGINES_HEAP_H */

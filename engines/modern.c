@@ -11,6 +11,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/modern.h"
 #include <linux/math64.h>
 
 static struct twheel_modern *to_modern(const struct twheel_engine *e)
@@ -82,9 +83,9 @@ static void tw_modern_setup(struct twheel_timer *t)
 	t->bucket = TWHEEL_COLLECTED;
 }
 
-static bool tw_modern_pending(const struct twheel_timer *t)
+static bool tw_modern_ops_pending(const struct twheel_timer *t)
 {
-	return !hlist_unhashed(&t->entry);
+	return tw_modern_pending(t);
 }
 
 static void tw_modern_enqueue(struct twheel_engine *e, struct twheel_timer *t)
@@ -237,12 +238,41 @@ static unsigned long tw_modern_range_pick(const struct twheel_engine *e,
 	return x - lo <= hi - lo ? x : hi;
 }
 
+
+/* twheel_ops.level_of: TW_LVL_SIZE buckets a level. */
+static unsigned int tw_modern_level_of(const struct twheel_engine *e,
+				       unsigned int bucket)
+{
+	return bucket / TW_LVL_SIZE;
+}
+
+static unsigned int tw_modern_buckets(const struct twheel_engine *e,
+				      unsigned int *per, unsigned int n)
+{
+	return tw_count_hlists(container_of(e, struct twheel_modern, e)->vec,
+			       TW_MODERN_BUCKETS, per);
+}
+
+static unsigned int tw_modern_nr_buckets(const struct twheel_engine *e)
+{
+	return TW_MODERN_BUCKETS;
+}
+
+/* twheel_ops.init */
+static int tw_modern_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	return twheel_modern_init(state, clk, cfg->depth ?: TW_MODERN_DEFAULT_DEPTH);
+}
+
+TWHEEL_FAST_ENTRY(modern);
+
 /* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
 const struct twheel_ops twheel_modern_ops = {
 	.name		= "modern",
 	.kind		= TWHEEL_MODERN,
 	.setup		= tw_modern_setup,
-	.pending	= tw_modern_pending,
+	.pending	= tw_modern_ops_pending,
 	.enqueue	= tw_modern_enqueue,
 	.dequeue	= tw_modern_dequeue,
 	.bucket_of	= tw_modern_bucket_of,
@@ -252,6 +282,14 @@ const struct twheel_ops twheel_modern_ops = {
 	.pop		= tw_modern_ops_pop,
 	.count		= tw_modern_count,
 	.range_pick	= tw_modern_range_pick,
+	.guarantee	= "never early, late by at most its level's granule",
+	.size		= sizeof(struct twheel_modern),
+	.offset		= offsetof(struct twheel_modern, e),
+	.init		= tw_modern_create,
+	.entry		= TWHEEL_FAST_ENTRY_OPS(modern),
+	.level_of	= tw_modern_level_of,
+	.buckets	= tw_modern_buckets,
+	.nr_buckets	= tw_modern_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 

@@ -14,6 +14,8 @@
 #ifndef TWHEEL_ENGINES_MODERN_H
 #define TWHEEL_ENGINES_MODERN_H
 
+#include "twheel.h"
+
 /**
  * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel
  * @e: the engine
@@ -225,6 +227,11 @@ static __always_inline void tw_modern_collect_bucket(struct twheel_modern *m,
 	m->collected_tail = &last->next;
 }
 
+static __always_inline bool tw_modern_pending(const struct twheel_timer *t)
+{
+	return t->entry.pprev;
+}
+
 static __always_inline int tw_modern_add(struct twheel_modern *m,
 					 struct twheel_timer *t, unsigned long expires)
 {
@@ -329,5 +336,7 @@ out:
 	m->e.clk = clk + 1;
 	return collected;
 }
+
+TWHEEL_FAST_PATHS(modern, twheel_to_modern)
 
 #endif /* TWHEEL_ENGINES_MODERN_H */

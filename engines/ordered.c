@@ -8,6 +8,7 @@
 #include <linux/jiffies.h>
 #include <linux/export.h>
 #include "engines/common.h"
+#include "engines/ordered.h"
 
 static struct twheel_ordered *to_ordered(const struct twheel_engine *e)
 {
@@ -84,6 +85,15 @@ static struct twheel_timer *tw_ordered_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_ordered(e)->collected);
 }
 
+
+/* twheel_ops.init */
+static int tw_ordered_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_ordered_init(state, clk);
+	return 0;
+}
+
 /* The ordered engine's ops: struct twheel_ordered, twheel_ordered_init(). */
 const struct twheel_ops twheel_ordered_ops = {
 	.name		= "ordered",
@@ -97,6 +107,11 @@ const struct twheel_ops twheel_ordered_ops = {
 	.count		= tw_ordered_count,
 	.next_event	= tw_ordered_next_event,
 	.pop		= tw_ordered_pop,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_ordered),
+	.offset		= offsetof(struct twheel_ordered, e),
+	.init		= tw_ordered_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
 };
 EXPORT_SYMBOL_GPL(twheel_ordered_ops);
 

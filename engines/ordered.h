@@ -16,6 +16,8 @@
 #ifndef TWHEEL_ENGINES_ORDERED_H
 #define TWHEEL_ENGINES_ORDERED_H
 
+#include "twheel.h"
+
 /* The most workload timers the module loads on an ordered engine. */
 #define TW_ORDERED_MAX_TIMERS	8192
 

@@ -9,6 +9,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/ratas.h"
 
 static struct twheel_ratas *to_ratas(const struct twheel_engine *e)
 {
@@ -230,6 +231,36 @@ static unsigned long tw_ratas_range_pick(const struct twheel_engine *e,
 				    (TW_RATAS_LEVELS - 1) * TW_RATAS_BITS);
 }
 
+
+/* twheel_ops.level_of: TW_RATAS_SIZE slots a level. */
+static unsigned int tw_ratas_level_of(const struct twheel_engine *e,
+				      unsigned int bucket)
+{
+	return bucket / TW_RATAS_SIZE;
+}
+
+static unsigned int tw_ratas_buckets(const struct twheel_engine *e,
+				     unsigned int *per, unsigned int n)
+{
+	return tw_count_hlists(container_of(e, struct twheel_ratas, e)->slots,
+			       TW_RATAS_BUCKETS, per);
+}
+
+static unsigned int tw_ratas_nr_buckets(const struct twheel_engine *e)
+{
+	return TW_RATAS_BUCKETS;
+}
+
+/* twheel_ops.init */
+static int tw_ratas_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_ratas_init(state, clk);
+	return 0;
+}
+
+TWHEEL_FAST_ENTRY(ratas);
+
 /* The ratas engine's ops: struct twheel_ratas, twheel_ratas_init(). */
 const struct twheel_ops twheel_ratas_ops = {
 	.name		= "ratas",
@@ -245,6 +276,14 @@ const struct twheel_ops twheel_ratas_ops = {
 	.pop		= tw_ratas_ops_pop,
 	.count		= tw_ratas_count,
 	.range_pick	= tw_ratas_range_pick,
+	.guarantee	= "exact, no clamp: up to LONG_MAX ahead",
+	.size		= sizeof(struct twheel_ratas),
+	.offset		= offsetof(struct twheel_ratas, e),
+	.init		= tw_ratas_create,
+	.entry		= TWHEEL_FAST_ENTRY_OPS(ratas),
+	.level_of	= tw_ratas_level_of,
+	.buckets	= tw_ratas_buckets,
+	.nr_buckets	= tw_ratas_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_ratas_ops);
 

@@ -37,6 +37,8 @@
 #ifndef TWHEEL_ENGINES_RATAS_H
 #define TWHEEL_ENGINES_RATAS_H
 
+#include "twheel.h"
+
 #define TW_RATAS_BITS		8
 #define TW_RATAS_SIZE		BIT(TW_RATAS_BITS)
 #define TW_RATAS_LEVELS		8
@@ -208,5 +210,7 @@ static __always_inline bool tw_ratas_step(struct twheel_ratas *r)
 	r->e.clk = clk + 1;
 	return collected;
 }
+
+TWHEEL_FAST_PATHS(ratas, twheel_to_ratas)
 
 #endif /* TWHEEL_ENGINES_RATAS_H */

@@ -9,6 +9,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/reference.h"
 #include <linux/rbtree.h>
 
 static struct twheel_reference *to_ref(const struct twheel_engine *e)
@@ -124,6 +125,15 @@ static unsigned long tw_ref_count(const struct twheel_engine *e,
 	return n;
 }
 
+
+/* twheel_ops.init */
+static int tw_reference_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_reference_init(state, clk);
+	return 0;
+}
+
 /* The reference's ops: struct twheel_reference, twheel_reference_init(). */
 const struct twheel_ops twheel_reference_ops = {
 	.name		= "reference",
@@ -138,6 +148,11 @@ const struct twheel_ops twheel_reference_ops = {
 	.next_event	= tw_ref_next_event,
 	.pop		= tw_ref_pop,
 	.count		= tw_ref_count,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_reference),
+	.offset		= offsetof(struct twheel_reference, e),
+	.init		= tw_reference_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
 };
 EXPORT_SYMBOL_GPL(twheel_reference_ops);
 

@@ -10,6 +10,8 @@
 #ifndef TWHEEL_ENGINES_REFERENCE_H
 #define TWHEEL_ENGINES_REFERENCE_H
 
+#include "twheel.h"
+
 /**
  * struct twheel_reference - the reference engine: two rbtrees
  * @e: the engine

@@ -10,6 +10,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/simple.h"
 
 static struct twheel_hash *to_simple(const struct twheel_engine *e)
 {
@@ -104,6 +105,21 @@ static struct twheel_timer *tw_simple_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_simple(e)->collected);
 }
 
+
+
+/* twheel_ops.storage_size */
+static size_t tw_simple_storage_size(const struct twheel_config *cfg)
+{
+	return twheel_hash_storage_size(cfg->max_interval);
+}
+
+/* twheel_ops.init */
+static int tw_simple_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	return twheel_simple_init(state, clk, storage, cfg->max_interval);
+}
+
 /* The simple engine's ops: struct twheel_simple, twheel_simple_init(). */
 const struct twheel_ops twheel_simple_ops = {
 	.name		= "simple",
@@ -119,6 +135,14 @@ const struct twheel_ops twheel_simple_ops = {
 	.pop		= tw_simple_pop,
 	.admit		= tw_simple_admit,
 	.range_pick	= tw_simple_range_pick,
+	.guarantee	= "exact below its MaxInterval, refuses beyond (-ERANGE)",
+	.size		= sizeof(struct twheel_simple),
+	.offset		= offsetof(struct twheel_simple, wheel.e),
+	.storage_size	= tw_simple_storage_size,
+	.init		= tw_simple_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
+	.buckets	= tw_hash_buckets,
+	.nr_buckets	= tw_hash_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_simple_ops);
 

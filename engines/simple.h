@@ -20,6 +20,9 @@
 #ifndef TWHEEL_ENGINES_SIMPLE_H
 #define TWHEEL_ENGINES_SIMPLE_H
 
+#include "twheel.h"
+#include "engines/hash.h"
+
 /* MaxInterval: a power of two from 2 to 2^TW_HASH_MAX_BITS. */
 #define TW_SIMPLE_DEFAULT_INTERVAL	4096
 

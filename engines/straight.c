@@ -8,6 +8,7 @@
 #include <linux/jiffies.h>
 #include <linux/export.h>
 #include "engines/common.h"
+#include "engines/straight.h"
 
 static struct twheel_straight *to_straight(const struct twheel_engine *e)
 {
@@ -90,6 +91,15 @@ static struct twheel_timer *tw_straight_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_straight(e)->collected);
 }
 
+
+/* twheel_ops.init */
+static int tw_straight_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_straight_init(state, clk);
+	return 0;
+}
+
 /* The straight engine's ops: struct twheel_straight, twheel_straight_init(). */
 const struct twheel_ops twheel_straight_ops = {
 	.name		= "straight",
@@ -103,6 +113,11 @@ const struct twheel_ops twheel_straight_ops = {
 	.count		= tw_straight_count,
 	.next_event	= tw_straight_next_event,
 	.pop		= tw_straight_pop,
+	.guarantee	= "exact",
+	.size		= sizeof(struct twheel_straight),
+	.offset		= offsetof(struct twheel_straight, e),
+	.init		= tw_straight_create,
+	.entry		= TWHEEL_GENERIC_ENTRY,
 };
 EXPORT_SYMBOL_GPL(twheel_straight_ops);
 

@@ -18,6 +18,8 @@
 #ifndef TWHEEL_ENGINES_STRAIGHT_H
 #define TWHEEL_ENGINES_STRAIGHT_H
 
+#include "twheel.h"
+
 /* The most workload timers the module loads on a straight engine. */
 #define TW_STRAIGHT_MAX_TIMERS	8192
 

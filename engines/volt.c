@@ -11,6 +11,7 @@
 #include <linux/export.h>
 #include <linux/errno.h>
 #include "engines/common.h"
+#include "engines/volt.h"
 
 static struct twheel_volt *to_volt(const struct twheel_engine *e)
 {
@@ -303,6 +304,47 @@ static void tw_volt_purge(struct twheel_engine *e)
 	tw_volt_purge_list(v, &v->collected);
 }
 
+
+/* twheel_ops.level_of: TW_VOLT_SIZE slots a level, the overflow list last. */
+static unsigned int tw_volt_level_of(const struct twheel_engine *e,
+				     unsigned int bucket)
+{
+	return bucket / TW_VOLT_SIZE;
+}
+
+/* Live timers only; the overflow list is the bucket after the slots. */
+static unsigned int tw_volt_buckets(const struct twheel_engine *e,
+				    unsigned int *per, unsigned int n)
+{
+	const struct twheel_volt *v = container_of(e, struct twheel_volt, e);
+	const struct twheel_timer *t;
+	unsigned int i;
+
+	for (i = 0; i <= TW_VOLT_BUCKETS; i++) {
+		const struct list_head *h = i < TW_VOLT_BUCKETS ?
+					    &v->slots[i] : &v->overflow;
+
+		list_for_each_entry(t, h, volt_link)
+			per[i] += !t->volt_cancelled;
+	}
+	return TW_VOLT_BUCKETS + 1;
+}
+
+static unsigned int tw_volt_nr_buckets(const struct twheel_engine *e)
+{
+	return TW_VOLT_BUCKETS + 1;
+}
+
+/* twheel_ops.init */
+static int tw_volt_create(void *state, unsigned long clk,
+			const struct twheel_config *cfg, void *storage)
+{
+	twheel_volt_init(state, clk);
+	return 0;
+}
+
+TWHEEL_FAST_ENTRY(volt);
+
 /* The volt engine's ops: struct twheel_volt, twheel_volt_init(). */
 const struct twheel_ops twheel_volt_ops = {
 	.name		= "volt",
@@ -319,6 +361,14 @@ const struct twheel_ops twheel_volt_ops = {
 	.pop		= tw_volt_ops_pop,
 	.count		= tw_volt_count,
 	.purge		= tw_volt_purge,
+	.guarantee	= "exact, no clamp: up to LONG_MAX ahead",
+	.size		= sizeof(struct twheel_volt),
+	.offset		= offsetof(struct twheel_volt, e),
+	.init		= tw_volt_create,
+	.entry		= TWHEEL_FAST_ENTRY_OPS(volt),
+	.level_of	= tw_volt_level_of,
+	.buckets	= tw_volt_buckets,
+	.nr_buckets	= tw_volt_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_volt_ops);
 

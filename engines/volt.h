@@ -44,6 +44,8 @@
 #ifndef TWHEEL_ENGINES_VOLT_H
 #define TWHEEL_ENGINES_VOLT_H
 
+#include "twheel.h"
+
 #define TW_VOLT_BITS		6
 #define TW_VOLT_SIZE		BIT(TW_VOLT_BITS)
 #define TW_VOLT_LEVELS		5U
@@ -280,5 +282,7 @@ static __always_inline bool tw_volt_step(struct twheel_volt *v)
 	v->e.clk = clk + 1;
 	return collected;
 }
+
+TWHEEL_FAST_PATHS(volt, twheel_to_volt)
 
 #endif /* TWHEEL_ENGINES_VOLT_H */

@@ -10,11 +10,12 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include "tw_test.h"
+#include "engines/classic_bounded.h"
 
 #define TW_L0		TW_BOUNDED_L0_SLOTS
 #define TW_LN		TW_BOUNDED_LN_SLOTS
 
-static struct twheel_engine *tw_bounded_new(struct kunit *test, unsigned long clk)
+static struct twheel_engine *tw_classic_bounded_new(struct kunit *test, unsigned long clk)
 {
 	return &tw_engines_new(test, clk)->classic_bounded.e;
 }
@@ -48,11 +49,11 @@ static struct tw_rec *tw_recs_at(struct kunit *test, struct tw_ctx *ctx,
 
 static void bounded_every_delta_to_70000(struct kunit *test)
 {
-	tw_exact_every_delta(test, tw_bounded_new(test, 0), 70001);
-	tw_exact_every_delta(test, tw_bounded_new(test, (5UL << 14) + (17UL << 8) + 77),
+	tw_exact_every_delta(test, tw_classic_bounded_new(test, 0), 70001);
+	tw_exact_every_delta(test, tw_classic_bounded_new(test, (5UL << 14) + (17UL << 8) + 77),
 			     70001);
-	tw_exact_every_delta(test, tw_bounded_new(test, ULONG_MAX - 1000), 3000);
-	tw_exact_every_delta(test, tw_bounded_new(test, INITIAL_JIFFIES), 70001);
+	tw_exact_every_delta(test, tw_classic_bounded_new(test, ULONG_MAX - 1000), 3000);
+	tw_exact_every_delta(test, tw_classic_bounded_new(test, INITIAL_JIFFIES), 70001);
 }
 
 /*
@@ -84,7 +85,7 @@ static void bounded_index_by_round(struct kunit *test)
 		0, 1, 255, 256, 511, 16383, 123456789, (7UL << 32) - 3,
 		ULONG_MAX - 300, ULONG_MAX,
 	};
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	unsigned int c, lvl, checked = 0, lap;
 	unsigned long x, edge;
 	struct rnd_state rs;
@@ -211,7 +212,7 @@ static void bounded_spread_burst(struct kunit *test)
  */
 static void bounded_spread_small_slots(struct kunit *test)
 {
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	struct tw_ticks tt;
 	struct tw_ctx ctx;
 	struct tw_rec *x;
@@ -289,7 +290,7 @@ static struct tw_rec *tw_mid_spread(struct kunit *test, struct tw_ctx *ctx,
 /* Timers added into lap 3 while its slot spreads go to level 0, not there. */
 static void bounded_add_into_spread(struct kunit *test)
 {
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	unsigned int n = 20000, left, i;
 	struct tw_ctx ctx;
 	struct tw_rec *r, *x;
@@ -321,7 +322,7 @@ static void bounded_add_into_spread(struct kunit *test)
  */
 static void bounded_del_mid_spread(struct kunit *test)
 {
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	unsigned int n = 20000, i, gone = 0, in_slot = 0;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
@@ -354,7 +355,7 @@ static void bounded_del_mid_spread(struct kunit *test)
 static void bounded_spread_across_wrap(struct kunit *test)
 {
 	const unsigned long clk = ULONG_MAX - 1000;
-	struct twheel_engine *e = tw_bounded_new(test, clk);
+	struct twheel_engine *e = tw_classic_bounded_new(test, clk);
 	unsigned int n = 20000, i;
 	struct tw_ticks tt;
 	struct tw_ctx ctx;
@@ -391,7 +392,7 @@ static void bounded_spread_deep(struct kunit *test)
 {
 	/* tv2 slot 20 of a tv3 slot two tv2 laps ahead */
 	const unsigned long x = (2UL << 14) + (20UL << 8) + 77;
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	unsigned int n = 20000;
 	struct tw_ticks tt;
 	struct tw_ctx ctx;
@@ -429,7 +430,7 @@ static void bounded_far_beyond_top(struct kunit *test)
 
 	if (BITS_PER_LONG < 64)
 		kunit_skip(test, "needs 64-bit jiffies");
-	e = tw_bounded_new(test, clk);
+	e = tw_classic_bounded_new(test, clk);
 	tw_ctx_init(&ctx, test, e);
 	ctx.hook = tw_expect_hook;
 	r = tw_recs_new(test, &ctx, ARRAY_SIZE(d));
@@ -493,12 +494,12 @@ static void bounded_fast_path_matches_ops(struct kunit *test)
 }
 
 /* What the on_cascade hook saw. */
-struct tw_bounded_log {
+struct tw_classic_bounded_log {
 	unsigned int calls, lvl, slot;
 	u64 moved;
 };
 
-static struct tw_bounded_log tw_log;
+static struct tw_classic_bounded_log tw_log;
 
 static void tw_log_spread(struct twheel_engine *e, unsigned int lvl,
 			  unsigned int slot, unsigned int moved, u64 ns)
@@ -512,7 +513,7 @@ static void tw_log_spread(struct twheel_engine *e, unsigned int lvl,
 /* The hook: one call per tick that moved timers, with level and slot. */
 static void bounded_cascade_hook(struct kunit *test)
 {
-	struct twheel_engine *e = tw_bounded_new(test, 0);
+	struct twheel_engine *e = tw_classic_bounded_new(test, 0);
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 	unsigned int i;
@@ -534,7 +535,7 @@ static void bounded_cascade_hook(struct kunit *test)
 
 static void bounded_catch_up_one_advance(struct kunit *test)
 {
-	tw_exact_catch_up(test, tw_bounded_new(test, 12345));
+	tw_exact_catch_up(test, tw_classic_bounded_new(test, 12345));
 }
 
 static void bounded_differential_vs_reference(struct kunit *test)
@@ -544,7 +545,7 @@ static void bounded_differential_vs_reference(struct kunit *test)
 	tw_exact_differential(test, &te->classic_bounded.e, &te->reference.e);
 }
 
-static struct kunit_case tw_bounded_cases[] = {
+static struct kunit_case tw_classic_bounded_cases[] = {
 	KUNIT_CASE_SLOW(bounded_every_delta_to_70000),
 	KUNIT_CASE(bounded_index_by_round),
 	KUNIT_CASE_SLOW(bounded_spread_burst),
@@ -561,9 +562,9 @@ static struct kunit_case tw_bounded_cases[] = {
 	{}
 };
 
-static struct kunit_suite tw_bounded_suite = {
+static struct kunit_suite tw_classic_bounded_suite = {
 	.name = "twheel_classic_bounded",
-	.test_cases = tw_bounded_cases,
+	.test_cases = tw_classic_bounded_cases,
 };
 
-kunit_test_suite(tw_bounded_suite);
+kunit_test_suite(tw_classic_bounded_suite);

@@ -8,6 +8,7 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include "tw_test.h"
+#include "engines/classic.h"
 
 #define TV1		256UL
 #define TV2_END		BIT(14)

@@ -11,6 +11,13 @@
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include "contract.h"
+#include "engines/hash.h"
+#include "engines/hash_sorted.h"
+#include "engines/hash_vec.h"
+#include "engines/heap.h"
+#include "engines/ordered.h"
+#include "engines/simple.h"
+#include "engines/straight.h"
 
 static struct twheel_engine *tw_init_classic(void *mem, unsigned long clk)
 {

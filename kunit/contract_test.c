@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include "contract.h"
+#include "engines/heap.h"
 
 static void contract_del_return_values(struct kunit *test)
 {

@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include "tw_test.h"
+#include "engines/hash_sorted.h"
 
 /* A hash_sorted engine of nr_slots slots, freed with the case. */
 static struct twheel_hash_sorted *tw_hs_new(struct kunit *test, unsigned long clk,

@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "tw_test.h"
+#include "engines/hash.h"
 
 /* A hash engine of nr_slots slots, freed with the case. */
 static struct twheel_hash *tw_hash_new(struct kunit *test, unsigned long clk,

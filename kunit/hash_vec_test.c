@@ -10,6 +10,8 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "tw_test.h"
+#include "engines/hash_vec.h"
+#include "engines/hash.h"
 
 /* A hash_vec engine of nr_slots slots, freed with the case; no spares. */
 static struct twheel_hash_vec *tw_vec_new(struct kunit *test, unsigned long clk,

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include "tw_test.h"
+#include "engines/heap.h"
 
 /* A heap with room for cap timers, freed with the case. */
 static struct twheel_heap *tw_heap_new(struct kunit *test, unsigned long clk,

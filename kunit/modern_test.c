@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include "tw_test.h"
+#include "engines/modern.h"
 
 /*
  * The jiffy a timer armed at clk for expires must run at, written

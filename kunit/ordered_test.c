@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include "tw_test.h"
+#include "engines/ordered.h"
 
 static struct twheel_ordered *tw_ordered_new(struct kunit *test,
 					     unsigned long clk)

@@ -10,6 +10,7 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "tw_test.h"
+#include "engines/ratas.h"
 
 static struct twheel_ratas *tw_ratas_new(struct kunit *test, unsigned long clk)
 {

@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include "tw_test.h"
+#include "engines/reference.h"
 
 static void reference_fires_exactly(struct kunit *test)
 {

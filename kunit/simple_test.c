@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include "tw_test.h"
+#include "engines/simple.h"
 
 /* A simple engine of max_interval slots, freed with the case. */
 static struct twheel_simple *tw_simple_new(struct kunit *test, unsigned long clk,

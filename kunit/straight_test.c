@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include "tw_test.h"
+#include "engines/straight.h"
 
 static struct twheel_straight *tw_straight_new(struct kunit *test,
 					       unsigned long clk)

@@ -8,7 +8,8 @@
 
 #include <kunit/test.h>
 #include <linux/prandom.h>
-#include "twheel.h"
+#include "engines/registry.h"
+#include "engines/reference.h"
 
 struct tw_ctx;
 

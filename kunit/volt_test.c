@@ -11,6 +11,7 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "tw_test.h"
+#include "engines/volt.h"
 
 static struct twheel_volt *tw_volt_new(struct kunit *test, unsigned long clk)
 {

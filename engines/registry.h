@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The operations for a caller that knows the engine's kind at compile time
+ * (a benchmark's loop, a runner specialised by kind): twheel_add_as() and
+ * the others, generated from the registry (engines/list.h). With a
+ * constant kind every test folds away: an engine with fast paths gets its
+ * inlined code alone, any other its twheel_ops_ function; a kind that is
+ * not a constant, or TWHEEL_NR_KINDS, gets twheel_add() and the others
+ * (one indirect call). The kind must be e->kind (or TWHEEL_NR_KINDS).
+ *
+ * Includes the headers of the engines with fast paths (FAST in the list).
+ */
+#ifndef TWHEEL_ENGINES_REGISTRY_H
+#define TWHEEL_ENGINES_REGISTRY_H
+
+#include "twheel.h"
+#include "engines/classic.h"
+#include "engines/classic_bounded.h"
+#include "engines/modern.h"
+#include "engines/ratas.h"
+#include "engines/volt.h"
+
+/* An engine's path for op: its fast path (FAST) or the ops composed. */
+#define TW_PATH_FAST(name, op)	tw_##name##_fast_##op
+#define TW_PATH_SLOW(name, op)	twheel_ops_##op
+#define TW_PATH(name, path, op)	TW_PATH_##path(name, op)
+
+#define TW_AS_PENDING_FAST(name)	return tw_##name##_pending(t)
+#define TW_AS_PENDING_SLOW(name)	return e->ops->pending(t)
+
+#define TW_AS_PENDING(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		TW_AS_PENDING_##path(name);
+#define TW_AS_ADD(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		return TW_PATH(name, path, add)(e, t, expires);
+#define TW_AS_DEL(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		return TW_PATH(name, path, del)(e, t);
+#define TW_AS_MOD(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		return TW_PATH(name, path, mod)(e, t, expires);
+#define TW_AS_POP(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		return TW_PATH(name, path, pop)(e);
+#define TW_AS_ADVANCE(name, NAME, path, exact)				\
+	if (kind == TWHEEL_##NAME)					\
+		return TW_PATH(name, path, advance)(e, now);
+
+/**
+ * twheel_pending_as() - twheel_pending() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: a timer set up for @e with twheel_timer_setup()
+ *
+ * Return: as twheel_ops_pending().
+ */
+static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
+					      enum twheel_kind kind,
+					      const struct twheel_timer *t)
+{
+	TWHEEL_ENGINES(TW_AS_PENDING)
+	return twheel_pending(e, t);
+}
+
+/**
+ * twheel_add_as() - twheel_add() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_add().
+ */
+static __always_inline int twheel_add_as(struct twheel_engine *e,
+					 enum twheel_kind kind,
+					 struct twheel_timer *t,
+					 unsigned long expires)
+{
+	TWHEEL_ENGINES(TW_AS_ADD)
+	return twheel_add(e, t, expires);
+}
+
+/**
+ * twheel_del_as() - twheel_del() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ *
+ * Return: as twheel_ops_del().
+ */
+static __always_inline bool twheel_del_as(struct twheel_engine *e,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t)
+{
+	TWHEEL_ENGINES(TW_AS_DEL)
+	return twheel_del(e, t);
+}
+
+/**
+ * twheel_mod_as() - twheel_mod() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @t: the timer, set up for @e
+ * @expires: the absolute jiffy it is to run at
+ *
+ * Return: as twheel_ops_mod().
+ */
+static __always_inline bool twheel_mod_as(struct twheel_engine *e,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t,
+					  unsigned long expires)
+{
+	TWHEEL_ENGINES(TW_AS_MOD)
+	return twheel_mod(e, t, expires);
+}
+
+/**
+ * twheel_pop_as() - twheel_pop() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ *
+ * Return: as twheel_ops_pop().
+ */
+static __always_inline struct twheel_timer *
+twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
+{
+	TWHEEL_ENGINES(TW_AS_POP)
+	return twheel_pop(e);
+}
+
+/**
+ * twheel_advance_as() - twheel_advance() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @now: the last jiffy to process
+ *
+ * One jiffy, the clock's own, is the common case (a tick): the engines with
+ * fast paths do it inline and leave it after a bit test when it has no
+ * work. Longer spans go through twheel_ops_advance().
+ *
+ * Return: as twheel_ops_advance().
+ */
+static __always_inline bool twheel_advance_as(struct twheel_engine *e,
+					      enum twheel_kind kind,
+					      unsigned long now)
+{
+	TWHEEL_ENGINES(TW_AS_ADVANCE)
+	return twheel_advance(e, now);
+}
+
+#endif /* TWHEEL_ENGINES_REGISTRY_H */
