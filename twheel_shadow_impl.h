@@ -141,7 +141,7 @@ struct tw_shadow {
  * @behind_j: the engine's jiffy - the kernel's
  *
  * Every start, cancel and expiry of the kernel's, and every firing of the
- * engine's, lands in exactly one key (the README states the identities).
+ * engine's, lands in exactly one key (docs/shadow.md states the identities).
  * Under the engine runner's lock.
  */
 struct tw_sh_eng {

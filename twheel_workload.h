@@ -20,7 +20,7 @@ enum twheel_wl_type {
 	TWHEEL_WL_NR,
 };
 
-/* Limits, documented in the README; beyond them a load is refused. */
+/* Limits, documented in docs/usage.md; beyond them a load is refused. */
 #define TWHEEL_MAX_TIMERS	BIT(20)	/* per engine */
 #define TWHEEL_MAX_DELTA	BIT(30)	/* jiffies */
 #define TWHEEL_MAX_OPS		20000		/* activity ops per tick */

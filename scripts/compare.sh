@@ -9,7 +9,7 @@
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
 #   scripts/compare.sh --host [--quick] [--out DIR]
 #
-# DIR defaults to results/ in the checkout (what the README shows).
+# DIR defaults to results/ in the checkout (what results/README.md describes).
 # --quick: small counts and short runs (make check uses it to prove the
 # pipeline works); its numbers mean little. The run fails when a table is
 # missing or a row breaks what the engines guarantee (early runs, classic

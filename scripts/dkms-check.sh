@@ -14,7 +14,7 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The package as dkms expects it: <sourcetree>/twheel-<version>/, holding the
-# module's sources and dkms.conf (the README's copy command, same pathspecs).
+# module's sources and dkms.conf (docs/usage.md's copy command, same pathspecs).
 pkg=$work/src/twheel-$ver
 mkdir -p "$pkg" "$work/tree"
 git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' ':(glob)engines/*.[ch]' |

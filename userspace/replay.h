@@ -23,7 +23,7 @@
  * HZ 250, 4.7 h at HZ 1000).
  */
 #define RP_MAX_JUMP	(1UL << 24)
-/* hrtimer times at or above this are not CLOCK_MONOTONIC's (see README). */
+/* hrtimer times at or above this are not CLOCK_MONOTONIC's (see docs/replay.md). */
 #define RP_HR_WALL	(1ULL << 59)
 /*
  * An hrtimer whose expiries' now is this far (ns) ahead of the trace's own

@@ -387,7 +387,7 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
  * wheels' advances cost in proportion to the span (hrtimers replay on the
  * heap and the reference only, whose cost does not depend on it). Its
  * reason says so if it is near the clock in 32 bits: a 32-bit kernel's
- * jiffies wrapped at 2^32 (not widened: see README).
+ * jiffies wrapped at 2^32 (not widened: see docs/replay.md).
  */
 static const char *rp_implausible(const struct rp_stream *s,
 				  const struct tp_event *ev, int *wrap32)

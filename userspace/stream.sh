@@ -9,7 +9,7 @@
 #                   classic_bounded; also hash, hash_vec: mix s only, in
 #                   practice, as each tick walks a slot of every timer within
 #                   256 jiffies' turn)
-#   STREAM_OPS      touches per run         (20000, as in the README's
+#   STREAM_OPS      touches per run         (20000, as in results/README.md's
 #                   table; stream.c's own default, 10 per pending timer,
 #                   is 10M at 1M)
 #   STREAM_REPEAT   native runs; the fastest is kept (3)

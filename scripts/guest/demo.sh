@@ -105,7 +105,7 @@ done
 echo "(busy tick: our engines' ticks that ran or cascaded timers, the kernel's timer softirq"
 echo " runs that ran the workload's callbacks; make compare on the host runs every workload"
 echo " on every engine and both kernel timers, a scale sweep to a million timers, real TCP"
-echo " traffic shadowed into every engine, CSV and a plot: see README, Results)"
+echo " traffic shadowed into every engine, CSV and a plot: see results/README.md)"
 
 say "4. the modern wheel's levels at HZ $(hdr HZ)"
 cmd "levels" cat $d/levels

@@ -11,7 +11,7 @@
 # own expiry of the same arming); the modern engine files every start in
 # the kernel's own bucket, bucket_expiry included, whenever the kernel's
 # clock may have been its own, and fires each such arming at the very
-# jiffy the kernel expired it. The README lists the identities.
+# jiffy the kernel expired it. docs/shadow.md lists the identities.
 . "$(dirname "$0")/lib.sh"
 # Our engines (the runners but the kernel's), and all of them at once.
 engs=$(echo $runners | tr ' ' '\n' | grep -vx 'timer_list\|hrtimer')
