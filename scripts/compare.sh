@@ -245,9 +245,10 @@ check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
 	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
-check "classic, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt, hash_vec and classic_bounded run every timer at its exact jiffy" \
-	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" \
-		'NR > 1 && $e ~ /^(classic|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec|classic_bounded)$/ && $c != 0' "$csv")" ]
+exact_re="^($("$TWHEEL_ROOT"/scripts/engines.sh --exact | tr ' ' '|'))$"
+check "the exact engines ($("$TWHEEL_ROOT"/scripts/engines.sh --exact)) run every timer at its exact jiffy" \
+	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" -v re="$exact_re" \
+		'NR > 1 && $e ~ re && $c != 0' "$csv")" ]
 # A twheel loaded on a host may run only some runners: what needs a
 # runner is checked where it ran.
 has() { [ -n "$(cell burst "$1" "$c_engine")" ]; }

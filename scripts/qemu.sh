@@ -63,6 +63,9 @@ mkdir -p "$root"/{bin,sbin,etc,lib/twheel,guest,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$TWHEEL_ROOT/scripts/guest/init" "$root/init"
 cp "$TWHEEL_ROOT"/scripts/guest/*.sh "$root/guest/" 2>/dev/null || true
+# The engine list (engines/list.h) for the guest scripts (lib.sh).
+"$TWHEEL_ROOT/scripts/engines.sh" >"$root/guest/engines"
+"$TWHEEL_ROOT/scripts/engines.sh" --exact >"$root/guest/engines.exact"
 chmod +x "$root/init"
 cp "$moddir"/*.ko "$root/lib/twheel/"
 [ -n "$(ls "$moddir"/extra/*.ko 2>/dev/null)" ] && cp "$moddir"/extra/*.ko "$root/lib/twheel/"

@@ -2,12 +2,17 @@
 # What the guest scripts share; sourced (". /guest/lib.sh"), never run.
 d=/sys/kernel/debug/twheel
 fails=0
-# The runners a guest script checks, when the module runs them all.
-runners="classic modern reference heap hash simple hash_sorted straight ordered ratas volt
-	hash_vec classic_bounded timer_list hrtimer"
-# Of those, the engines that run every timer at exactly its jiffy.
-exact="classic reference heap hash simple hash_sorted straight ordered ratas volt
-	hash_vec classic_bounded"
+# The runners a guest script checks, when the module runs them all: every
+# engine (qemu.sh writes the list from engines/list.h) and the kernel's.
+# On a real machine (compare --host) the list is read from the checkout.
+if [ -r /guest/engines ]; then
+	engines=$(cat /guest/engines)
+	exact=$(cat /guest/engines.exact)
+else
+	engines=$("$(dirname "$0")/../engines.sh")
+	exact=$("$(dirname "$0")/../engines.sh" --exact)
+fi
+runners="$engines timer_list hrtimer"
 # but RUNNER...: the runners but those, as engines= takes them
 but() {
 	l=""

@@ -10,11 +10,11 @@ n() { echo $(($1 / scale)); }
 
 rmmod twheel || bad "rmmod of the preloaded module"
 insmod /lib/twheel/twheel.ko engines=$all || { echo "FAILED: insmod"; exit 1; }
-for f in control stats levels compare classic/occupancy modern/occupancy reference/occupancy \
-	heap/occupancy hash/occupancy simple/occupancy hash_sorted/occupancy \
-	straight/occupancy ordered/occupancy ratas/occupancy volt/occupancy \
-	hash_vec/occupancy classic_bounded/occupancy; do
+for f in control stats levels compare; do
 	[ -e $d/$f ] || bad "missing $d/$f"
+done
+for e in $engines; do
+	[ -e $d/$e/occupancy ] || bad "missing $d/$e/occupancy"
 done
 
 run() {	# run WORKLOAD SECONDS ARGS...
