@@ -16,8 +16,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "twheel_runner.h"
-#include "twheel_shadow.h"
-#include "twheel_tick.h"
 #include "twheel_engines.h"
 #include "engines/heap.h"
 #include "engines/modern.h"
@@ -335,9 +333,9 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	}
 	span = now - e->clk;
 	/* a jiffy the tick meant to sleep through (tick=nohz) is no miss */
-	if (span >= max(er->tick_jiffies, tw_tick_planned())) {
+	if (span >= max(er->tick_jiffies, READ_ONCE(tw_wl.planned))) {
 		rs->catchups++;
-		rs->missed += span + 1 - max(er->tick_jiffies, tw_tick_planned());
+		rs->missed += span + 1 - max(er->tick_jiffies, READ_ONCE(tw_wl.planned));
 	}
 	cascaded = e->st.cascaded;
 	e->cascade_ns = 0;
@@ -500,7 +498,7 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
 	return 0;
 }
 
-/**
+/*
  * tw_engine_where() - where an engine runner files an expiry now
  * @r: an engine runner (TW_CAP_ENGINE); its lock held
  * @expires: the jiffy, in the kernel's jiffies
@@ -514,9 +512,9 @@ static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
  *
  * Return: whether @bucket_expiry was set.
  */
-bool tw_engine_where(struct tw_runner *r, unsigned long expires,
-		     unsigned int *idx, unsigned long *bucket_expiry,
-		     unsigned long *clk)
+static bool tw_engine_where(struct tw_runner *r, unsigned long expires,
+			    unsigned int *idx, unsigned long *bucket_expiry,
+			    unsigned long *clk)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_engine *e = er->e;
@@ -595,4 +593,5 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	.occupancy	= tw_engine_occupancy,
 	.max_timers	= tw_engine_max_timers,
 	.forget		= tw_engine_forget,
+	.where		= tw_engine_where,
 };

@@ -18,7 +18,6 @@
 #include <linux/string.h>
 #include "twheel_runner.h"
 #include "twheel_shadow.h"
-#include "twheel_tick.h"
 
 /*
  * The one place that decides each runner's behaviour: its index (the
@@ -169,11 +168,14 @@ bool tw_workload_live(void)
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 {
 	if (tw_wl.p.type == TWHEEL_WL_SHADOW) {
-		tw_shadow_ran(r, w);
+		struct tw_runner *m = &tw_runners[TWHEEL_SHADOW];
+
+		m->ops->twin_ran(m, r, w);
 		return;
 	}
 	if (!r->active || !twheel_wl_rearms(&tw_wl.p, w->id) ||
-	    r->ops->pending(r, w) || !tw_workload_live() || tw_guard_starved())
+	    r->ops->pending(r, w) || !tw_workload_live() ||
+	    (tw_wl.starved && tw_wl.starved()))
 		return;
 	w->gen++;
 	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));

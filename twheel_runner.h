@@ -187,6 +187,15 @@ struct tw_config {
  *	runner's tick: hands the other runners what happened since the last
  *	tick; true if it ticked them itself, so that the driver does not
  *	(may be NULL)
+ * @twin_ran: (the shadow) one of the timers it mirrors into runner @r,
+ *	@w, ran there; @r's lock held. The runner layer calls it instead of
+ *	re-arming @w (may be NULL)
+ * @where: (an engine runner) where it files @expires (the kernel's
+ *	jiffies) now: the bucket index into @idx (TWHEEL_NO_BUCKET: none),
+ *	its clock into @clk and, where it knows it (the modern wheel), the
+ *	jiffy that bucket runs at into @bucket_expiry; returns whether it set
+ *	that. Lock held. What the shadow compares with the kernel's own wheel
+ *	(may be NULL)
  */
 struct tw_runner_ops {
 	size_t timer_size;
@@ -215,6 +224,11 @@ struct tw_runner_ops {
 	int (*make_room)(struct tw_runner *r);
 	int (*activate)(struct tw_runner *r, bool on);
 	bool (*feed)(struct tw_runner *r, unsigned long now);
+	void (*twin_ran)(struct tw_runner *self, struct tw_runner *r,
+			 struct tw_wtimer *w);
+	bool (*where)(struct tw_runner *r, unsigned long expires,
+		      unsigned int *idx, unsigned long *bucket_expiry,
+		      unsigned long *clk);
 };
 
 /**
@@ -283,6 +297,15 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @start: jiffy of the start
  * @activity: the tick runs activity ops and timers re-arm
  * @adm: what admission found for it
+ * @planned: jiffies the driver's tick meant to sleep after its last run
+ *	(tick_jiffies, or more under tick=nohz): a runner's tick that finds
+ *	more than that to cover has missed some (written by the driver)
+ * @starved: the driver's overload guard, set by the driver at init: true
+ *	(and the activity ended) if its tick has been starved; a re-arm asks
+ *	it first. NULL: never starved
+ *
+ * The driver sits above the runners: it writes @planned and sets @starved,
+ * so that the runner layer reads what it needs without calling up.
  */
 struct tw_workload {
 	enum tw_state state;
@@ -291,6 +314,8 @@ struct tw_workload {
 	unsigned long start;
 	bool activity;
 	struct tw_admission adm;
+	unsigned long planned;
+	bool (*starved)(void);
 };
 
 extern struct tw_workload tw_wl;

@@ -289,8 +289,8 @@ static void tw_sh_drain(struct tw_runner *r, struct tw_sh *sh)
 		/* The engines' common clock: the driver ticked them all alike. */
 		if (sh->nr_eng) {
 			spin_lock(&sh->eng[0]->lock);
-			tw_engine_where(sh->eng[0], 0, &unused_idx, &unused_be,
-					&clk);
+			sh->eng[0]->ops->where(sh->eng[0], 0, &unused_idx,
+					       &unused_be, &clk);
 			spin_unlock(&sh->eng[0]->lock);
 		}
 		sh->clk = clk;
@@ -561,6 +561,7 @@ const struct tw_runner_ops tw_shadow_runner_ops = {
 	.next_event	= tw_sh_next_event,
 	.busy_cost	= tw_sh_busy_cost,
 	.show		= tw_sh_show,
+	.twin_ran	= tw_shadow_ran,
 	.max_timers	= tw_sh_max_timers,
 	.activate	= tw_sh_activate,
 	.feed		= tw_sh_feed,

@@ -42,9 +42,7 @@ enum tw_sh_idx twheel_shadow_idx(unsigned long expires,
 				 const struct tw_sh_where *ours,
 				 unsigned long clk, unsigned int depth);
 
-void tw_shadow_ran(struct tw_runner *r, struct tw_wtimer *w);
-bool tw_engine_where(struct tw_runner *r, unsigned long expires,
-		     unsigned int *idx, unsigned long *bucket_expiry,
-		     unsigned long *clk);
+void tw_shadow_ran(struct tw_runner *self, struct tw_runner *r,
+		   struct tw_wtimer *w);
 
 #endif /* TWHEEL_SHADOW_H */

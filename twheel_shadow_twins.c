@@ -100,7 +100,7 @@ static enum tw_sh_idx tw_sh_where(struct tw_sh *sh, struct tw_runner *e,
 	}, o;
 	unsigned long clk;
 
-	o.have_be = tw_engine_where(e, ev->expires, &o.idx, &o.bucket_expiry,
+	o.have_be = e->ops->where(e, ev->expires, &o.idx, &o.bucket_expiry,
 				    &clk);
 	return twheel_shadow_idx(ev->expires, &k, &o, clk, sh->depth);
 }
@@ -274,14 +274,17 @@ bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s)
 
 /**
  * tw_shadow_ran() - an engine fired a shadow's twin
+ * @self: the shadow runner
  * @r: the engine runner; its lock held
  * @w: the twin
  *
- * Called by the runner layer for every run of a shadow load's workload
- * timer, inside the engine's tick, which only the shadow's drain calls
- * while it is attached: the jiffy is the one it steps the engines through.
+ * The shadow's tw_runner_ops.twin_ran: the runner layer calls it for every
+ * run of a shadow load's workload timer, inside the engine's tick, which
+ * only the shadow's drain calls while it is attached: the jiffy is the one
+ * it steps the engines through.
  */
-void tw_shadow_ran(struct tw_runner *r, struct tw_wtimer *w)
+void tw_shadow_ran(struct tw_runner *self, struct tw_runner *r,
+		   struct tw_wtimer *w)
 {
 	struct tw_sh *sh = tw_sh_of(tw_sh_runner);
 	struct tw_shadow *s = tw_sh_slot(tw_sh_runner, w->id);

@@ -39,7 +39,6 @@ static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
 static u64 tw_wakeups;
 /* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
-static unsigned long tw_planned = 1;
 
 /*
  * The overload guard. Over windows of TW_GUARD_WINDOW jiffies it adds up
@@ -262,27 +261,15 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	if (tw_nohz && !(act && tw_wl.p.ops)) {
 		sleep = tw_tick_sleep(now, act ? TW_GUARD_WINDOW : ULONG_MAX);
 		if (!sleep) {
-			WRITE_ONCE(tw_planned, ULONG_MAX / 2);
+			WRITE_ONCE(tw_wl.planned, ULONG_MAX / 2);
 			WRITE_ONCE(tw_guard.wake, now + ULONG_MAX / 2);
 			return HRTIMER_NORESTART;
 		}
 	}
-	WRITE_ONCE(tw_planned, sleep);
+	WRITE_ONCE(tw_wl.planned, sleep);
 	WRITE_ONCE(tw_guard.wake, now + sleep);
 	hrtimer_forward_now(h, ns_to_ktime((u64)sleep * TICK_NSEC));
 	return HRTIMER_RESTART;
-}
-
-/**
- * tw_tick_planned() - how many jiffies the tick meant to sleep after its
- * last run
- *
- * Return: tick_jiffies, or (tick=nohz) more: a runner's tick finding more
- * jiffies than that to cover has missed some.
- */
-unsigned long tw_tick_planned(void)
-{
-	return READ_ONCE(tw_planned);
 }
 
 /**
@@ -299,7 +286,8 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz)
 {
 	tw_tick_jiffies = tick_jiffies;
 	tw_nohz = nohz;
-	tw_planned = tick_jiffies;
+	tw_wl.planned = tick_jiffies;
+	tw_wl.starved = tw_guard_starved;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 }
@@ -320,7 +308,7 @@ void tw_guard_restart(void)
 void tw_tick_start(void)
 {
 	/*
-	 * tw_planned stays what the last run planned: after a stopped nohz
+	 * tw_wl.planned stays what the last run planned: after a stopped nohz
 	 * tick every jiffy since was meant to be slept through.
 	 */
 	tw_guard_reset(jiffies);

@@ -9,7 +9,6 @@
 struct seq_file;
 
 void tw_tick_init(unsigned int tick_jiffies, bool nohz);
-unsigned long tw_tick_planned(void);
 void tw_tick_show(struct seq_file *m);
 void tw_tick_show_guard(struct seq_file *m);
 bool tw_guard_starved(void);
