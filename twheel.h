@@ -2,14 +2,52 @@
 /*
  * twheel - timer wheels side by side.
  *
- * The engines are pure data structures: they never read a clock, never
- * lock, never print and never allocate. Time is always an argument: an
- * engine's clock (clk) is the next jiffy it will process, and
+ * The engine contract, and the map of the module.
+ *
+ * Layers, each calling only the ones below it (scripts/cycles.py checks
+ * that no two files call or include each other):
+ *
+ *   twheel_main.c       the module: parameters, init/exit, the control
+ *                       state machine, the control file
+ *   driver              twheel_tick.c: the hrtimer soft tick (periodic or
+ *                       until the next event), catch-up, the overload
+ *                       guard; twheel_bench.c, twheel_compare.c
+ *   read-outs           twheel_debugfs.c, twheel_engines_show.c,
+ *                       twheel_trace.h (tracepoints)
+ *   runner layer        twheel_runner.c: one runner type behind struct
+ *                       tw_runner_ops, one set of counters and histograms;
+ *                       runners: our engines (twheel_engines.c), the
+ *                       kernel's timer_list and hrtimer (twheel_ktimers.c),
+ *                       the live shadow of the kernel's own timers
+ *                       (twheel_shadow*.c); workloads (twheel_workload.c)
+ *   engines             twheel_core.c (this contract) and engines/: pure
+ *                       data structures
+ *
+ * The engines never read a clock, never lock, never print and never
+ * allocate: twheel_core.c and engines/ also build as user-space C
+ * (userspace/: fuzzing, instruction counts, trace replay). Time is always an
+ * argument: an engine's clock (clk) is the next jiffy it will process, and
  * twheel_advance(e, now) processes every jiffy from clk up to and including
- * now. Timers that became due are collected inside the engine and handed out
- * one by one with twheel_pop(); the caller runs the callbacks. A collected
- * timer that has not been popped yet is still pending: twheel_del() takes it
- * back and it never runs (the kernel's timer_list behaves the same way).
+ * now. Timers that became due are collected inside the engine and handed
+ * out one by one with twheel_pop(); the caller runs the callbacks, with no
+ * engine lock held (a callback may re-arm itself or delete others). A
+ * collected timer that has not been popped yet is still pending:
+ * twheel_del() takes it back and it never runs (the kernel's timer_list
+ * behaves the same way).
+ *
+ * Locking: an engine has no lock of its own. Its runner's spinlock
+ * (struct tw_runner.lock) guards it: taken with bottom halves off in
+ * process context, plainly in the driver's tick (softirq), dropped around
+ * each callback. Read-outs walk an engine under that lock.
+ *
+ * Where to add what (docs/hacking.md has the steps):
+ * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,
+ *   state, constructor, operations), one line in engines/list.h (the one
+ *   list of engines), kunit/<name>_test.c, its structure check in the
+ *   fuzzer, its row in docs/engines.md;
+ * - a runner: a struct tw_runner_ops and its id in twheel_workload.h;
+ * - a stats key: the runner's show op, or the runner layer's counters;
+ * - a workload: twheel_workload.c (its parameters, deltas and re-arms).
  */
 #ifndef TWHEEL_H
 #define TWHEEL_H

@@ -52,7 +52,11 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-MODULE_PARM_DESC(engines, "what workloads run on: classic,modern,reference,heap,hash,simple,hash_sorted,straight,ordered,ratas,volt,hash_vec,classic_bounded,timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
+/* The engines' names from the registry (engines/list.h), each with sep. */
+#define TW_NAME_COMMA(name, NAME, path, exact)	#name ","
+#define TW_NAME_SPACE(name, NAME, path, exact)	#name " "
+MODULE_PARM_DESC(engines, "what workloads run on: " TWHEEL_ENGINES(TW_NAME_COMMA)
+		 "timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);
@@ -393,7 +397,8 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (classic modern reference heap hash simple hash_sorted straight ordered ratas volt hash_vec classic_bounded timer_list hrtimer shadow all)\n",
+			pr_warn("engines=: unknown '%s' (" TWHEEL_ENGINES(TW_NAME_SPACE)
+				"timer_list hrtimer shadow all)\n",
 				tok);
 			ret = -EINVAL;
 			break;

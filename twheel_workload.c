@@ -33,24 +33,15 @@ EXPORT_SYMBOL_GPL(twheel_wl_names);
  * TWHEEL_HRTIMER and TWHEEL_SHADOW, as engines= (the module's and a load
  * line's) gives them.
  */
+#define TW_RUNNER_NAME(name, NAME, path, exact)	[TWHEEL_##NAME] = #name,
+/* The engines' names from the registry (engines/list.h), then the others. */
 const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
-	[TWHEEL_CLASSIC]	= "classic",
-	[TWHEEL_MODERN]		= "modern",
-	[TWHEEL_REFERENCE]	= "reference",
-	[TWHEEL_HEAP]		= "heap",
-	[TWHEEL_HASH]		= "hash",
-	[TWHEEL_SIMPLE]		= "simple",
-	[TWHEEL_HASH_SORTED]	= "hash_sorted",
-	[TWHEEL_STRAIGHT]	= "straight",
-	[TWHEEL_ORDERED]	= "ordered",
-	[TWHEEL_RATAS]		= "ratas",
-	[TWHEEL_VOLT]		= "volt",
-	[TWHEEL_HASH_VEC]	= "hash_vec",
-	[TWHEEL_CLASSIC_BOUNDED]	= "classic_bounded",
+	TWHEEL_ENGINES(TW_RUNNER_NAME)
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 	[TWHEEL_SHADOW]		= "shadow",
 };
+#undef TW_RUNNER_NAME
 EXPORT_SYMBOL_GPL(twheel_runner_names);
 
 /**
