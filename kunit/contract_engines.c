@@ -1,150 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The engines under the API contract (contract_test.c): each one's adapter
- * to the table's init type, its expiry rule (when a timer armed for
- * @expires runs) and its range rule stated independently of the engine,
- * and the fixture every contract case starts from. Adding an engine is one
- * line in tw_contract_engines[] and a five-line adapter like
- * tw_init_classic() (and the engine its storage, as tw_init_heap() does).
+ * The engines under the API contract (contract_test.c): every engine of the
+ * registry (engines/list.h), set up through the one constructor, with its
+ * expiry rule (when a timer armed for @expires runs: exact for the EXACT
+ * engines) and its range rule (hi, unless tw_contract_rules[] states its
+ * own, independently of the engine), and the fixture every contract case
+ * starts from. A new exact engine without a range rule needs nothing here.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include "contract.h"
-#include "engines/hash.h"
-#include "engines/hash_sorted.h"
 #include "engines/hash_vec.h"
-#include "engines/heap.h"
-#include "engines/ordered.h"
-#include "engines/simple.h"
-#include "engines/straight.h"
-
-static struct twheel_engine *tw_init_classic(void *mem, unsigned long clk)
-{
-	struct twheel_classic *c = mem;
-
-	twheel_classic_init(c, clk);
-	return &c->e;
-}
-
-static struct twheel_engine *tw_init_modern(void *mem, unsigned long clk)
-{
-	struct twheel_modern *m = mem;
-
-	if (twheel_modern_init(m, clk, TW_MODERN_DEFAULT_DEPTH))
-		return NULL;
-	return &m->e;
-}
-
-static struct twheel_engine *tw_init_reference(void *mem, unsigned long clk)
-{
-	struct twheel_reference *r = mem;
-
-	twheel_reference_init(r, clk);
-	return &r->e;
-}
-
-/* The heap, its array right after it: room for every timer of a case. */
-struct tw_contract_heap {
-	struct twheel_heap h;
-	struct twheel_heap_slot slots[TW_NR_RECS];
-};
-
-static struct twheel_engine *tw_init_heap(void *mem, unsigned long clk)
-{
-	struct tw_contract_heap *ch = mem;
-
-	if (twheel_heap_init(&ch->h, clk, ch->slots, TW_NR_RECS))
-		return NULL;
-	return &ch->h.e;
-}
 
 /*
- * The hash engine with few slots, so that the cases' far timers wait many
- * rounds; its slots and bitmap right after it.
+ * What every engine is set up with here: the hashed wheels with few slots,
+ * so that the cases' far timers wait many rounds; simple with a MaxInterval
+ * above every delta the cases arm (up to 100000 jiffies: none is refused
+ * here, simple_test.c refuses); the heap with room for every timer of a
+ * case. The engine's state, then its storage, in one allocation.
  */
-#define TW_CONTRACT_HASH_SLOTS	16
-
-struct tw_contract_hash {
-	struct twheel_hash h;
-	struct list_head slots[TW_CONTRACT_HASH_SLOTS];
-	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS)];
-};
-
-static struct twheel_engine *tw_init_hash(void *mem, unsigned long clk)
-{
-	struct tw_contract_hash *ch = mem;
-
-	BUILD_BUG_ON(sizeof(ch->slots) + sizeof(ch->map) !=
-		     TW_CONTRACT_HASH_SLOTS * sizeof(struct list_head) +
-		     BITS_TO_LONGS(TW_CONTRACT_HASH_SLOTS) * sizeof(long));
-	if (twheel_hash_init(&ch->h, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
-		return NULL;
-	return &ch->h.e;
-}
-
-/* hash_sorted in the same memory: its wheel is a struct twheel_hash. */
-static struct twheel_engine *tw_init_hash_sorted(void *mem, unsigned long clk)
-{
-	struct tw_contract_hash *ch = mem;
-	struct twheel_hash_sorted *hs = container_of(&ch->h, struct twheel_hash_sorted,
-						     wheel);
-
-	if (twheel_hash_sorted_init(hs, clk, ch->slots, TW_CONTRACT_HASH_SLOTS))
-		return NULL;
-	return &hs->wheel.e;
-}
-
-/*
- * The simple engine with a MaxInterval above every delta the cases arm
- * (up to 100000 jiffies): none is refused here (simple_test.c refuses).
- */
+#define TW_CONTRACT_HASH_SLOTS		16
 #define TW_CONTRACT_SIMPLE_INTERVAL	BIT(17)
 
-struct tw_contract_simple {
-	struct twheel_simple s;
-	struct list_head slots[TW_CONTRACT_SIMPLE_INTERVAL];
-	unsigned long map[BITS_TO_LONGS(TW_CONTRACT_SIMPLE_INTERVAL)];
+static const struct twheel_config tw_contract_cfg = {
+	.slots = TW_CONTRACT_HASH_SLOTS,
+	.max_interval = TW_CONTRACT_SIMPLE_INTERVAL,
+	.cap = TW_NR_RECS,
 };
 
-static struct twheel_engine *tw_init_simple(void *mem, unsigned long clk)
+static size_t tw_contract_state(const struct twheel_ops *ops)
 {
-	struct tw_contract_simple *cs = mem;
-
-	if (twheel_simple_init(&cs->s, clk, cs->slots, TW_CONTRACT_SIMPLE_INTERVAL))
-		return NULL;
-	return &cs->s.wheel.e;
+	return ALIGN(ops->size, sizeof(long));
 }
 
-static struct twheel_engine *tw_init_straight(void *mem, unsigned long clk)
+static size_t tw_contract_size(const struct twheel_ops *ops)
 {
-	struct twheel_straight *s = mem;
-
-	twheel_straight_init(s, clk);
-	return &s->e;
+	return tw_contract_state(ops) + twheel_storage_size(ops, &tw_contract_cfg);
 }
 
-static struct twheel_engine *tw_init_ordered(void *mem, unsigned long clk)
+static struct twheel_engine *tw_contract_create(const struct twheel_ops *ops,
+						void *mem, unsigned long clk)
 {
-	struct twheel_ordered *o = mem;
+	void *storage = twheel_storage_size(ops, &tw_contract_cfg) ?
+			(char *)mem + tw_contract_state(ops) : NULL;
+	struct twheel_engine *e;
 
-	twheel_ordered_init(o, clk);
-	return &o->e;
+	return twheel_create(ops, mem, clk, &tw_contract_cfg, storage, &e) ? NULL : e;
 }
 
-/*
- * The adapter of an engine whose init takes only its clock: struct
- * twheel_<name> with its engine in @e, twheel_<name>_init().
- */
-#define TW_INIT_CLK_ONLY(name)						\
-static struct twheel_engine *tw_init_##name(void *mem, unsigned long clk) \
-{									\
-	twheel_##name##_init(mem, clk);					\
-	return &((struct twheel_##name *)mem)->e;			\
+/* Every engine of the registry through the one constructor. */
+#define TW_CONTRACT_CREATE(name, NAME, path, exact)				\
+static struct twheel_engine *tw_create_##name(void *mem, unsigned long clk)	\
+{										\
+	return tw_contract_create(&twheel_##name##_ops, mem, clk);		\
 }
-
-TW_INIT_CLK_ONLY(ratas)
-TW_INIT_CLK_ONLY(volt)
+TWHEEL_ENGINES(TW_CONTRACT_CREATE)
+#undef TW_CONTRACT_CREATE
 
 /*
  * hash_vec with the hash engine's few slots, and spare arrays carved out
@@ -181,14 +93,6 @@ static struct twheel_engine *tw_init_hash_vec(void *mem, unsigned long clk)
 	if (ent != cv->ent + ARRAY_SIZE(cv->ent))
 		return NULL;
 	return &cv->hv.e;
-}
-
-static struct twheel_engine *tw_init_classic_bounded(void *mem, unsigned long clk)
-{
-	struct twheel_classic_bounded *c = mem;
-
-	twheel_classic_bounded_init(c, clk);
-	return &c->e;
 }
 
 /* Exact: at the expiry, or at the clock if the expiry is already past. */
@@ -269,39 +173,66 @@ static unsigned long tw_pick_simple(const struct twheel_engine *e,
 	return last - lo <= hi - lo ? last : hi;
 }
 
-static const struct tw_engine_param tw_contract_engines[] = {
-	{ "classic", sizeof(struct twheel_classic), tw_init_classic, tw_fires_exact,
-	  tw_pick_cascade },
-	{ "modern", sizeof(struct twheel_modern), tw_init_modern, tw_fires_bucket,
-	  tw_pick_edge },
-	{ "reference", sizeof(struct twheel_reference), tw_init_reference, tw_fires_exact },
-	{ "heap", sizeof(struct tw_contract_heap), tw_init_heap, tw_fires_exact },
-	{ "hash", sizeof(struct tw_contract_hash), tw_init_hash, tw_fires_exact },
-	{ "simple", sizeof(struct tw_contract_simple), tw_init_simple, tw_fires_exact,
-	  tw_pick_simple },
-	{ "hash_sorted", sizeof(struct tw_contract_hash), tw_init_hash_sorted,
-	  tw_fires_exact },
-	{ "straight", sizeof(struct twheel_straight), tw_init_straight, tw_fires_exact },
-	{ "ordered", sizeof(struct twheel_ordered), tw_init_ordered, tw_fires_exact },
-	{ "ratas", sizeof(struct twheel_ratas), tw_init_ratas, tw_fires_exact,
-	  tw_pick_digits },
-	{ "volt", sizeof(struct twheel_volt), tw_init_volt, tw_fires_exact },
-	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec, tw_fires_exact },
-	{ "classic_bounded", sizeof(struct twheel_classic_bounded),
-	  tw_init_classic_bounded, tw_fires_exact, tw_pick_cascade },
+/*
+ * An engine's rules here, where they are not the defaults: exact (EXACT in
+ * the registry) or no expiry rule at all (a LATE engine must state one),
+ * and hi for a range. Each rule is stated independently of the engine.
+ */
+struct tw_contract_rule {
+	const char *name;
+	size_t size;
+	struct twheel_engine *(*init)(void *mem, unsigned long clk);
+	unsigned long (*fires_at)(const struct twheel_engine *e,
+				  unsigned long expires);
+	unsigned long (*range_pick)(const struct twheel_engine *e,
+				    unsigned long lo, unsigned long hi);
 };
 
-static void tw_engine_desc(const struct tw_engine_param *p, char *desc)
-{
-	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
-}
+static const struct tw_contract_rule tw_contract_rules[] = {
+	{ "classic", .range_pick = tw_pick_cascade },
+	{ "classic_bounded", .range_pick = tw_pick_cascade },
+	{ "modern", .fires_at = tw_fires_bucket, .range_pick = tw_pick_edge },
+	{ "ratas", .range_pick = tw_pick_digits },
+	{ "simple", .range_pick = tw_pick_simple },
+	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec },
+};
 
-KUNIT_ARRAY_PARAM(tw_engine, tw_contract_engines, tw_engine_desc);
+#define TW_FIRES_EXACT	tw_fires_exact
+#define TW_FIRES_LATE	NULL
+#define TW_CONTRACT_PARAM(name, NAME, path, exact)			\
+	[TWHEEL_##NAME] = { #name, 0, tw_create_##name, TW_FIRES_##exact },
 
-/* The contract suite's parameters: every engine of tw_contract_engines[]. */
+/* Every engine of the registry, in the order of their kinds. */
+static struct tw_engine_param tw_contract_engines[TWHEEL_NR_KINDS] = {
+	TWHEEL_ENGINES(TW_CONTRACT_PARAM)
+};
+
+/* The contract suite's parameters: every engine, its rules applied. */
 const void *tw_contract_params(const void *prev, char *desc)
 {
-	return tw_engine_gen_params(prev, desc);
+	struct tw_engine_param *p = prev ? (struct tw_engine_param *)prev + 1 :
+					   tw_contract_engines;
+	const struct tw_contract_rule *rule;
+
+	if (p >= tw_contract_engines + TWHEEL_NR_KINDS)
+		return NULL;
+	if (!p->size) {
+		p->size = tw_contract_size(twheel_engine_ops[p - tw_contract_engines]);
+		for (rule = tw_contract_rules;
+		     rule < tw_contract_rules + ARRAY_SIZE(tw_contract_rules); rule++) {
+			if (strcmp(rule->name, p->name))
+				continue;
+			if (rule->init) {
+				p->size = rule->size;
+				p->init = rule->init;
+			}
+			if (rule->fires_at)
+				p->fires_at = rule->fires_at;
+			p->range_pick = rule->range_pick;
+		}
+	}
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+	return p;
 }
 
 /* Checks every run: at the jiffy the rule gave, never before the expiry. */
@@ -325,6 +256,11 @@ int tw_contract_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	c->p = p;
+	if (!p->fires_at) {
+		KUNIT_FAIL(test, "%s may run a timer late: the contract needs its expiry rule",
+			   p->name);
+		return -EINVAL;
+	}
 	c->mem = tw_kvzalloc(test, p->size);
 	if (!c->mem)
 		return -ENOMEM;
