@@ -292,6 +292,42 @@ struct twheel_config {
 	unsigned int keep;
 };
 
+struct seq_file;
+struct spinlock;
+
+/**
+ * struct twheel_feed_ops - how the module feeds an engine memory it asks for
+ * @size: bytes of the feed's state, which the caller allocates
+ * @init: sets the feed up for engine @e (set up, seen by no one else yet)
+ *	and stocks the engine; process context; 0 or -ENOMEM (nothing kept)
+ * @set_lock: the lock that guards the engine from now on (the runner's)
+ * @refill: gives the engine what it asks for and frees what it hands back;
+ *	process context, no lock held; 0 or -ENOMEM
+ * @kick: after an operation or a tick, lock held: refills later (a work
+ *	item) if the engine asks
+ * @release: takes every array back and frees it; nothing armed
+ * @short_of_room: lock held: an arm may be refused now for memory a
+ *	@refill would give
+ * @prefill: before a scratch engine's clock runs: stocks it for @timers
+ *	timers spread over 64 slots, so it asks for nothing meanwhile
+ * @show: its lines of the engine's stats
+ *
+ * The engines never allocate: one that needs memory as it is armed (hash_vec)
+ * asks for it, and this is the module's side, engines/<name>_feed.c, built
+ * into the module only (the user-space tools feed it their way).
+ */
+struct twheel_feed_ops {
+	size_t size;
+	int (*init)(void *feed, struct twheel_engine *e);
+	void (*set_lock)(void *feed, struct spinlock *lock);
+	int (*refill)(void *feed);
+	void (*kick)(void *feed);
+	void (*release)(void *feed);
+	bool (*short_of_room)(void *feed);
+	int (*prefill)(void *feed, unsigned int timers);
+	void (*show)(struct seq_file *m, void *feed);
+};
+
 /**
  * struct twheel_ops - what makes an engine one kind of engine
  * @name: the engine's name ("classic", "modern", "reference")
@@ -340,6 +376,19 @@ struct twheel_config {
  *	n) (zeroed by the caller), n at least @nr_buckets; returns the
  *	buckets it has. NULL: the engine has none to show
  * @nr_buckets: optional: how many buckets it has, at most (for @buckets)
+ * @index: optional: the bucket @expires files in now and, into
+ *	@bucket_expiry, the jiffy that bucket is processed at (the modern
+ *	wheel: what the kernel's timer_start tracepoint reports); NULL: the
+ *	engine does not know that jiffy
+ * @max_timers: optional: the most timers the module loads on it, where
+ *	its operations walk its timers (O(n) engines, a hashed wheel's slot);
+ *	NULL: no limit of its own
+ * @grow_size: optional: bytes of new storage it needs to hold @timers
+ *	timers at once, 0 if it holds them already (the heap's array)
+ * @grow: optional: moves into that new storage, of @timers timers; 0, or
+ *	an error and nothing changed. The caller frees the old storage
+ * @feed: optional, the module only: memory it is fed as it is armed
+ *	(hash_vec); NULL: it needs none
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -379,6 +428,12 @@ struct twheel_ops {
 	unsigned int (*buckets)(const struct twheel_engine *e,
 				unsigned int *per, unsigned int n);
 	unsigned int (*nr_buckets)(const struct twheel_engine *e);
+	unsigned int (*index)(const struct twheel_engine *e,
+			      unsigned long expires, unsigned long *bucket_expiry);
+	unsigned long (*max_timers)(const struct twheel_engine *e);
+	size_t (*grow_size)(const struct twheel_engine *e, unsigned long timers);
+	int (*grow)(struct twheel_engine *e, void *storage, unsigned long timers);
+	const struct twheel_feed_ops *feed;
 };
 
 /**

@@ -17,10 +17,6 @@
 #include <linux/slab.h>
 #include "twheel_runner.h"
 #include "twheel_engines.h"
-#include "engines/heap.h"
-#include "engines/modern.h"
-#include "engines/straight.h"
-#include "engines/ordered.h"
 
 #define CREATE_TRACE_POINTS
 #include "twheel_trace.h"
@@ -43,13 +39,21 @@ static u64 tw_engine_clock_ns(void)
 /* The engines' own arrays are sized by the user: no OOM killer, no warning. */
 #define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
+/* The engine's feed, if it has one (twheel_ops.feed). */
+static const struct twheel_feed_ops *tw_feed(const struct tw_engine_runner *er)
+{
+	return er->e->ops->feed;
+}
+
 /* Frees what tw_engine_setup_kind() allocated. */
 static void tw_engine_free(struct tw_engine_runner *er)
 {
-	if (er->fed)
-		tw_vec_release(&er->vec);
+	if (er->feed)
+		tw_feed(er)->release(er->feed);
+	kfree(er->feed);
 	kvfree(er->storage);
 	kvfree(er->state);
+	er->feed = NULL;
 	er->storage = NULL;
 	er->state = NULL;
 }
@@ -77,7 +81,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 	int ret;
 
 	er->storage = NULL;
-	er->fed = ops->kind == TWHEEL_HASH_VEC;
+	er->feed = NULL;
 	er->state = kvzalloc(ops->size, GFP_KERNEL);
 	if (!er->state)
 		return -ENOMEM;
@@ -89,12 +93,16 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		}
 	}
 	ret = twheel_create(ops, er->state, clk, &ec, er->storage, &er->e);
-	if (!ret && er->fed)
-		ret = tw_vec_feed_init(&er->vec, twheel_to_hash_vec(er->e));
-	if (ret) {
-		er->fed = false;
-		tw_engine_free(er);
+	if (!ret && ops->feed) {
+		er->feed = kzalloc(ops->feed->size, GFP_KERNEL);
+		ret = er->feed ? ops->feed->init(er->feed, er->e) : -ENOMEM;
+		if (ret) {
+			kfree(er->feed);
+			er->feed = NULL;
+		}
 	}
+	if (ret)
+		tw_engine_free(er);
 	return ret;
 }
 
@@ -111,8 +119,9 @@ static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
 		kvfree(er);
 		return ret;
 	}
-	er->vec.lock = &r->lock;
-	r->room_watch = er->fed;
+	if (er->feed)
+		tw_feed(er)->set_lock(er->feed, &r->lock);
+	r->room_watch = er->feed;
 	er->cfg = *cfg;
 	er->e->clock_ns = tw_engine_clock_ns;
 	if (er->e->ops->cancel)
@@ -134,28 +143,31 @@ static void tw_engine_release(struct tw_runner *r)
 }
 
 /*
- * Before a load of count timers: the heap's array grows to hold them all
- * (each timer is in the heap at most once). Allocated here, with no lock
- * held, and swapped in under the lock; it never shrinks, so a load that
- * fails later leaves an array big enough for the workload still loaded.
- * hash_vec gets the spares it asks for (its arrays grow as it is armed:
- * tw_engine_make_room()).
+ * Before a load of count timers: an engine with storage that grows (the
+ * heap's array: each timer is in it at most once) gets room for them all.
+ * Allocated here, with no lock held, and swapped in under the lock; it
+ * never shrinks, so a load that fails later leaves room enough for the
+ * workload still loaded. An engine with a feed (hash_vec) gets what it
+ * asks for (it asks more as it is armed: tw_engine_make_room()).
  */
 static int tw_engine_reserve(struct tw_runner *r, u32 count)
 {
 	struct tw_engine_runner *er = tw_er(r);
+	const struct twheel_ops *ops = er->e->ops;
 	void *old, *slots;
+	size_t size;
 	int ret;
 
-	if (er->fed)
-		return tw_vec_refill(&er->vec);
-	if (er->e->ops->kind != TWHEEL_HEAP || count <= twheel_to_heap(er->e)->cap)
+	if (er->feed)
+		return tw_feed(er)->refill(er->feed);
+	size = ops->grow_size ? ops->grow_size(er->e, count) : 0;
+	if (!size)
 		return 0;
-	slots = kvmalloc_array(count, sizeof(struct twheel_heap_slot), TW_GFP_STORAGE);
+	slots = kvmalloc(size, TW_GFP_STORAGE);
 	if (!slots)
 		return -ENOMEM;
 	spin_lock_bh(&r->lock);
-	ret = twheel_heap_set_storage(twheel_to_heap(er->e), slots, count);
+	ret = ops->grow(er->e, slots, count);
 	old = ret ? slots : er->storage;
 	if (!ret)
 		er->storage = slots;
@@ -243,8 +255,8 @@ static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 	tw_engine_mod(er, t, lo, lo + slack);
 	if (slack && twheel_pending(er->e, t))
 		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
-	if (er->fed)
-		tw_vec_kick(&er->vec);
+	if (er->feed)
+		tw_feed(er)->kick(er->feed);
 }
 
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
@@ -252,17 +264,19 @@ static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 	struct tw_engine_runner *er = tw_er(r);
 
 	tw_engine_del_one(er, &tw_et(w)->t);
-	if (er->fed)
-		tw_vec_kick(&er->vec);
+	if (er->feed)
+		tw_feed(er)->kick(er->feed);
 }
 
 /*
- * hash_vec: true while an arm may be refused for an array not given yet;
- * lock held, or the runner idle.
+ * An engine with a feed (hash_vec): true while an arm may be refused for
+ * memory not given yet; lock held, or the runner idle.
  */
 static bool tw_engine_needs_room(struct tw_runner *r)
 {
-	return twheel_hash_vec_short(twheel_to_hash_vec(tw_er(r)->e));
+	struct tw_engine_runner *er = tw_er(r);
+
+	return er->feed && tw_feed(er)->short_of_room(er->feed);
 }
 
 /* What it takes: process context, no lock held. */
@@ -270,9 +284,9 @@ static int tw_engine_make_room(struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	if (!er->fed)
+	if (!er->feed)
 		return 0;
-	return tw_vec_refill(&er->vec);
+	return tw_feed(er)->refill(er->feed);
 }
 
 static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
@@ -370,8 +384,8 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	if (runs || cascaded)
 		twheel_hist_add(&rs->busy_ns, t0);
 	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
-	if (er->fed)
-		tw_vec_kick(&er->vec);
+	if (er->feed)
+		tw_feed(er)->kick(er->feed);
 	spin_unlock(&r->lock);
 }
 
@@ -430,18 +444,14 @@ static void tw_engine_cal_run(struct twheel_timer *t, unsigned long jiffy,
 }
 
 /*
- * hash_vec's scratch engine gets, before the clock runs, every array the
- * calibration's arms take: TW_CAL_TIMERS / 64 timers in each of 64 slots.
+ * A fed scratch engine (hash_vec) gets, before the clock runs, all the
+ * calibration's arms take: TW_CAL_TIMERS timers over 64 slots.
  */
 static int tw_engine_cal_room(struct tw_engine_runner *cal)
 {
-	unsigned int k;
-
-	if (!cal->fed)
+	if (!cal->feed)
 		return 0;
-	for (k = 0; twheel_hash_vec_cap(k) <= TW_CAL_TIMERS / 64; k++)
-		twheel_hash_vec_keep(twheel_to_hash_vec(cal->e), k, 64);
-	return tw_vec_refill(&cal->vec);
+	return tw_feed(cal)->prefill(cal->feed, TW_CAL_TIMERS);
 }
 
 /*
@@ -520,49 +530,23 @@ static bool tw_engine_where(struct tw_runner *r, unsigned long expires,
 	struct twheel_engine *e = er->e;
 
 	*clk = e->clk - er->clock_offset;
-	if (e->kind != TWHEEL_MODERN) {
+	if (!e->ops->index) {
 		*idx = e->ops->bucket_of(e, expires + er->clock_offset);
 		return false;
 	}
-	*idx = twheel_modern_index(twheel_to_modern(e), expires + er->clock_offset,
-				   bucket_expiry);
+	*idx = e->ops->index(e, expires + er->clock_offset, bucket_expiry);
 	*bucket_expiry -= er->clock_offset;
 	return true;
 }
 
-/*
- * hash_sorted's arm walks its slot: at most TW_HASH_SORTED_PER_SLOT timers
- * a slot on average (131072 at the default 256 slots). hash's and
- * hash_vec's tick walks a slot every jiffy, every timer in it whether due
- * or not: at most as many a slot on average as straight's tick walks in
- * all (the whole 2^20 at 128 slots or more; 16384 at hash_slots=2). The
- * O(n) engines walk all their timers, straight each tick, ordered each arm.
- */
-#define TW_HASH_SORTED_PER_SLOT	512
-#define TW_HASH_WALK_PER_SLOT	TW_STRAIGHT_MAX_TIMERS
-
-static u32 tw_per_slot_max(const struct tw_engine_runner *er, u32 per_slot)
-{
-	return min_t(u64, TWHEEL_MAX_TIMERS, (u64)per_slot * er->cfg.hash_slots);
-}
-
+/* The most timers a load puts on it: the engine's limit, or the module's. */
 static u32 tw_engine_max_timers(struct tw_runner *r)
 {
-	struct tw_engine_runner *er = tw_er(r);
+	const struct twheel_engine *e = tw_er(r)->e;
 
-	switch (er->e->ops->kind) {
-	case TWHEEL_HASH_SORTED:
-		return tw_per_slot_max(er, TW_HASH_SORTED_PER_SLOT);
-	case TWHEEL_HASH:
-	case TWHEEL_HASH_VEC:
-		return tw_per_slot_max(er, TW_HASH_WALK_PER_SLOT);
-	case TWHEEL_STRAIGHT:
-		return TW_STRAIGHT_MAX_TIMERS;
-	case TWHEEL_ORDERED:
-		return TW_ORDERED_MAX_TIMERS;
-	default:
+	if (!e->ops->max_timers)
 		return TWHEEL_MAX_TIMERS;
-	}
+	return min_t(unsigned long, TWHEEL_MAX_TIMERS, e->ops->max_timers(e));
 }
 
 /* Cancelled timers a lazy engine still links go before their memory does. */

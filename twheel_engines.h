@@ -7,7 +7,6 @@
 #define _TWHEEL_ENGINES_H
 
 #include "twheel_runner.h"
-#include "twheel_vec.h"
 
 /**
  * struct tw_engine_runner - an engine with what its runner keeps beside it
@@ -19,8 +18,7 @@
  * @clock_offset: engine time is jiffies plus this (wrap_secs=)
  * @tick_jiffies: a tick's own span
  * @backlog: the last tick stopped at the budget
- * @fed: the engine is hash_vec, fed its arrays by @vec
- * @vec: hash_vec's arrays (twheel_vec.c)
+ * @feed: the state of the engine's feed (twheel_ops.feed), if it has one
  *
  * The runner's priv (struct tw_runner.priv) for every engine kind.
  */
@@ -32,8 +30,7 @@ struct tw_engine_runner {
 	unsigned long clock_offset;
 	unsigned int tick_jiffies;
 	bool backlog;
-	bool fed;
-	struct tw_vec_feed vec;
+	void *feed;
 };
 
 static inline struct tw_engine_runner *tw_er(const struct tw_runner *r)

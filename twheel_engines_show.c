@@ -43,8 +43,8 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	if (r->caps & TW_CAP_LAZY)
 		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
 			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
-	if (tw_er(r)->fed)
-		tw_vec_show(m, &tw_er(r)->vec);
+	if (tw_er(r)->feed)
+		e->ops->feed->show(m, tw_er(r)->feed);
 }
 
 int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)

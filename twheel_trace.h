@@ -46,13 +46,10 @@ static inline int tw_trace_filed(const struct twheel_engine *e,
 				 unsigned long expires,
 				 unsigned long *bucket_expiry)
 {
-	const struct twheel_modern *m;
 	unsigned int b;
 
-	if (e->ops->kind == TWHEEL_MODERN) {
-		m = container_of(e, struct twheel_modern, e);
-		return twheel_modern_index(m, expires, bucket_expiry);
-	}
+	if (e->ops->index)
+		return e->ops->index(e, expires, bucket_expiry);
 	*bucket_expiry = time_before(expires, e->clk) ? e->clk : expires;
 	b = e->ops->bucket_of(e, expires);
 	return b == TWHEEL_NO_BUCKET ? -1 : (int)b;

@@ -12,6 +12,7 @@
 #include <linux/errno.h>
 #include "engines/common.h"
 #include "engines/hash.h"
+#include "engines/straight.h"
 
 static struct twheel_hash *to_hash(const struct twheel_engine *e)
 {
@@ -102,6 +103,16 @@ static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
 
 
 
+/*
+ * twheel_ops.max_timers: each tick walks a slot, every timer in it whether
+ * due or not: at most as many a slot on average as straight's tick walks
+ * in all.
+ */
+static unsigned long tw_hash_max_timers(const struct twheel_engine *e)
+{
+	return (unsigned long)TW_STRAIGHT_MAX_TIMERS * tw_hash_nr_buckets(e);
+}
+
 /* twheel_ops.storage_size */
 static size_t tw_hash_storage_size(const struct twheel_config *cfg)
 {
@@ -136,6 +147,7 @@ const struct twheel_ops twheel_hash_ops = {
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.buckets	= tw_hash_buckets,
 	.nr_buckets	= tw_hash_nr_buckets,
+	.max_timers	= tw_hash_max_timers,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_ops);
 

@@ -97,6 +97,15 @@ static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
 
 
 
+/*
+ * twheel_ops.max_timers: an arm walks its slot: at most
+ * TW_HASH_SORTED_PER_SLOT timers a slot on average.
+ */
+static unsigned long tw_hs_max_timers(const struct twheel_engine *e)
+{
+	return (unsigned long)TW_HASH_SORTED_PER_SLOT * tw_hash_nr_buckets(e);
+}
+
 /* twheel_ops.storage_size */
 static size_t tw_hash_sorted_storage_size(const struct twheel_config *cfg)
 {
@@ -131,6 +140,7 @@ const struct twheel_ops twheel_hash_sorted_ops = {
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.buckets	= tw_hash_buckets,
 	.nr_buckets	= tw_hash_nr_buckets,
+	.max_timers	= tw_hs_max_timers,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_sorted_ops);
 

@@ -24,6 +24,9 @@
 #include "twheel.h"
 #include "engines/hash.h"
 
+/* The most timers the module loads, a slot on average (max_timers). */
+#define TW_HASH_SORTED_PER_SLOT	512
+
 /**
  * struct twheel_hash_sorted - the hashed wheel with sorted slots (scheme 5)
  * @wheel: its slots, bitmap and collected list, as the hash engine's

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include "engines/common.h"
 #include "engines/hash_vec.h"
+#include "engines/straight.h"
 
 static struct twheel_hash_vec *to_vec(const struct twheel_engine *e)
 {
@@ -436,6 +437,16 @@ static unsigned int tw_vec_nr_buckets(const struct twheel_engine *e)
 	return container_of(e, struct twheel_hash_vec, e)->mask + 1;
 }
 
+/*
+ * twheel_ops.max_timers: each tick walks a slot, every timer in it whether
+ * due or not: at most as many a slot on average as straight's tick walks
+ * in all.
+ */
+static unsigned long tw_hash_vec_max_timers(const struct twheel_engine *e)
+{
+	return (unsigned long)TW_STRAIGHT_MAX_TIMERS * tw_vec_nr_buckets(e);
+}
+
 /* twheel_ops.storage_size */
 static size_t tw_hash_vec_storage_size(const struct twheel_config *cfg)
 {
@@ -482,5 +493,7 @@ const struct twheel_ops twheel_hash_vec_ops = {
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.buckets	= tw_vec_buckets,
 	.nr_buckets	= tw_vec_nr_buckets,
+	.max_timers	= tw_hash_vec_max_timers,
+	.feed		= TW_HASH_VEC_FEED,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_vec_ops);

@@ -182,6 +182,24 @@ static struct twheel_timer *tw_heap_pop(struct twheel_engine *e)
 }
 
 
+/* twheel_ops.grow_size: a bigger array, if it has not room for timers. */
+static size_t tw_heap_grow_size(const struct twheel_engine *e,
+				unsigned long timers)
+{
+	const struct twheel_heap *h = container_of(e, struct twheel_heap, e);
+
+	return timers <= h->cap ? 0 : timers * sizeof(struct twheel_heap_slot);
+}
+
+/* twheel_ops.grow: the heap moves into the new array. */
+static int tw_heap_grow(struct twheel_engine *e, void *storage,
+			unsigned long timers)
+{
+	if (timers > TW_HEAP_MAX_SLOTS)
+		return -EINVAL;
+	return twheel_heap_set_storage(twheel_to_heap(e), storage, timers);
+}
+
 /* twheel_ops.storage_size */
 static size_t tw_heap_storage_size(const struct twheel_config *cfg)
 {
@@ -215,6 +233,8 @@ const struct twheel_ops twheel_heap_ops = {
 	.storage_size	= tw_heap_storage_size,
 	.init		= tw_heap_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
+	.grow_size	= tw_heap_grow_size,
+	.grow		= tw_heap_grow,
 };
 EXPORT_SYMBOL_GPL(twheel_heap_ops);
 

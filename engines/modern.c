@@ -258,6 +258,15 @@ static unsigned int tw_modern_nr_buckets(const struct twheel_engine *e)
 	return TW_MODERN_BUCKETS;
 }
 
+/* twheel_ops.index: the kernel's bucket and its expiry. */
+static unsigned int tw_modern_ops_index(const struct twheel_engine *e,
+					unsigned long expires,
+					unsigned long *bucket_expiry)
+{
+	return twheel_modern_index(container_of(e, struct twheel_modern, e),
+				   expires, bucket_expiry);
+}
+
 /* twheel_ops.init */
 static int tw_modern_create(void *state, unsigned long clk,
 			const struct twheel_config *cfg, void *storage)
@@ -290,6 +299,7 @@ const struct twheel_ops twheel_modern_ops = {
 	.level_of	= tw_modern_level_of,
 	.buckets	= tw_modern_buckets,
 	.nr_buckets	= tw_modern_nr_buckets,
+	.index		= tw_modern_ops_index,
 };
 EXPORT_SYMBOL_GPL(twheel_modern_ops);
 

@@ -86,6 +86,12 @@ static struct twheel_timer *tw_ordered_pop(struct twheel_engine *e)
 }
 
 
+/* twheel_ops.max_timers: each arm walks the list. */
+static unsigned long tw_ordered_max_timers(const struct twheel_engine *e)
+{
+	return TW_ORDERED_MAX_TIMERS;
+}
+
 /* twheel_ops.init */
 static int tw_ordered_create(void *state, unsigned long clk,
 			const struct twheel_config *cfg, void *storage)
@@ -112,6 +118,7 @@ const struct twheel_ops twheel_ordered_ops = {
 	.offset		= offsetof(struct twheel_ordered, e),
 	.init		= tw_ordered_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
+	.max_timers	= tw_ordered_max_timers,
 };
 EXPORT_SYMBOL_GPL(twheel_ordered_ops);
 

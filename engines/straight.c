@@ -92,6 +92,12 @@ static struct twheel_timer *tw_straight_pop(struct twheel_engine *e)
 }
 
 
+/* twheel_ops.max_timers: each tick counts every timer down. */
+static unsigned long tw_straight_max_timers(const struct twheel_engine *e)
+{
+	return TW_STRAIGHT_MAX_TIMERS;
+}
+
 /* twheel_ops.init */
 static int tw_straight_create(void *state, unsigned long clk,
 			const struct twheel_config *cfg, void *storage)
@@ -118,6 +124,7 @@ const struct twheel_ops twheel_straight_ops = {
 	.offset		= offsetof(struct twheel_straight, e),
 	.init		= tw_straight_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
+	.max_timers	= tw_straight_max_timers,
 };
 EXPORT_SYMBOL_GPL(twheel_straight_ops);
 
