@@ -536,12 +536,16 @@ EXPORT_SYMBOL_GPL(twheel_mod_range);
  * @e: the engine
  *
  * Takes the first of the timers twheel_advance() collected off the engine,
- * in the order they fire: jiffy by jiffy, and within a jiffy in slot order
- * (first filed first) on the classic wheel, the kernel's order on the
- * modern wheel (level by level; in a bucket, an hlist, last filed first)
- * and expiry order, FIFO on ties, on the reference. The timer is no longer
- * pending: the caller runs its ->function, which may arm it again. Counts
- * st.expired.
+ * in the order they were collected, as the kernel runs its timers: jiffy
+ * by jiffy, and within a jiffy in slot order (first filed first) on the
+ * classic wheel, the kernel's order on the modern wheel (level by level;
+ * in a bucket, an hlist, last filed first) and expiry order, FIFO on ties,
+ * on the reference. Every engine keeps jiffy by jiffy across calls too: a
+ * timer collected at a later jiffy comes after every one an earlier jiffy
+ * left collected and not popped (a budget, a caller that stopped popping),
+ * even one armed in the past that expires before them. The timer is no
+ * longer pending: the caller runs its ->function, which may arm it again.
+ * Counts st.expired.
  *
  * Return: the timer, or NULL if no collected timer is waiting.
  */

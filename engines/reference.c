@@ -23,6 +23,15 @@ static bool tw_ref_less(struct rb_node *a, const struct rb_node *b)
 			   rb_entry(b, struct twheel_timer, node)->expires);
 }
 
+/*
+ * The due tree is a queue: a timer collected goes after every one already
+ * there, so they are handed out in the order they were collected.
+ */
+static bool tw_ref_after_all(struct rb_node *a, const struct rb_node *b)
+{
+	return false;
+}
+
 static void tw_ref_setup(struct twheel_timer *t)
 {
 	RB_CLEAR_NODE(&t->node);
@@ -77,8 +86,12 @@ static bool tw_ref_process(struct twheel_engine *e)
 		if (time_after(t->expires, e->clk))
 			break;
 		rb_erase_cached(n, &r->armed);
-		/* Always the greatest so far: keeps firing order in "due". */
-		rb_add_cached(n, &r->due, tw_ref_less);
+		/*
+		 * Last in the due tree: behind those collected at earlier
+		 * jiffies, even if they expire later (this one was armed in
+		 * the past), and behind those collected before it here.
+		 */
+		rb_add_cached(n, &r->due, tw_ref_after_all);
 		collected = true;
 	}
 	return collected;
