@@ -145,8 +145,12 @@ EXPORT_SYMBOL_GPL(twheel_ops_pending);
  * on the modern wheel at the end of its bucket's granule, at least
  * @expires + 1 (as the kernel's wheel). The one exception is the modern
  * wheel's clamp, as the kernel's: a delta beyond its last level's reach
- * is cut to it, and such a timer runs before @expires. Counts
- * st.added.
+ * is cut to it, and such a timer runs before @expires. Pending expiries
+ * may be more than LONG_MAX apart (one armed far in the past next to one
+ * ahead, where time_before() between them is no order): each engine still
+ * runs each at its jiffy, except hash_sorted and ordered, which need them
+ * within LONG_MAX of each other (their headers): there a timer armed far
+ * in the past may wait behind one ahead. Counts st.added.
  *
  * Return: 0; -EBUSY if @t is already pending (armed, or collected and
  * not yet popped): then nothing changes, @t keeps its expiry and nothing

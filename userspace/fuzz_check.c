@@ -248,6 +248,7 @@ static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 {
 	const struct twheel_heap *h = &fz_heap;
 	const struct twheel_heap_slot *s;
+	unsigned long key;
 	unsigned int i;
 
 	FZ_CHECK(fe, h->nr == armed && h->nr <= h->cap &&
@@ -258,7 +259,9 @@ static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 		s = &h->slots[i];
 		FZ_CHECK(fe, fz_index(fe, s->t) < FZ_POOL, "slot %u: stray %p",
 			 i, s->t);
-		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == s->t->expires,
+		/* the key: the expiry, the clock if that is past */
+		key = time_before(s->t->expires, fe->e->clk) ? fe->e->clk : s->t->expires;
+		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == key,
 			 "slot %u: timer %u says index %u, expires %lu (slot %lu)",
 			 i, fz_index(fe, s->t), s->t->heap_idx, s->t->expires,
 			 s->expires);
@@ -397,8 +400,8 @@ static void fz_check_list(struct fz_engine *fe, unsigned long armed,
 }
 
 /*
- * Counts the reference's armed tree in order; keys (expiries) must never
- * go down.
+ * Counts the reference's armed tree in order; keys (expiries, taken
+ * against the clock) must never go down.
  */
 static unsigned long fz_walk_armed(struct fz_engine *fe,
 				   const struct rb_root_cached *root)
@@ -413,7 +416,8 @@ static unsigned long fz_walk_armed(struct fz_engine *fe,
 		t = rb_entry(p, struct twheel_timer, node);
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "stray node %p", p);
-		FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+		FZ_CHECK(fe, !prev || (long)(t->expires - fe->e->clk) >=
+				      (long)(prev->expires - fe->e->clk),
 			 "timer %u (%lu) after timer %u (%lu) in the tree",
 			 fz_index(fe, t), t->expires, fz_index(fe, prev),
 			 prev->expires);
