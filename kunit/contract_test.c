@@ -405,6 +405,40 @@ static void contract_clock_wrap(struct kunit *test)
 	tw_ct_expect_counts(test, &want, "across the wrap");
 }
 
+/*
+ * Pending expiries more than LONG_MAX apart: timers armed LONG_MAX jiffies
+ * in the past (before and after the other is armed) next to one 123 ahead.
+ * time_before() between them is no order (the far past one is "after" the
+ * one ahead), yet each runs at its jiffy: the past ones at the clock, where
+ * they sort first. hash_sorted and ordered document that they need pending
+ * expiries within LONG_MAX of each other: skipped.
+ */
+static void contract_past_long_max_next_to_ahead(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+	unsigned long clk = c->e->clk;
+
+	if (!strcmp(c->p->name, "hash_sorted") || !strcmp(c->p->name, "ordered"))
+		kunit_skip(test, "documented: pending expiries within LONG_MAX");
+	tw_ct_arm(test, 0, clk - LONG_MAX);
+	tw_ct_arm(test, 1, clk + 123);
+	tw_ct_arm(test, 2, clk - LONG_MAX);
+	KUNIT_EXPECT_TRUE(test, time_before(r[1].t.expires, r[0].t.expires));
+	KUNIT_EXPECT_EQ(test, r[0].expect, clk);
+	KUNIT_EXPECT_EQ(test, r[2].expect, clk);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(c->e, ULONG_MAX), 0UL);
+	tw_ct_run(test, clk);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[2].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 0U);
+	tw_expect_ran_by(test, r[1].expect - 1, 3);
+	tw_expect_ran_by(test, r[1].expect, 3);
+	tw_expect_ran_by(test, clk + 100000, 3);
+	tw_ct_expect_counts(test, &(struct tw_counts){ .added = 3, .expired = 3 },
+			    "LONG_MAX in the past next to 123 ahead");
+}
+
 /* The roundest jiffy of a range: examples, then every range's property. */
 static void contract_range_pick(struct kunit *test)
 {
@@ -675,6 +709,7 @@ static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_callback_deletes_pending, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_callback_deletes_collected, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_clock_wrap, tw_contract_params),
+	KUNIT_CASE_PARAM(contract_past_long_max_next_to_ahead, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_mod, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_pick, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_rule, tw_contract_params),
