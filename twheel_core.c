@@ -193,8 +193,12 @@ EXPORT_SYMBOL_GPL(twheel_ops_pending);
  * on the modern wheel at the end of its bucket's granule, at least
  * @expires + 1 (as the kernel's wheel). The one exception is the modern
  * wheel's clamp, as the kernel's: a delta beyond its last level's reach
- * is cut to it, and such a timer runs before @expires. Counts
- * st.added.
+ * is cut to it, and such a timer runs before @expires. Pending expiries
+ * may be more than LONG_MAX apart (one armed far in the past next to one
+ * ahead, where time_before() between them is no order): each engine still
+ * runs each at its jiffy, except hash_sorted and ordered, which need them
+ * within LONG_MAX of each other (their headers): there a timer armed far
+ * in the past may wait behind one ahead. Counts st.added.
  *
  * Return: 0; -EBUSY if @t is already pending (armed, or collected and
  * not yet popped): then nothing changes, @t keeps its expiry and nothing
@@ -584,12 +588,16 @@ EXPORT_SYMBOL_GPL(twheel_mod_range);
  * @e: the engine
  *
  * Takes the first of the timers twheel_advance() collected off the engine,
- * in the order they fire: jiffy by jiffy, and within a jiffy in slot order
- * (first filed first) on the classic wheel, the kernel's order on the
- * modern wheel (level by level; in a bucket, an hlist, last filed first)
- * and expiry order, FIFO on ties, on the reference. The timer is no longer
- * pending: the caller runs its ->function, which may arm it again. Counts
- * st.expired.
+ * in the order they were collected, as the kernel runs its timers: jiffy
+ * by jiffy, and within a jiffy in slot order (first filed first) on the
+ * classic wheel, the kernel's order on the modern wheel (level by level;
+ * in a bucket, an hlist, last filed first) and expiry order, FIFO on ties,
+ * on the reference. Every engine keeps jiffy by jiffy across calls too: a
+ * timer collected at a later jiffy comes after every one an earlier jiffy
+ * left collected and not popped (a budget, a caller that stopped popping),
+ * even one armed in the past that expires before them. The timer is no
+ * longer pending: the caller runs its ->function, which may arm it again.
+ * Counts st.expired.
  *
  * Return: the timer, or NULL if no collected timer is waiting.
  */

@@ -101,10 +101,20 @@ static int tw_heap_admit(const struct twheel_engine *e, unsigned long expires)
 	return h->nr < h->cap ? 0 : -ENOSPC;
 }
 
+/*
+ * The heap's key is the expiry, or the clock if that is already past: then
+ * every key is 0 to LONG_MAX jiffies ahead of the clock, where
+ * time_before() orders them, even when a timer armed far in the past sits
+ * next to one ahead (more than LONG_MAX apart). A key at the clock is
+ * collected before the clock moves, so the others stay in that window.
+ */
 static void tw_heap_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
 	struct twheel_heap *h = to_heap(e);
 	struct twheel_heap_slot s = { .expires = t->expires, .t = t };
+
+	if (time_before(s.expires, e->clk))
+		s.expires = e->clk;
 
 	tw_heap_sift_up(h, h->nr++, s);
 }

@@ -4,9 +4,12 @@
  * loops keep their timers (libuv, libevent, Go's runtime); Varghese &
  * Lauck's scheme 3 with a heap for the ordered structure.
  *
- * Guarantee: exact. A timer runs at exactly its expiry (at the clock if
- * that is already past); within one jiffy in no fixed order (a heap is not
- * stable: ties leave it in whatever order the sifts give).
+ * Guarantee: exact, for every delta: a timer runs at exactly its expiry
+ * (at the clock if that is already past, however far: armed LONG_MAX
+ * jiffies in the past next to one 123 ahead, it still runs first, as its
+ * key is the clock, not its expiry). Jiffy by jiffy in the order collected;
+ * within one jiffy in no fixed order (a heap is not stable: ties leave it
+ * in whatever order the sifts give).
  * Cost: start O(log n), stop O(log n) (the timer keeps its index in the
  * array), per tick O(1) to see that nothing is due, O(log n) per expired
  * timer; next_event O(1).
@@ -41,8 +44,10 @@
 
 /**
  * struct twheel_heap_slot - one element of the heap's array
- * @expires: the timer's expiry, kept next to it so that sifts compare
- *	without touching the timers
+ * @expires: the heap's key: the timer's expiry, or the clock it was armed
+ *	at if that expiry was already past (so that every key is within
+ *	LONG_MAX of the clock, where time_before() orders them); kept next to
+ *	the timer so that sifts compare without touching the timers
  * @t: the timer
  */
 struct twheel_heap_slot {
@@ -53,7 +58,8 @@ struct twheel_heap_slot {
 /**
  * struct twheel_heap - the heap engine
  * @e: the engine
- * @collected: timers collected and not yet popped, in the order they fire
+ * @collected: timers collected and not yet popped, in the order they were
+ *	collected
  * @slots: the heap, the caller's storage: @slots[0] is the earliest
  *	expiry, the children of i are TW_HEAP_ARITY * i + 1 on
  * @nr: timers in the heap

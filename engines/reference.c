@@ -17,11 +17,13 @@ static struct twheel_reference *to_ref(const struct twheel_engine *e)
 	return container_of(e, struct twheel_reference, e);
 }
 
-static bool tw_ref_less(struct rb_node *a, const struct rb_node *b)
+/*
+ * The due tree is a queue: a timer collected goes after every one already
+ * there, so they are handed out in the order they were collected.
+ */
+static bool tw_ref_after_all(struct rb_node *a, const struct rb_node *b)
 {
-	/* Ties go right, so equal expiries keep their insertion order. */
-	return time_before(rb_entry(a, struct twheel_timer, node)->expires,
-			   rb_entry(b, struct twheel_timer, node)->expires);
+	return false;
 }
 
 static void tw_ref_setup(struct twheel_timer *t)
@@ -46,9 +48,40 @@ static bool tw_ref_in_bucket(const struct twheel_engine *e,
 	return false;
 }
 
+/* Signed jiffies from the clock to t's expiry: negative if it is past. */
+static long tw_ref_ahead(const struct twheel_engine *e,
+			 const struct rb_node *n)
+{
+	return rb_entry(n, struct twheel_timer, node)->expires - e->clk;
+}
+
+/*
+ * Files t in the armed tree by its expiry taken against the clock, ties
+ * to the right (equal expiries keep their insertion order). Against the
+ * clock, any two expiries are ordered, even more than LONG_MAX apart (one
+ * far in the past, one ahead), where time_before() between them is not an
+ * order. The order stays as the clock moves: whatever is at or before it
+ * is collected before it moves on, so every timer left is 0 to LONG_MAX
+ * jiffies ahead.
+ */
 static void tw_ref_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 {
-	rb_add_cached(&t->node, &to_ref(e)->armed, tw_ref_less);
+	struct rb_root_cached *armed = &to_ref(e)->armed;
+	struct rb_node **link = &armed->rb_root.rb_node, *parent = NULL;
+	long ahead = t->expires - e->clk;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (ahead < tw_ref_ahead(e, parent)) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&t->node, parent, link);
+	rb_insert_color_cached(&t->node, armed, leftmost);
 }
 
 static void tw_ref_dequeue(struct twheel_engine *e, struct twheel_timer *t)
@@ -78,8 +111,12 @@ static bool tw_ref_process(struct twheel_engine *e)
 		if (time_after(t->expires, e->clk))
 			break;
 		rb_erase_cached(n, &r->armed);
-		/* Always the greatest so far: keeps firing order in "due". */
-		rb_add_cached(n, &r->due, tw_ref_less);
+		/*
+		 * Last in the due tree: behind those collected at earlier
+		 * jiffies, even if they expire later (this one was armed in
+		 * the past), and behind those collected before it here.
+		 */
+		rb_add_cached(n, &r->due, tw_ref_after_all);
 		collected = true;
 	}
 	return collected;

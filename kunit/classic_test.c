@@ -210,6 +210,50 @@ static void classic_clamp_above_2_32(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r[1].fired_at, clk + d);
 }
 
+/*
+ * Beyond 2^32 - 1 jiffies the wheel files a timer at its last delta, and
+ * each cascade of that tv5 slot (once a turn of the wheel) files it again
+ * against the clock: it runs at exactly its jiffy, not early. 2^32 + X and
+ * 2^40 + X from a clock just below the wrap, so both expiries wrap too.
+ * The advances go by next_event: a few hundred jiffies with work (one
+ * cascade a turn), not 2^40 of them.
+ */
+static void classic_exact_beyond_2_32(struct kunit *test)
+{
+	const unsigned long clk = ULONG_MAX - 1000;
+	const unsigned long d[] = { (1UL << 32) + 12345, (1UL << 40) + 67891 };
+	struct tw_engines *te = tw_engines_new(test, clk);
+	struct twheel_engine *e = &te->classic.e;
+	unsigned int clamped_slot, i;
+	struct tw_ctx ctx;
+	struct tw_rec *r;
+
+	if (BITS_PER_LONG < 64)
+		kunit_skip(test, "needs 64-bit jiffies");
+	tw_ctx_init(&ctx, test, e);
+	r = tw_recs_new(test, &ctx, ARRAY_SIZE(d));
+	clamped_slot = 448 + (((clk + 0xffffffffUL) >> 26) & 63);
+	for (i = 0; i < ARRAY_SIZE(d); i++) {
+		KUNIT_ASSERT_EQ(test, twheel_add(e, &r[i].t, clk + d[i]), 0);
+		KUNIT_EXPECT_EQ(test, r[i].t.bucket, clamped_slot);
+	}
+	for (i = 0; i < ARRAY_SIZE(d); i++) {
+		tw_run_until(&ctx, clk + d[i] - 1);
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired, 0U, "2^%d + X early", i ? 40 : 32);
+		KUNIT_EXPECT_TRUE(test, twheel_pending(e, &r[i].t));
+		tw_run_until(&ctx, clk + d[i]);
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired, 1U, "2^%d + X", i ? 40 : 32);
+		KUNIT_EXPECT_EQ(test, r[i].fired_at, clk + d[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ctx.runs, 2UL);
+	KUNIT_EXPECT_EQ(test, e->clk, clk + d[1] + 1);
+	KUNIT_EXPECT_EQ(test, e->st.jiffies, d[1] + 1);
+	/* at least one re-filing a turn, 256 turns: the cost of the span */
+	KUNIT_EXPECT_GE(test, e->st.cascaded, 256ULL);
+	KUNIT_EXPECT_LT(test, e->st.events, 1000ULL);
+	tw_check_invariant(test, e);
+}
+
 static void classic_cascade_moves_one_slot(struct kunit *test)
 {
 	struct tw_engines *te = tw_engines_new(test, 0);
@@ -448,6 +492,7 @@ static struct kunit_case tw_classic_cases[] = {
 	KUNIT_CASE(classic_index_at_every_boundary),
 	KUNIT_CASE(classic_past_fires_next_jiffy),
 	KUNIT_CASE(classic_clamp_above_2_32),
+	KUNIT_CASE(classic_exact_beyond_2_32),
 	KUNIT_CASE(classic_cascade_moves_one_slot),
 	KUNIT_CASE(classic_cascade_hook),
 	KUNIT_CASE(classic_fifo_within_jiffy),

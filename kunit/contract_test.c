@@ -76,6 +76,69 @@ static void contract_del_collected_before_pop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->ctx.runs, 0UL);
 }
 
+/* Pops every collected timer: the ids of want[], in that order, then none. */
+static void tw_expect_pops(struct kunit *test, const unsigned int *want,
+			   unsigned int n, const char *when)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_timer *t;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		t = twheel_pop(c->e);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, t, &c->r[want[i]].t,
+					"%s: pop %u is timer %d, want timer %u", when, i,
+					t ? (int)container_of(t, struct tw_rec, t)->id : -1,
+					want[i]);
+		if (!t)
+			return;
+	}
+	KUNIT_EXPECT_NULL_MSG(test, twheel_pop(c->e), "%s: more than %u", when, n);
+}
+
+/*
+ * Collected timers come out jiffy by jiffy, across advances too: a timer
+ * collected at a later jiffy waits behind every one an earlier advance
+ * left collected, even if it expires before them (armed in the past, or
+ * taken off the collected list by a mod into the past). A budget leaves
+ * timers collected like this, and this order decides which wait; it is
+ * the order in which the kernel runs the timers it collects.
+ */
+static void contract_pop_in_collection_order(struct kunit *test)
+{
+	static const unsigned int first[] = { 0, 2, 1 }, then[] = { 4, 3 };
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e;
+	struct tw_rec *r = c->r;
+	unsigned long x;
+
+	tw_ct_arm(test, 0, TW_CLK + 10);
+	tw_ct_arm(test, 1, TW_CLK + 30);
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[0].expect));
+	KUNIT_EXPECT_EQ(test, tw_ct_in_buckets(e), 1UL);
+	/* Not popped. Armed in the past, 10 jiffies before timer 0's expiry. */
+	tw_ct_arm(test, 2, TW_CLK);
+	KUNIT_EXPECT_EQ(test, r[2].expect, r[0].expect + 1);
+	/* One advance collects timer 2 at its first jiffy, timer 1 later. */
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[1].expect));
+	KUNIT_EXPECT_EQ(test, tw_ct_in_buckets(e), 0UL);
+	tw_expect_pops(test, first, ARRAY_SIZE(first), "a timer armed in the past");
+
+	/* Two timers collected at one jiffy; a mod into the past re-arms one. */
+	x = e->clk + 5;
+	tw_ct_arm(test, 3, x);
+	tw_ct_arm(test, 4, x);
+	KUNIT_ASSERT_EQ(test, r[3].expect, r[4].expect);
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[3].expect));
+	KUNIT_EXPECT_TRUE(test, tw_ct_remod(test, 3, TW_CLK));
+	KUNIT_EXPECT_EQ(test, r[3].expect, r[4].expect + 1);
+	KUNIT_EXPECT_EQ(test, tw_ct_in_buckets(e), 1UL);
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[3].expect));
+	tw_expect_pops(test, then, ARRAY_SIZE(then), "a collected timer modded into the past");
+	tw_ct_expect_counts(test, &(struct tw_counts){ .added = 5, .expired = 5, .modified = 1 },
+			    "after the pops");
+}
+
 /* Runs up to the jiffy before timer i's run, then that jiffy. */
 static void tw_expect_runs_at(struct kunit *test, unsigned int i)
 {
@@ -343,6 +406,40 @@ static void contract_clock_wrap(struct kunit *test)
 	tw_ct_expect_counts(test, &want, "across the wrap");
 }
 
+/*
+ * Pending expiries more than LONG_MAX apart: timers armed LONG_MAX jiffies
+ * in the past (before and after the other is armed) next to one 123 ahead.
+ * time_before() between them is no order (the far past one is "after" the
+ * one ahead), yet each runs at its jiffy: the past ones at the clock, where
+ * they sort first. hash_sorted and ordered document that they need pending
+ * expiries within LONG_MAX of each other: skipped.
+ */
+static void contract_past_long_max_next_to_ahead(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct tw_rec *r = c->r;
+	unsigned long clk = c->e->clk;
+
+	if (!strcmp(c->p->name, "hash_sorted") || !strcmp(c->p->name, "ordered"))
+		kunit_skip(test, "documented: pending expiries within LONG_MAX");
+	tw_ct_arm(test, 0, clk - LONG_MAX);
+	tw_ct_arm(test, 1, clk + 123);
+	tw_ct_arm(test, 2, clk - LONG_MAX);
+	KUNIT_EXPECT_TRUE(test, time_before(r[1].t.expires, r[0].t.expires));
+	KUNIT_EXPECT_EQ(test, r[0].expect, clk);
+	KUNIT_EXPECT_EQ(test, r[2].expect, clk);
+	KUNIT_EXPECT_EQ(test, twheel_next_event(c->e, ULONG_MAX), 0UL);
+	tw_ct_run(test, clk);
+	KUNIT_EXPECT_EQ(test, r[0].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[2].fired, 1U);
+	KUNIT_EXPECT_EQ(test, r[1].fired, 0U);
+	tw_expect_ran_by(test, r[1].expect - 1, 3);
+	tw_expect_ran_by(test, r[1].expect, 3);
+	tw_expect_ran_by(test, clk + 100000, 3);
+	tw_ct_expect_counts(test, &(struct tw_counts){ .added = 3, .expired = 3 },
+			    "LONG_MAX in the past next to 123 ahead");
+}
+
 /* The roundest jiffy of a range: examples, then every range's property. */
 static void contract_range_pick(struct kunit *test)
 {
@@ -605,6 +702,7 @@ static void contract_budget_burst(struct kunit *test)
 static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_del_return_values, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_del_collected_before_pop, tw_contract_params),
+	KUNIT_CASE_PARAM(contract_pop_in_collection_order, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_mod_refiles_far, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_mod_refiles_near, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_mod_same_expiry, tw_contract_params),
@@ -612,6 +710,7 @@ static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_callback_deletes_pending, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_callback_deletes_collected, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_clock_wrap, tw_contract_params),
+	KUNIT_CASE_PARAM(contract_past_long_max_next_to_ahead, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_mod, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_pick, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_range_rule, tw_contract_params),

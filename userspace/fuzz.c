@@ -43,10 +43,12 @@
 			 FZ_WHEEL == FZ_HASH_VEC ? 0xffffUL : ~0UL)
 
 /*
- * The reference engine orders by time_before(), which is no order at all
+ * hash_sorted and ordered order by time_before(), which is no order at all
  * over expiries more than LONG_MAX apart: an armed-in-the-past timer then
- * hides behind a far future one. Unless FZ_WIDE, deltas are kept within
- * +-2^62 so that no two live expiries are that far apart.
+ * may hide behind a far future one (their documented limit; the reference
+ * and the heap order against the clock and do not). Unless FZ_WIDE,
+ * deltas are kept within +-2^62 so that no two live expiries are that far
+ * apart.
  */
 #ifndef FZ_WIDE
 #define FZ_WIDE		0

@@ -248,6 +248,7 @@ static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 {
 	const struct twheel_heap *h = &fz_heap;
 	const struct twheel_heap_slot *s;
+	unsigned long key;
 	unsigned int i;
 
 	FZ_CHECK(fe, h->nr == armed && h->nr <= h->cap &&
@@ -258,7 +259,9 @@ static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 		s = &h->slots[i];
 		FZ_CHECK(fe, fz_index(fe, s->t) < FZ_POOL, "slot %u: stray %p",
 			 i, s->t);
-		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == s->t->expires,
+		/* the key: the expiry, the clock if that is past */
+		key = time_before(s->t->expires, fe->e->clk) ? fe->e->clk : s->t->expires;
+		FZ_CHECK(fe, s->t->heap_idx == i && s->expires == key,
 			 "slot %u: timer %u says index %u, expires %lu (slot %lu)",
 			 i, fz_index(fe, s->t), s->t->heap_idx, s->t->expires,
 			 s->expires);
@@ -396,9 +399,12 @@ static void fz_check_list(struct fz_engine *fe, unsigned long armed,
 		 "collected list is not %lu long", due);
 }
 
-/* Counts a tree in order; keys must never go down. */
-static unsigned long fz_walk_tree(struct fz_engine *fe,
-				  const struct rb_root_cached *root)
+/*
+ * Counts the reference's armed tree in order; keys (expiries, taken
+ * against the clock) must never go down.
+ */
+static unsigned long fz_walk_armed(struct fz_engine *fe,
+				   const struct rb_root_cached *root)
 {
 	const struct twheel_timer *t, *prev = NULL;
 	struct rb_node *p;
@@ -410,11 +416,44 @@ static unsigned long fz_walk_tree(struct fz_engine *fe,
 		t = rb_entry(p, struct twheel_timer, node);
 		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
 			 "stray node %p", p);
-		FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
+		FZ_CHECK(fe, !prev || (long)(t->expires - fe->e->clk) >=
+				      (long)(prev->expires - fe->e->clk),
 			 "timer %u (%lu) after timer %u (%lu) in the tree",
 			 fz_index(fe, t), t->expires, fz_index(fe, prev),
 			 prev->expires);
 		prev = t;
+	}
+	return n;
+}
+
+/*
+ * Counts the reference's due tree, a queue: in the order the timers were
+ * collected, the jiffy they fell due at (the model's) never going down,
+ * and within a jiffy their expiries never going down (taken against that
+ * jiffy: all are at or before it).
+ */
+static unsigned long fz_walk_due(struct fz_engine *fe,
+				 const struct rb_root_cached *root)
+{
+	const struct twheel_timer *t, *prev = NULL;
+	unsigned long n = 0, at, prev_at = 0;
+	struct rb_node *p;
+
+	FZ_CHECK(fe, rb_first_cached(root) == rb_first(&root->rb_root),
+		 "leftmost is stale");
+	for (p = rb_first(&root->rb_root); p; p = rb_next(p)) {
+		t = rb_entry(p, struct twheel_timer, node);
+		FZ_CHECK(fe, fz_index(fe, t) < FZ_POOL && ++n <= FZ_POOL,
+			 "stray node %p", p);
+		at = fe->s[fz_index(fe, t)].fire;
+		FZ_CHECK(fe, !prev || time_after(at, prev_at) ||
+			 (at == prev_at &&
+			  (long)(t->expires - at) >= (long)(prev->expires - at)),
+			 "timer %u (due %lu, expires %lu) after timer %u (due %lu, expires %lu)",
+			 fz_index(fe, t), at, t->expires, fz_index(fe, prev),
+			 prev_at, prev->expires);
+		prev = t;
+		prev_at = at;
 	}
 	return n;
 }
@@ -439,9 +478,9 @@ static void fz_check_reference(struct fz_engine *fe, unsigned long armed,
 {
 	unsigned long n;
 
-	n = fz_walk_tree(fe, &fz_reference.armed);
+	n = fz_walk_armed(fe, &fz_reference.armed);
 	FZ_CHECK(fe, n == armed, "%lu in the armed tree, want %lu", n, armed);
-	n = fz_walk_tree(fe, &fz_reference.due);
+	n = fz_walk_due(fe, &fz_reference.due);
 	FZ_CHECK(fe, n == due, "%lu in the due tree, want %lu", n, due);
 }
 
