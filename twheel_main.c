@@ -43,12 +43,12 @@
 #include "engines/hash.h"
 #include "engines/hash_vec.h"
 #include "engines/simple.h"
-#include "twheel_bench.h"
-#include "twheel_compare.h"
-#include "twheel_debugfs.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
-#include "twheel_tick.h"
+#include "driver/twheel_bench.h"
+#include "readout/twheel_compare.h"
+#include "readout/twheel_debugfs.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
+#include "driver/twheel_tick.h"
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);

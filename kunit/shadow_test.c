@@ -12,8 +12,8 @@
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include "tw_test.h"
-#include "twheel_shadow.h"
-#include "twheel_workload.h"
+#include "shadow/twheel_shadow.h"
+#include "runner/twheel_workload.h"
 
 /* Deltas around every level boundary of the default depth, and the past. */
 static void tw_sh_deltas(long *d, unsigned int *n, unsigned int depth)

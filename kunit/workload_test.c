@@ -8,8 +8,8 @@
 #include <linux/math.h>
 #include <linux/sched.h>
 #include "twheel.h"
-#include "twheel_workload.h"
-#include "twheel_hist.h"
+#include "runner/twheel_workload.h"
+#include "runner/twheel_hist.h"
 
 static int tw_parse(const char *s, struct twheel_cmd *cmd, char *why)
 {

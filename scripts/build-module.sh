@@ -10,16 +10,18 @@ kdir=$1 name=$2
 shift 2
 # TWHEEL_MOD_TAG keeps the builds of a second checkout (a worktree) apart.
 dst=$TWHEEL_CACHE/mod-$name${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
-mkdir -p "$dst/kunit" "$dst/engines"
-# Copy only what changed so incremental builds stay incremental.
+# The module's folders (Kbuild's): every C file and header in them. Copy
+# only what changed so incremental builds stay incremental; drop what went.
+dirs="engines runner driver shadow readout kunit"
 cd "$TWHEEL_ROOT"
-for f in Kbuild dkms.conf *.c *.h kunit/*.c kunit/*.h engines/*.c engines/*.h; do
+for d in $dirs; do mkdir -p "$dst/$d"; done
+for f in Kbuild dkms.conf *.c *.h $(for d in $dirs; do echo "$d"/*.[ch]; done); do
 	[ -f "$TWHEEL_ROOT/$f" ] || continue
 	cmp -s "$TWHEEL_ROOT/$f" "$dst/$f" || cp "$TWHEEL_ROOT/$f" "$dst/$f"
 done
-for f in "$dst"/*.[ch] "$dst"/kunit/*.[ch] "$dst"/engines/*.[ch]; do
-	rel=${f#"$dst"/}
-	[ -f "$TWHEEL_ROOT/$rel" ] || rm -f "$f"
+for f in "$dst"/*.[ch] $(for d in $dirs; do echo "$dst/$d"/*.[ch]; done); do
+	[ -e "$f" ] || continue
+	[ -f "$TWHEEL_ROOT/${f#"$dst"/}" ] || rm -f "$f"
 done
 make -s -C "$kdir" M="$dst" "$@" modules >&2 || die "module build against $kdir failed"
 echo "$dst"

@@ -17,7 +17,8 @@ trap 'rm -rf "$work"' EXIT
 # module's sources and dkms.conf (docs/usage.md's copy command, same pathspecs).
 pkg=$work/src/twheel-$ver
 mkdir -p "$pkg" "$work/tree"
-git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' ':(glob)engines/*.[ch]' |
+git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' ':(glob)engines/*.[ch]' \
+	':(glob)runner/*.[ch]' ':(glob)driver/*.[ch]' ':(glob)shadow/*.[ch]' ':(glob)readout/*.[ch]' |
 	xargs -0 cp --parents -t "$pkg" || die "cannot copy the sources"
 
 host_state() {

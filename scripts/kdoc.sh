@@ -48,7 +48,7 @@ check_exports() {
 check_structs() {
 	local f x
 	for f in "${files[@]}"; do
-		case "$f" in twheel*.h | engines/*.h) ;; *) continue ;; esac
+		case "$f" in twheel*.h | */twheel*.h | engines/*.h) ;; *) continue ;; esac
 		while read -r x; do
 			grep -E -q "^ \* struct $x - " "$f" ||
 				echo "$f: struct $x has no kernel-doc comment" \

@@ -21,7 +21,7 @@
 #include <linux/timer.h>
 #include <linux/tracepoint.h>
 #include <trace/events/timer.h>
-#include "twheel_shadow_impl.h"
+#include "shadow/twheel_shadow_impl.h"
 
 #define TW_SH_RING_MIN	8192			/* events */
 #define TW_SH_RING_MAX	BIT(18)

@@ -248,7 +248,7 @@ TRACE_EVENT(twheel_tick,
 
 /* Out of tree: define_trace.h finds this file through -I$(src) (Kbuild). */
 #undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH .
+#define TRACE_INCLUDE_PATH readout
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_FILE twheel_trace
 #include <trace/define_trace.h>

@@ -8,7 +8,7 @@
 
 #include <linux/percpu.h>
 #include <linux/types.h>
-#include "twheel_hist.h"
+#include "runner/twheel_hist.h"
 
 struct seq_file;
 

@@ -15,9 +15,9 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/timer.h>
-#include "twheel_compat.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
+#include "runner/twheel_compat.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
 
 struct tw_ktimer {
 	struct tw_wtimer w;

@@ -14,10 +14,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "twheel_debugfs.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
-#include "twheel_tick.h"
+#include "readout/twheel_debugfs.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
+#include "driver/twheel_tick.h"
 
 static const struct tw_config *tw_cfg;	/* the module's parameters */
 static unsigned int tw_levels_hz, tw_levels_depth;

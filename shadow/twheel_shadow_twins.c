@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
-#include "twheel_shadow_impl.h"
+#include "shadow/twheel_shadow_impl.h"
 
 /* The kernel's bucket_expiry of expires in bucket kidx (not in the past). */
 unsigned long tw_sh_level_expiry(unsigned long expires, unsigned int kidx)

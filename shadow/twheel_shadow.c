@@ -47,8 +47,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
-#include "twheel_shadow_impl.h"
-#include "twheel_softirq.h"
+#include "shadow/twheel_shadow_impl.h"
+#include "readout/twheel_softirq.h"
 
 #define TW_SH_STALE	(30 * HZ)		/* after the bucket was due */
 #define TW_SH_AGE_EVERY	HZ

@@ -18,8 +18,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include "twheel.h"
-#include "twheel_hist.h"
-#include "twheel_workload.h"
+#include "runner/twheel_hist.h"
+#include "runner/twheel_workload.h"
 
 struct seq_file;
 struct dentry;

@@ -8,7 +8,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/seq_file.h>
-#include "twheel_hist.h"
+#include "runner/twheel_hist.h"
 
 /**
  * twheel_hist_idx() - the bucket a value goes in

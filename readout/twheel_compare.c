@@ -13,9 +13,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
-#include "twheel_compare.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
+#include "readout/twheel_compare.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
 
 /* The values a row holds. */
 enum tw_val {

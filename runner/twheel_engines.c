@@ -15,11 +15,11 @@
 #include <linux/list.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "twheel_runner.h"
-#include "twheel_engines.h"
+#include "runner/twheel_runner.h"
+#include "runner/twheel_engines.h"
 
 #define CREATE_TRACE_POINTS
-#include "twheel_trace.h"
+#include "readout/twheel_trace.h"
 
 struct tw_engine_timer {
 	struct tw_wtimer w;

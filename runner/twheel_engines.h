@@ -6,7 +6,7 @@
 #ifndef _TWHEEL_ENGINES_H
 #define _TWHEEL_ENGINES_H
 
-#include "twheel_runner.h"
+#include "runner/twheel_runner.h"
 
 /**
  * struct tw_engine_runner - an engine with what its runner keeps beside it

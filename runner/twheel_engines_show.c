@@ -10,7 +10,7 @@
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "twheel_engines.h"
+#include "runner/twheel_engines.h"
 
 void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {

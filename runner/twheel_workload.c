@@ -15,7 +15,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include "twheel.h"
-#include "twheel_workload.h"
+#include "runner/twheel_workload.h"
 
 /* The workloads' names, by enum twheel_wl_type, as a load line gives them. */
 const char *const twheel_wl_names[TWHEEL_WL_NR] = {

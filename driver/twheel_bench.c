@@ -13,10 +13,10 @@
 #include <linux/ktime.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
-#include "twheel_bench.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
-#include "twheel_tick.h"
+#include "driver/twheel_bench.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
+#include "driver/twheel_tick.h"
 
 #define TW_BENCH_BATCH		1024
 #define TW_BENCH_MIN_OPS	16384

@@ -28,10 +28,10 @@
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
-#include "twheel_compat.h"
-#include "twheel_runner.h"
-#include "twheel_softirq.h"
-#include "twheel_tick.h"
+#include "runner/twheel_compat.h"
+#include "runner/twheel_runner.h"
+#include "readout/twheel_softirq.h"
+#include "driver/twheel_tick.h"
 
 static struct hrtimer tw_tick;
 static ktime_t tw_period;

@@ -11,9 +11,9 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include "twheel_hist.h"
-#include "twheel_runner.h"
-#include "twheel_shadow.h"
+#include "runner/twheel_hist.h"
+#include "runner/twheel_runner.h"
+#include "shadow/twheel_shadow.h"
 
 struct seq_file;
 struct tracepoint;

@@ -16,8 +16,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "twheel_runner.h"
-#include "twheel_shadow.h"
+#include "runner/twheel_runner.h"
+#include "shadow/twheel_shadow.h"
 
 /*
  * The one place that decides each runner's behaviour: its index (the
