@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The classic (Linux 2.6) cascading wheel: its type and its fast paths,
- * inlined into twheel_add() and the other operations (twheel.h), so that
- * arming, disarming and a tick with nothing due cost no call at all.
- * Included by twheel.h; the rest is in engines/classic.c.
+ * inlined into twheel_add_as() and the other kind-known operations
+ * (engines/registry.h) and, out of line, behind twheel_add() and the
+ * others (engines/classic.c's ops), so that arming, disarming and a tick
+ * with nothing due cost one call at most.
  *
- * Guarantee: exact. A timer runs at the jiffy it asked for (one in the past
- * at the next jiffy processed); deltas beyond TW_CLASSIC_MAX_DELTA are
- * clamped to it. Start and stop O(1); a tick O(1) plus the timers it runs,
+ * Guarantee: exact, at any delta. A timer runs at the jiffy it asked for
+ * (one in the past at the next jiffy processed); one more than
+ * TW_CLASSIC_MAX_DELTA ahead is filed as if it were that far (the top
+ * level's farthest slot) and filed again at each cascade of that slot
+ * until it is within reach: never early. Start and stop O(1); a tick O(1) plus the timers it runs,
  * except every 256th, which cascades one tv2..tv5 slot (O(timers in it)).
  * Memory: the timer's 40 bytes; the wheel about 8 KiB.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The classic wheel with a bounded cascade: its type and its fast paths,
- * inlined into twheel_add() and the other operations (twheel.h). Included
- * by twheel.h; the rest, the spreading, is in engines/classic_bounded.c.
+ * inlined into twheel_add_as() and the others (engines/registry.h) and
+ * behind twheel_add() out of line; the rest, the spreading, is in
+ * engines/classic_bounded.c.
  *
  * The 2.6 wheel's levels and exact expiry, but no slot is cascaded whole
  * in one tick: each level holds two of its laps (the one the clock is in

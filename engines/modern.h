@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The modern (Linux >= 4.8) wheel: its type and its fast paths, inlined
- * into twheel_add() and the other operations (twheel.h). Included by
- * twheel.h; the rest is in engines/modern.c.
+ * into twheel_add_as() and the others (engines/registry.h) and behind
+ * twheel_add() out of line; the rest is in engines/modern.c.
  *
  * Guarantee: never early, late by at most the granularity of the level a
  * timer is filed in (1/8 of its delta at worst), in the bucket the kernel's

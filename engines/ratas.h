@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ratas engine: seed 002's hierarchical wheel (Juho Snellman's Ratas):
- * its type and its fast paths, inlined into twheel_add() and the other
- * operations (twheel.h) as the classic wheel's are. The rest is in
+ * its type and its fast paths, inlined into twheel_add_as() and the others
+ * (engines/registry.h) as the classic wheel's are. The rest is in
  * engines/ratas.c.
  *
  * Eight levels of 256 slots, eight bits of the tick each, so together they
@@ -29,8 +29,10 @@
  *
  * How it differs from the classic (2.6) wheel: classic has 256 + 4 x 64
  * slots (list heads and a bitmap, about 8 KiB), picks the level from the
- * delta alone (2^8, 2^14, 2^20, 2^26) and clamps any delta beyond 2^32 - 1
- * (such a timer runs early); ratas has 8 x 256 single-pointer slots,
+ * delta alone (2^8, 2^14, 2^20, 2^26) and files any delta beyond 2^32 - 1 in
+ * its top level's farthest slot, re-filing it at each turn of that level
+ * (still exact, at the cost of a cascade a turn); ratas has 8 x 256
+ * single-pointer slots,
  * reaches 2^64, picks the level by the slot distance and hands out a timer
  * that falls due at its promotion instead of re-filing it into level 0.
  */

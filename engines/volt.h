@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The volt engine: seed 003's wheel (the Volt async runtime's): its type
- * and its fast paths, inlined into twheel_add() and the other operations
- * (twheel.h) as the classic wheel's are; the rest is in engines/volt.c.
+ * and its fast paths, inlined into twheel_add_as() and the others
+ * (engines/registry.h) as the classic wheel's are; the rest is in
+ * engines/volt.c.
  *
  * Five
  * levels of 64 slots, six bits of the tick each (2^30 jiffies, about 50
