@@ -69,18 +69,18 @@ stress:
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz bench-user
 fuzz:
-	FUZZ_SECONDS=$(FUZZ_SECONDS) userspace/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) userspace/fuzz/fuzz.sh
 
 # RATAS=<path to Ratas' timer-wheel.h> adds Ratas' rows to the op stream.
 bench-user:
-	userspace/bench.sh
-	userspace/stream.sh
+	userspace/bench/bench.sh
+	userspace/bench/stream.sh
 
 # A kernel timer trace replayed through every engine in user space
-# (userspace/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
+# (userspace/replay/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
 # trace-cmd report's or perf script's form, plain, gzip or xz (told by their
 # first bytes, whatever the name); by default the trace recorded in the guest
-# under TCP traffic (userspace/traces/). REPLAY_HZ=N gives the traced
+# under TCP traffic (userspace/replay/traces/). REPLAY_HZ=N gives the traced
 # machine's HZ (unset, the trace tells it if it can; replay.sh lists the
 # other settings).
 # TRACE is taken as it is ($(value)) and passed quoted: a path may have
@@ -88,4 +88,4 @@ bench-user:
 TRACE ?=
 .PHONY: replay
 replay:
-	userspace/replay.sh $(if $(value TRACE),'$(subst ','\'',$(value TRACE))')
+	userspace/replay/replay.sh $(if $(value TRACE),'$(subst ','\'',$(value TRACE))')

@@ -25,7 +25,7 @@
 #include "twheel.h"
 
 /*
- * Children per node. 4 against 2 in user space (userspace/bench.c, the
+ * Children per node. 4 against 2 in user space (userspace/bench/bench.c, the
  * heap at 1k..1M timers, callgrind instructions per op): del 108-112 Ir
  * against 123-128, mod 166-172 against 181-184, add and the tick alike;
  * and natively, at 100k and 1M, 1.3-2x less time a del and a mod (half

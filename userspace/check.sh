@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The user-space checks, short: build, each fuzz target for FUZZ_SECONDS
 # (10 s each, two at a time), a tiny benchmark run that only has to produce
-# its table, the trace replay on a trace of each form and on bad lines (replay_check.sh).
+# its table, the trace replay on a trace of each form and on bad lines (replay/replay_check.sh).
 # One "PASS <name>" or "FAIL <name>" line per check; exits non-zero if any
 # failed.
 set -uo pipefail
@@ -25,10 +25,10 @@ make -s -j"$TWHEEL_JOBS" -C "$here" KSRC="$ksrc" all >&2
 result $? userspace-build
 [ $fail -eq 0 ] || exit 1
 
-FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz.sh" || fail=1
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz/fuzz.sh" || fail=1
 
 table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
-	"$here/bench.sh")
+	"$here/bench/bench.sh")
 rc=$?
 printf '%s\n' "$table" >&2
 # Thirteen engine rows, every cell filled in; then the cache table's three
@@ -38,7 +38,7 @@ rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|has
 result $? bench-user-tiny
 
 table=$(STREAM_SIZES=1000 STREAM_MIXES="u s" STREAM_OPS=2000 STREAM_REPEAT=1 \
-	STREAM_JOBS=$TWHEEL_JOBS "$here/stream.sh")
+	STREAM_JOBS=$TWHEEL_JOBS "$here/bench/stream.sh")
 rc=$?
 printf '%s\n' "$table" >&2
 # Twelve rows (six engines, two mixes), every cell filled in.
@@ -49,12 +49,12 @@ result $? stream-user-tiny
 # The hash engines on the short delays' stream (the long ones make a
 # hashed wheel of 256 slots visit each timer thousands of times).
 table=$(STREAM_SIZES=1000 STREAM_MIXES=s STREAM_ENGINES="hash hash_vec" STREAM_OPS=2000 \
-	STREAM_REPEAT=1 "$here/stream.sh")
+	STREAM_REPEAT=1 "$here/bench/stream.sh")
 rc=$?
 printf '%s\n' "$table" >&2
 rows=$(printf '%s\n' "$table" | grep -cE '^\| (hash|hash_vec) \| s \| 1000 ')
 [ $rc -eq 0 ] && [ "$rows" -eq 2 ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? stream-user-hash-tiny
-"$here/replay_check.sh" || fail=1
+"$here/replay/replay_check.sh" || fail=1
 
 exit $fail

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Replays a kernel timer trace through every engine (userspace/replay) and
+# Replays a kernel timer trace through every engine (userspace/build/replay) and
 # prints its tables, Ir per call from callgrind filled in.
-#   userspace/replay.sh [TRACE]     (make replay TRACE=...)
+#   userspace/replay/replay.sh [TRACE]  (make replay TRACE=...)
 # TRACE: text in any of the three forms (tracefs, trace-cmd report, perf
 # script), plain, gzip or xz whatever its name (told by its first bytes;
 # one cut short is replayed as far as it goes, with a warning), or - for
 # standard input; by default the trace recorded in the guest under TCP
-# traffic, userspace/traces/guest-tcp.tracefs.gz.
+# traffic, userspace/replay/traces/guest-tcp.tracefs.gz.
 #   REPLAY_REPEAT    native runs per engine; the table keeps the fastest (3)
 #   REPLAY_ENGINES   engines, comma-separated (all)
 #   REPLAY_CALLGRIND 0: no callgrind run, the Ir columns stay "-" (1)
@@ -14,15 +14,16 @@
 #                    the trace tells it, else 250; the replay says which)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../scripts/lib.sh"
+top=$(cd "$here/.." && pwd)
+. "$top/../scripts/lib.sh"
 
 trace=${1:-$here/traces/guest-tcp.tracefs.gz}
 repeat=${REPLAY_REPEAT:-3}
 engines=${REPLAY_ENGINES:+-e $REPLAY_ENGINES}
-bin=$here/build/replay
+bin=$top/build/replay
 
-ksrc=$("$here/setup.sh")
-make -s -C "$here" KSRC="$ksrc" replay
+ksrc=$("$top/setup.sh")
+make -s -C "$top" KSRC="$ksrc" replay
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ "$trace" = - ] || [ -r "$trace" ] || die "replay: cannot read $trace"

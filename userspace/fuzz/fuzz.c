@@ -30,7 +30,8 @@
  *
  * This file decodes the input into ops and runs each on both engines;
  * fuzz_ops.c applies an op to one engine and its model, fuzz_check.c
- * checks an engine's structure, fuzz_vec.c feeds hash_vec's pool (fuzz.h).
+ * checks an engine's structure, fuzz_vec.c feeds hash_vec's pool (fuzz.h):
+ * each is given the engine it works on, the context with it (fe->ctx).
  */
 #include "fuzz.h"
 
@@ -55,37 +56,29 @@
 #endif
 
 /*
- * The engines and the input's state (fuzz.h), set up afresh for each input
- * by LLVMFuzzerTestOneInput(); the heap's slots and the hash engines'
- * memory are only this file's.
+ * The engines and the input's context, set up afresh for each input by
+ * LLVMFuzzerTestOneInput(): only this file's. The other files are given
+ * the engine they work on (fz_wheel or fz_ref), and the context with it.
  */
-struct twheel_classic fz_classic;
-struct twheel_classic_bounded fz_bounded;
-struct twheel_modern fz_modern;
-struct twheel_reference fz_reference;
-struct twheel_heap fz_heap;
+static struct twheel_classic fz_classic;
+static struct twheel_classic_bounded fz_bounded;
+static struct twheel_modern fz_modern;
+static struct twheel_reference fz_reference;
+static struct twheel_heap fz_heap;
 static struct twheel_heap_slot fz_heap_slots[FZ_POOL];
-struct twheel_hash fz_hash;
+static struct twheel_hash fz_hash;
 static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
 				  FZ_HASH_SLOTS / 8) / sizeof(long)];
-struct twheel_simple fz_simple;
-struct twheel_hash_sorted fz_hash_sorted;
-struct twheel_straight fz_straight;
-struct twheel_ordered fz_ordered;
-struct twheel_ratas fz_ratas;
-struct twheel_volt fz_volt;
-struct twheel_hash_vec fz_vec;
-u64 fz_lazy_max;
-struct fz_engine fz_wheel, fz_ref;
-struct fz_input fz;
-
-/* Names the failed check; the caller prints the details and aborts. */
-void fz_report(const struct fz_engine *fe, const char *file, int line,
-	       const char *cond)
-{
-	fprintf(stderr, "twheel-fuzz: %s: op %lu, clk %lu: failed (%s:%d): %s\n  ",
-		fe->e->ops->name, fz.op, fe->e->clk, file, line, cond);
-}
+static struct twheel_simple fz_simple;
+static struct twheel_hash_sorted fz_hash_sorted;
+static struct twheel_straight fz_straight;
+static struct twheel_ordered fz_ordered;
+static struct twheel_ratas fz_ratas;
+static struct twheel_volt fz_volt;
+static struct twheel_hash_vec fz_vec;
+/* The wheel under test and the reference, each with its model. */
+static struct fz_engine fz_wheel, fz_ref;
+static struct fz_ctx fz;
 
 /* n bytes, little-endian. */
 static unsigned long fz_bytes(unsigned int n)
@@ -94,7 +87,7 @@ static unsigned long fz_bytes(unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		v |= (unsigned long)fz_byte() << (8 * i);
+		v |= (unsigned long)fz_byte(&fz) << (8 * i);
 	return v;
 }
 
@@ -112,13 +105,13 @@ static const unsigned long fz_edges[] = {
 /* An expiry: near, far, at an edge, in the past, or near the old one. */
 static unsigned long fz_expiry(unsigned long old)
 {
-	u8 k = fz_byte();
+	u8 k = fz_byte(&fz);
 
 	switch (k & 7) {
 	case 0:
 		return fz.clk + (k >> 3);
 	case 1:
-		return fz.clk + fz_byte();
+		return fz.clk + fz_byte(&fz);
 	case 2:
 		return fz.clk + fz_bytes(2);
 	case 3:
@@ -129,9 +122,9 @@ static unsigned long fz_expiry(unsigned long old)
 		return fz.clk - 1 - fz_bytes(1 + (k >> 6));
 	case 6:
 		return fz.clk + fz_edges[(k >> 3) % ARRAY_SIZE(fz_edges)] +
-		       (s8)fz_byte();
+		       (s8)fz_byte(&fz);
 	default:
-		return old + (s8)fz_byte();
+		return old + (s8)fz_byte(&fz);
 	}
 }
 
@@ -147,7 +140,7 @@ static unsigned long fz_expires(unsigned long old)
 /* Jiffies to advance by: 0 (nothing), up to 2^40, or to a 2^n edge. */
 static unsigned long fz_step_any(void)
 {
-	u8 k = fz_byte();
+	u8 k = fz_byte(&fz);
 	unsigned long edge, step;
 
 	switch (k & 7) {
@@ -155,7 +148,7 @@ static unsigned long fz_step_any(void)
 	case 1:
 		return k >> 3;
 	case 2:
-		return fz_byte();
+		return fz_byte(&fz);
 	case 3:
 		return fz_bytes(2);
 	case 4:
@@ -166,7 +159,7 @@ static unsigned long fz_step_any(void)
 		return fz_bytes(5);
 	default:
 		edge = ((fz.clk >> (k >> 3)) + 1) << (k >> 3);
-		step = edge - fz.clk + (s8)fz_byte();
+		step = edge - fz.clk + (s8)fz_byte(&fz);
 		return (long)step < 0 ? 0 : step;
 	}
 }
@@ -212,7 +205,7 @@ static void fz_cross(void)
 
 static void fz_op(void)
 {
-	u8 k = fz_byte();
+	u8 k = fz_byte(&fz);
 	unsigned int i = k >> 3;
 	unsigned long x, w, v;
 	bool r1, r2;
@@ -220,16 +213,16 @@ static void fz_op(void)
 	switch (k & 7) {
 	case 0:
 		x = fz_expires(fz_ref.t[i].expires);
-		FZ_TRACE("%lu: add %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
+		FZ_TRACE(&fz, "%lu: add %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		fz_add(&fz_ref, i, x);
 		fz_add(&fz_wheel, i, x);
 		break;
 	case 1:
 		x = fz_expires(fz_ref.t[i].expires);
-		w = fz_byte();
+		w = fz_byte(&fz);
 		if (w & 1) {	/* a range of up to 2^(w >> 4) - 1 jiffies */
 			w = (1UL << (w >> 4)) - 1 & fz_bytes(2);
-			FZ_TRACE("%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
+			FZ_TRACE(&fz, "%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
 				 i, x, w, (long)(x - fz.clk));
 			v = fz_pick(&fz_wheel, x, x + w);
 			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
@@ -240,7 +233,7 @@ static void fz_op(void)
 				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
-		FZ_TRACE("%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
+		FZ_TRACE(&fz, "%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
@@ -249,7 +242,7 @@ static void fz_op(void)
 			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
-		FZ_TRACE("%lu: del %u\n", fz.op, i);
+		FZ_TRACE(&fz, "%lu: del %u\n", fz.op, i);
 		r1 = fz_del(&fz_ref, i);
 		r2 = fz_del(&fz_wheel, i);
 		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
@@ -260,7 +253,7 @@ static void fz_op(void)
 	case 3:
 	case 4:
 		x = fz.clk + fz_step() - 1;
-		FZ_TRACE("%lu: advance to %lu (clk%+ld)%s\n", fz.op, x,
+		FZ_TRACE(&fz, "%lu: advance to %lu (clk%+ld)%s\n", fz.op, x,
 			 (long)(x - fz.clk), (k & 7) == 3 ? ", pop" : "");
 		fz_jump(&fz_ref, x, (k & 7) == 3);
 		fz_jump(&fz_wheel, x, (k & 7) == 3);
@@ -269,33 +262,33 @@ static void fz_op(void)
 		break;
 	case 5:
 		x = fz.clk + fz_step() - 1;
-		FZ_TRACE("%lu: run until %lu (clk%+ld)\n", fz.op, x, (long)(x - fz.clk));
+		FZ_TRACE(&fz, "%lu: run until %lu (clk%+ld)\n", fz.op, x, (long)(x - fz.clk));
 		fz_run_until(&fz_ref, x);
 		fz_run_until(&fz_wheel, x);
 		if (!time_before(x, fz.clk))
 			fz.clk = x + 1;
 		break;
 	case 6:
-		FZ_TRACE("%lu: %u single jiffies\n", fz.op, i + 1);
+		FZ_TRACE(&fz, "%lu: %u single jiffies\n", fz.op, i + 1);
 		fz_jiffies(&fz_ref, i + 1);
 		fz_jiffies(&fz_wheel, i + 1);
 		fz.clk += i + 1;
 		break;
 	default:
-		FZ_TRACE("%lu: pop all, pool %u\n", fz.op, i);
+		FZ_TRACE(&fz, "%lu: pop all, pool %u\n", fz.op, i);
 		fz_drain(&fz_ref);
 		fz_drain(&fz_wheel);
 		if (FZ_WHEEL == FZ_HASH_VEC)
-			fz_vec_pool(i);
+			fz_vec_pool(&fz_wheel, i);
 	}
 }
 
 /* The slots of a hash, hash_sorted or simple engine: 2 to FZ_HASH_SLOTS. */
 static unsigned int fz_nr_slots(void)
 {
-	unsigned int n = 2U << (fz_byte() % 10);
+	unsigned int n = 2U << (fz_byte(&fz) % 10);
 
-	FZ_TRACE("%u slots\n", n);
+	FZ_TRACE(&fz, "%u slots\n", n);
 	if (sizeof(fz_hash_mem) < twheel_hash_storage_size(n))
 		abort();
 	return n;
@@ -305,6 +298,7 @@ static void fz_setup(struct fz_engine *fe, struct twheel_engine *e)
 {
 	unsigned int i;
 
+	fe->ctx = &fz;
 	fe->e = e;
 	memset(fe->s, 0, sizeof(fe->s));
 	for (i = 0; i < FZ_POOL; i++)
@@ -347,7 +341,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	fz.p = data;
 	fz.n = size;
 	fz.op = 0;
-	k = fz_byte();
+	k = fz_byte(&fz);
 	switch (k & 3) {
 	case 0:
 		fz.clk = k >> 2;
@@ -356,12 +350,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz.clk = (unsigned long)(unsigned int)(-300 * HZ) + (k >> 2);
 		break;
 	case 2:		/* just before the 64-bit wrap */
-		fz.clk = -1UL - fz_byte();
+		fz.clk = -1UL - fz_byte(&fz);
 		break;
 	default:
 		fz.clk = fz_bytes(8);
 	}
-	FZ_TRACE("start at %lu\n", fz.clk);
+	FZ_TRACE(&fz, "start at %lu\n", fz.clk);
 	twheel_reference_init(&fz_reference, fz.clk);
 	fz_setup(&fz_ref, &fz_reference.e);
 	if (FZ_WHEEL == FZ_HEAP) {
@@ -383,7 +377,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz_setup(&fz_wheel, &fz_ratas.e);
 	} else if (FZ_WHEEL == FZ_VOLT) {
 		twheel_volt_init(&fz_volt, fz.clk);
-		fz_lazy_max = 0;
+		fz.lazy_max = 0;
 		fz_setup(&fz_wheel, &fz_volt.e);
 	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
 		if (twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem,
@@ -391,13 +385,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			abort();
 		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
 	} else if (FZ_WHEEL == FZ_HASH_VEC) {
-		fz_vec_init(fz_nr_slots());
+		fz_vec_init(&fz, &fz_vec, fz_nr_slots());
 		fz_setup(&fz_wheel, &fz_vec.e);
 	} else if (FZ_WHEEL == FZ_BOUNDED) {
 		twheel_classic_bounded_init(&fz_bounded, fz.clk);
 		/* small chunks: a pool's few timers spread over several ticks */
-		fz_bounded.chunk = 1U << (fz_byte() % 7);
-		FZ_TRACE("chunk %u\n", fz_bounded.chunk);
+		fz_bounded.chunk = 1U << (fz_byte(&fz) % 7);
+		FZ_TRACE(&fz, "chunk %u\n", fz_bounded.chunk);
 		fz_setup(&fz_wheel, &fz_bounded.e);
 	} else if (FZ_WHEEL == FZ_SIMPLE) {
 		/* its MaxInterval */
@@ -421,6 +415,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz_cross();
 	}
 	if (FZ_WHEEL == FZ_HASH_VEC)
-		fz_vec_done();
+		fz_vec_done(&fz_wheel);
 	return 0;
 }

@@ -6,6 +6,8 @@
  * (modern: at its bucket's expiry, in closed form), what is refused,
  * collected and run; twheel_run_until() checked from its fn at each
  * jiffy with work, and a range mod's pick against the engine's rule.
+ * Called by fuzz.c; calls down into fuzz_check.c (the engine after a
+ * step, next_event) and fuzz_vec.c (hash_vec's refusals), never up.
  */
 #include "fuzz.h"
 
@@ -50,7 +52,7 @@ static void fz_arm(struct fz_engine *fe, unsigned int i, unsigned long expires)
 
 	s->state = FZ_ARMED;
 	s->expires = expires;
-	s->seq = fz.op;
+	s->seq = fe->ctx->op;
 	s->hit = false;
 	s->clamped = false;
 	s->fire = exact;
@@ -62,10 +64,17 @@ static void fz_arm(struct fz_engine *fe, unsigned int i, unsigned long expires)
 				    s->fire - exact <= s->gran),
 		 "model: expires %lu bucket expiry %lu gran %lu", expires,
 		 s->fire, s->gran);
-	idx = twheel_modern_index(&fz_modern, expires, &fire);
+	idx = twheel_modern_index(container_of(fe->e, struct twheel_modern, e),
+				  expires, &fire);
 	FZ_CHECK(fe, idx == s->bucket && fire == s->fire,
 		 "twheel_modern_index(%lu) = %u at %lu, want %u at %lu",
 		 expires, idx, fire, s->bucket, s->fire);
+}
+
+/* The simple engine's MaxInterval less one: its slots' mask. */
+static unsigned long fz_simple_mask(const struct fz_engine *fe)
+{
+	return container_of(fe->e, struct twheel_simple, wheel.e)->wheel.mask;
 }
 
 /* The simple engine refuses a delta from its clock of MaxInterval or more. */
@@ -74,7 +83,7 @@ static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
 	unsigned long delta = expires - fe->e->clk;
 
 	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
-	       delta > fz_simple.wheel.mask;
+	       delta > fz_simple_mask(fe);
 }
 
 /* Whether arming timer i for expires is refused: simple's range, hash_vec's pool. */
@@ -90,7 +99,7 @@ void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	u64 refused = fe->e->st.refused;
 	bool refuse = fe->s[i].state == FZ_IDLE && fz_refuses(fe, i, expires);
-	int ret = fz_via_ops() ? twheel_ops_add(fe->e, &fe->t[i], expires) :
+	int ret = fz_via_ops(fe) ? twheel_ops_add(fe->e, &fe->t[i], expires) :
 				 twheel_add(fe->e, &fe->t[i], expires);
 
 	if (fe->s[i].state != FZ_IDLE) {
@@ -109,7 +118,7 @@ void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 
 bool fz_del(struct fz_engine *fe, unsigned int i)
 {
-	bool ret = fz_via_ops() ? twheel_ops_del(fe->e, &fe->t[i]) :
+	bool ret = fz_via_ops(fe) ? twheel_ops_del(fe->e, &fe->t[i]) :
 				  twheel_del(fe->e, &fe->t[i]);
 
 	FZ_CHECK(fe, ret == (fe->s[i].state != FZ_IDLE),
@@ -132,7 +141,7 @@ static bool fz_mod_to(struct fz_engine *fe, unsigned int i,
 	bool refuse = (!was || s->expires != expires) && fz_refuses(fe, i, expires);
 	u64 refused = fe->e->st.refused;
 	bool ret = ranged ? twheel_mod_range(fe->e, &fe->t[i], lo, hi) :
-		   fz_via_ops() ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
+		   fz_via_ops(fe) ? twheel_ops_mod(fe->e, &fe->t[i], expires) :
 				  twheel_mod(fe->e, &fe->t[i], expires);
 
 	FZ_CHECK(fe, ret == was, "mod of timer %u in state %d returned %d",
@@ -187,7 +196,7 @@ void fz_drain(struct fz_engine *fe)
 
 	for (i = 0; i < FZ_POOL; i++)
 		want += fe->s[i].state == FZ_COLLECTED;
-	while ((t = fz_via_ops() ? twheel_ops_pop(fe->e) : twheel_pop(fe->e))) {
+	while ((t = fz_via_ops(fe) ? twheel_ops_pop(fe->e) : twheel_pop(fe->e))) {
 		i = fz_index(fe, t);
 		FZ_CHECK(fe, i < FZ_POOL, "pop returned %p, not a timer", t);
 		FZ_CHECK(fe, fe->s[i].state == FZ_COLLECTED,
@@ -198,37 +207,6 @@ void fz_drain(struct fz_engine *fe)
 		FZ_CHECK(fe, want--, "popped more than collected");
 	}
 	FZ_CHECK(fe, !want, "%u collected timers not popped", want);
-}
-
-/* Smallest distance from clk to a timer's jiffy, at most limit. */
-static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
-{
-	unsigned int i;
-
-	for (i = 0; i < FZ_POOL; i++)
-		if (fe->s[i].state == FZ_ARMED)
-			limit = min(limit, fe->s[i].fire - fe->e->clk);
-	return limit;
-}
-
-/*
- * The classic wheel may stop early for a cascade, ratas for a promotion,
- * volt to re-file a slot or reclaim cancelled timers, the hash engines for
- * a slot whose timers only wait a round; the others may not.
- */
-void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d)
-{
-	unsigned long want = fz_next(fe, limit);
-
-	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
-	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
-	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC ||
-	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED)
-		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
-			 limit, d, want);
-	else
-		FZ_CHECK(fe, d == want, "next_event(%lu) = %lu, want %lu",
-			 limit, d, want);
 }
 
 /*
@@ -270,7 +248,7 @@ static void fz_advanced(struct fz_engine *fe, unsigned long now,
 	FZ_CHECK(fe, n == !!want, "advance to %lu returned %lu, want %d",
 		 now, n, !!want);
 	if (n)
-		FZ_TRACE("  %s: %lu collected by %lu%s\n", fe->e->ops->name,
+		FZ_TRACE(fe->ctx, "  %s: %lu collected by %lu%s\n", fe->e->ops->name,
 			 want, now, exact ? " (exactly)" : "");
 	fz_check_engine(fe, false);
 }
@@ -316,7 +294,7 @@ static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
 	run->started = true;
 	run->jiffy = jiffy;
 	run->left += fz_collect_due(fe, jiffy, true);
-	FZ_TRACE("  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
+	FZ_TRACE(fe->ctx, "  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
 		 jiffy);
 }
 
@@ -366,8 +344,8 @@ void fz_run_until(struct fz_engine *fe, unsigned long until)
 		 run.left, run.jiffy);
 	FZ_CHECK(fe, n == want, "run until %lu ran %lu timers, want %lu",
 		 until, n, want);
-	if (time_before(until, fz.clk)) {
-		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+	if (time_before(until, fe->ctx->clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fe->ctx->clk,
 			 "run into the past moved the engine");
 		return;
 	}
@@ -382,8 +360,8 @@ void fz_jump(struct fz_engine *fe, unsigned long now, bool drain)
 {
 	unsigned long n = twheel_advance(fe->e, now);
 
-	if (time_before(now, fz.clk)) {
-		FZ_CHECK(fe, !n && fe->e->clk == fz.clk,
+	if (time_before(now, fe->ctx->clk)) {
+		FZ_CHECK(fe, !n && fe->e->clk == fe->ctx->clk,
 			 "advance into the past moved the engine");
 		return;
 	}
@@ -398,7 +376,7 @@ void fz_jiffies(struct fz_engine *fe, unsigned int count)
 
 	while (count--) {
 		now = fe->e->clk;
-		fz_advanced(fe, now, fz_via_ops() ? twheel_ops_advance(fe->e, now) :
+		fz_advanced(fe, now, fz_via_ops(fe) ? twheel_ops_advance(fe->e, now) :
 				     twheel_advance(fe->e, now), true);
 		fz_drain(fe);
 	}
@@ -450,7 +428,7 @@ unsigned long fz_pick(struct fz_engine *fe, unsigned long lo, unsigned long hi)
 			 x, lo, hi, want, e1);
 		break;
 	case TWHEEL_SIMPLE:
-		m = fe->e->clk + fz_simple.wheel.mask;
+		m = fe->e->clk + fz_simple_mask(fe);
 		FZ_CHECK(fe, x == (fz_refused(fe, hi) && m - lo <= hi - lo ? m : hi),
 			 "simple pick %lu for [%lu, %lu]", x, lo, hi);
 		break;

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the differential fuzzer's files share: the engine under test
- * (FZ_WHEEL), the model of a timer, the engines and the input's state
- * (defined in fuzz.c), the check macros, and each file's entry points.
- * fuzz.c decodes the input into ops and runs them on both engines;
- * fuzz_ops.c applies one op to one engine and its model; fuzz_check.c
- * (with fuzz_seeds.h) checks an engine's structure; fuzz_vec.c is
- * hash_vec's pool of arrays and its checks.
+ * (FZ_WHEEL), the model of a timer, the input's context, the check
+ * macros, and each file's entry points. The files share no variables:
+ * each function is given the engine it works on (struct fz_engine), and
+ * through it the engine itself (fe->e, of which container_of() gives the
+ * engine's own structure) and the input's context (fe->ctx).
+ *
+ * Calls go one way, from the top down, never back:
+ *   fuzz.c        decodes the input into ops and runs them on both engines
+ *   fuzz_ops.c    applies one op to one engine and moves its model
+ *   fuzz_check.c  checks an engine against its model and its structure
+ *                 (fuzz_seeds.h, included there: ratas and volt)
+ *   fuzz_vec.c    hash_vec's pool of arrays, its refusals and structure
+ * and each of them reports a failed check with fz_report(), below.
  */
 #ifndef TW_FUZZ_H
 #define TW_FUZZ_H
@@ -54,44 +61,32 @@ struct fz_slot {
 	unsigned long hit_at;
 };
 
-struct fz_engine {
-	struct twheel_engine *e;
-	struct twheel_timer t[FZ_POOL];
-	struct fz_slot s[FZ_POOL];
-};
-
-/* The input being run. */
-struct fz_input {
+/* The input being run: set up by fuzz.c, each engine's fe->ctx. */
+struct fz_ctx {
 	const u8 *p;		/* input not consumed yet */
 	size_t n;
 	unsigned long clk;	/* every engine's clock between ops */
 	unsigned long op;	/* number of the current op */
 	bool trace;
+	u64 lazy_max;		/* the most cancelled timers volt held after any op */
+	unsigned long vec_arrays;	/* arrays given to hash_vec, not taken back */
 };
 
-extern struct fz_input fz;
-/* The wheel under test and the reference, each with its model. */
-extern struct fz_engine fz_wheel, fz_ref;
+/* An engine under test (the wheel, or the reference) and its model. */
+struct fz_engine {
+	struct fz_ctx *ctx;
+	struct twheel_engine *e;
+	struct twheel_timer t[FZ_POOL];
+	struct fz_slot s[FZ_POOL];
+};
 
-/* The engines, set up for each input by fuzz.c. */
-extern struct twheel_classic fz_classic;
-extern struct twheel_classic_bounded fz_bounded;
-extern struct twheel_modern fz_modern;
-extern struct twheel_reference fz_reference;
-extern struct twheel_heap fz_heap;
-extern struct twheel_hash fz_hash;
-extern struct twheel_simple fz_simple;
-extern struct twheel_hash_sorted fz_hash_sorted;
-extern struct twheel_straight fz_straight;
-extern struct twheel_ordered fz_ordered;
-extern struct twheel_ratas fz_ratas;
-extern struct twheel_volt fz_volt;
-extern struct twheel_hash_vec fz_vec;
-/* the most cancelled timers volt held after any op of this input */
-extern u64 fz_lazy_max;
-
-void fz_report(const struct fz_engine *fe, const char *file, int line,
-	       const char *cond);
+/* Names the failed check; the caller prints the details and aborts. */
+static inline void fz_report(const struct fz_engine *fe, const char *file,
+			     int line, const char *cond)
+{
+	fprintf(stderr, "twheel-fuzz: %s: op %lu, clk %lu: failed (%s:%d): %s\n  ",
+		fe->e->ops->name, fe->ctx->op, fe->e->clk, file, line, cond);
+}
 
 /* Aborts, saying where and what, unless cond holds. */
 #define FZ_CHECK(fe, cond, ...)						\
@@ -104,19 +99,19 @@ void fz_report(const struct fz_engine *fe, const char *file, int line,
 		}							\
 	} while (0)
 
-#define FZ_TRACE(...)							\
+#define FZ_TRACE(ctx, ...)						\
 	do {								\
-		if (fz.trace)						\
+		if ((ctx)->trace)					\
 			fprintf(stderr, __VA_ARGS__);			\
 	} while (0)
 
 /* The next input byte; 0 once it is used up. */
-static inline u8 fz_byte(void)
+static inline u8 fz_byte(struct fz_ctx *ctx)
 {
-	if (!fz.n)
+	if (!ctx->n)
 		return 0;
-	fz.n--;
-	return *fz.p++;
+	ctx->n--;
+	return *ctx->p++;
 }
 
 /* Index of t in the pool, or FZ_POOL for anything else. */
@@ -135,9 +130,9 @@ static inline unsigned int fz_index(const struct fz_engine *fe,
  * (twheel_ops_add() and the others) instead of its inlined fast path: both
  * must keep to the model, and to each other, on every input.
  */
-static inline bool fz_via_ops(void)
+static inline bool fz_via_ops(const struct fz_engine *fe)
 {
-	return fz.op & 1;
+	return fe->ctx->op & 1;
 }
 
 /* Timers in level 0, counted one by one (twheel_count()). */
@@ -157,7 +152,6 @@ bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires);
 bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
 		  unsigned long hi, unsigned long x, bool follow);
 void fz_drain(struct fz_engine *fe);
-void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d);
 void fz_run_until(struct fz_engine *fe, unsigned long until);
 void fz_jump(struct fz_engine *fe, unsigned long now, bool drain);
 void fz_jiffies(struct fz_engine *fe, unsigned int count);
@@ -165,15 +159,15 @@ unsigned long fz_pick(struct fz_engine *fe, unsigned long lo, unsigned long hi);
 
 /* fuzz_check.c: an engine against its model and its own structure. */
 void fz_check_engine(struct fz_engine *fe, bool full);
-unsigned long fz_walk_collected(struct fz_engine *fe,
-				const struct list_head *head);
+void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d);
 
 /* fuzz_vec.c: hash_vec's pool of arrays, its refusals, its structure. */
-void fz_vec_init(unsigned int nr_slots);
-void fz_vec_pool(unsigned int x);
+void fz_vec_init(struct fz_ctx *ctx, struct twheel_hash_vec *hv,
+		 unsigned int nr_slots);
+void fz_vec_pool(struct fz_engine *fe, unsigned int x);
 bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
 		    unsigned long expires);
-void fz_check_vec(struct fz_engine *fe, unsigned long armed, unsigned long due);
-void fz_vec_done(void);
+void fz_check_vec(struct fz_engine *fe, unsigned long armed);
+void fz_vec_done(struct fz_engine *fe);
 
 #endif /* TW_FUZZ_H */

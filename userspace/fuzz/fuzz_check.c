@@ -7,9 +7,14 @@
  * and hlists well linked, each timer in the bucket or slot it must be in,
  * bitmaps as the buckets are, per-level counts, the heap's order, the
  * reference's trees; next_event against the model. The seeds' engines'
- * checks are in fuzz_seeds.h, hash_vec's in fuzz_vec.c.
+ * checks are in fuzz_seeds.h, hash_vec's in fuzz_vec.c. Called by fuzz.c
+ * and fuzz_ops.c; calls down into fuzz_vec.c only. Each engine's own
+ * structure is container_of() the engine under test (fe->e).
  */
 #include "fuzz.h"
+
+/* The engine under test as its own structure: type, whose member is fe->e. */
+#define fz_engine_of(fe, type, member)	container_of((fe)->e, type, member)
 
 static bool fz_collected(const struct fz_engine *fe,
 			 const struct twheel_timer *t)
@@ -21,7 +26,8 @@ static bool fz_collected(const struct fz_engine *fe,
 	if (fe->e->ops->kind == TWHEEL_CLASSIC ||
 	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED) {
 		const struct list_head *p, *head = fe->e->ops->kind == TWHEEL_CLASSIC ?
-			&fz_classic.collected : &fz_bounded.collected;
+			&fz_engine_of(fe, struct twheel_classic, e)->collected :
+			&fz_engine_of(fe, struct twheel_classic_bounded, e)->collected;
 
 		for (p = head->next; p != head; p = p->next)
 			if (p == &t->list)
@@ -31,7 +37,8 @@ static bool fz_collected(const struct fz_engine *fe,
 	if (fe->e->ops->kind == TWHEEL_MODERN) {
 		const struct hlist_node *p;
 
-		for (p = fz_modern.collected.first; p; p = p->next)
+		for (p = fz_engine_of(fe, struct twheel_modern, e)->collected.first; p;
+		     p = p->next)
 			if (p == &t->entry)
 				return true;
 		return false;
@@ -50,7 +57,7 @@ static bool fz_collected(const struct fz_engine *fe,
 		return t->rounds == TW_HASH_COLLECTED;
 	while (rb_parent(top))
 		top = rb_parent(top);
-	return top != fz_reference.armed.rb_root.rb_node;
+	return top != fz_engine_of(fe, struct twheel_reference, e)->armed.rb_root.rb_node;
 }
 
 static unsigned long fz_walk_list(struct fz_engine *fe,
@@ -121,7 +128,7 @@ static void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
 static void fz_check_classic(struct fz_engine *fe, unsigned long armed,
 			     unsigned long due)
 {
-	struct twheel_classic *c = &fz_classic;
+	struct twheel_classic *c = fz_engine_of(fe, struct twheel_classic, e);
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, n;
 	unsigned int b;
 
@@ -146,7 +153,7 @@ static void fz_check_classic(struct fz_engine *fe, unsigned long armed,
 static void fz_check_bounded(struct fz_engine *fe, unsigned long armed,
 			     unsigned long due)
 {
-	struct twheel_classic_bounded *c = &fz_bounded;
+	struct twheel_classic_bounded *c = fz_engine_of(fe, struct twheel_classic_bounded, e);
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 };
 	unsigned long clk = fe->e->clk, n, s, d, fire, end;
 	const struct list_head *p;
@@ -195,7 +202,7 @@ static void fz_check_bounded(struct fz_engine *fe, unsigned long armed,
 static void fz_check_modern(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	struct twheel_modern *m = &fz_modern;
+	struct twheel_modern *m = fz_engine_of(fe, struct twheel_modern, e);
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
 	struct hlist_node **tail;
 	unsigned int b, l;
@@ -219,8 +226,8 @@ static void fz_check_modern(struct fz_engine *fe, unsigned long armed,
 }
 
 /* A collected list of the heap or the hash engine: count and marks. */
-unsigned long fz_walk_collected(struct fz_engine *fe,
-				const struct list_head *head)
+static unsigned long fz_walk_collected(struct fz_engine *fe,
+				       const struct list_head *head)
 {
 	const struct list_head *p;
 	const struct twheel_timer *t;
@@ -246,7 +253,7 @@ unsigned long fz_walk_collected(struct fz_engine *fe,
 static void fz_check_heap(struct fz_engine *fe, unsigned long armed,
 			  unsigned long due)
 {
-	const struct twheel_heap *h = &fz_heap;
+	const struct twheel_heap *h = fz_engine_of(fe, struct twheel_heap, e);
 	const struct twheel_heap_slot *s;
 	unsigned long key;
 	unsigned int i;
@@ -324,7 +331,7 @@ static void fz_check_slots(struct fz_engine *fe, unsigned long armed,
 static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	const struct twheel_hash *h = &fz_hash_sorted.wheel;
+	const struct twheel_hash *h = &fz_engine_of(fe, struct twheel_hash_sorted, wheel.e)->wheel;
 	const struct twheel_timer *t, *prev;
 	unsigned long b, n, in_slots = 0;
 	const struct list_head *p;
@@ -368,7 +375,11 @@ static void fz_check_list(struct fz_engine *fe, unsigned long armed,
 			  unsigned long due)
 {
 	bool straight = fe->e->ops->kind == TWHEEL_STRAIGHT;
-	const struct list_head *head = straight ? &fz_straight.list : &fz_ordered.list;
+	const struct twheel_straight *st = straight ?
+		fz_engine_of(fe, struct twheel_straight, e) : NULL;
+	const struct twheel_ordered *ord = straight ? NULL :
+		fz_engine_of(fe, struct twheel_ordered, e);
+	const struct list_head *head = straight ? &st->list : &ord->list;
 	const struct twheel_timer *t, *prev = NULL;
 	const struct list_head *p;
 	unsigned long n = 0;
@@ -382,10 +393,10 @@ static void fz_check_list(struct fz_engine *fe, unsigned long armed,
 		FZ_CHECK(fe, fe->s[i].state == FZ_ARMED, "timer %u in state %d in the list",
 			 i, fe->s[i].state);
 		if (straight)
-			FZ_CHECK(fe, fz_straight.base + t->rounds == fe->s[i].fire &&
-				 !time_after(fz_straight.base, fe->e->clk),
+			FZ_CHECK(fe, st->base + t->rounds == fe->s[i].fire &&
+				 !time_after(st->base, fe->e->clk),
 				 "timer %u: base %lu + %lu ticks, model fire %lu",
-				 i, fz_straight.base, t->rounds, fe->s[i].fire);
+				 i, st->base, t->rounds, fe->s[i].fire);
 		else
 			FZ_CHECK(fe, !prev || !time_before(t->expires, prev->expires),
 				 "list: %lu after %lu", t->expires, prev->expires);
@@ -394,8 +405,8 @@ static void fz_check_list(struct fz_engine *fe, unsigned long armed,
 	FZ_CHECK(fe, n == armed && fz_level0(fe) == armed,
 		 "%lu timers in the list, in level 0 %lu, want %lu", n,
 		 fz_level0(fe), armed);
-	FZ_CHECK(fe, fz_walk_collected(fe, straight ? &fz_straight.collected :
-				       &fz_ordered.collected) == due,
+	FZ_CHECK(fe, fz_walk_collected(fe, straight ? &st->collected :
+				       &ord->collected) == due,
 		 "collected list is not %lu long", due);
 }
 
@@ -461,27 +472,45 @@ static unsigned long fz_walk_due(struct fz_engine *fe,
 static void fz_check_hash(struct fz_engine *fe, unsigned long armed,
 			  unsigned long due)
 {
-	fz_check_slots(fe, armed, due, fz_hash.slots, fz_hash.map,
-		       fz_hash.mask, fz_hash.bits, &fz_hash.collected);
+	const struct twheel_hash *h = fz_engine_of(fe, struct twheel_hash, e);
+
+	fz_check_slots(fe, armed, due, h->slots, h->map, h->mask, h->bits,
+		       &h->collected);
 }
 
 static void fz_check_simple(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	fz_check_slots(fe, armed, due, fz_simple.wheel.slots, fz_simple.wheel.map,
-		       fz_simple.wheel.mask, 0, &fz_simple.wheel.collected);
+	const struct twheel_hash *h = &fz_engine_of(fe, struct twheel_simple, wheel.e)->wheel;
+
+	fz_check_slots(fe, armed, due, h->slots, h->map, h->mask, 0, &h->collected);
 }
 
 /* The reference: its two trees hold what is armed and what is due. */
 static void fz_check_reference(struct fz_engine *fe, unsigned long armed,
 			       unsigned long due)
 {
+	const struct twheel_reference *r = fz_engine_of(fe, struct twheel_reference, e);
 	unsigned long n;
 
-	n = fz_walk_armed(fe, &fz_reference.armed);
+	n = fz_walk_armed(fe, &r->armed);
 	FZ_CHECK(fe, n == armed, "%lu in the armed tree, want %lu", n, armed);
-	n = fz_walk_due(fe, &fz_reference.due);
+	n = fz_walk_due(fe, &r->due);
 	FZ_CHECK(fe, n == due, "%lu in the due tree, want %lu", n, due);
+}
+
+/*
+ * hash_vec: its slots and pool (fuzz_vec.c), then its collected list as
+ * the other hash engines'.
+ */
+static void fz_check_hash_vec(struct fz_engine *fe, unsigned long armed,
+			      unsigned long due)
+{
+	const struct twheel_hash_vec *hv = fz_engine_of(fe, struct twheel_hash_vec, e);
+
+	fz_check_vec(fe, armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, &hv->collected) == due,
+		 "collected list is not %lu long", due);
 }
 
 /* Each engine's structure check, by its kind. */
@@ -499,9 +528,40 @@ static void (*const fz_checks[TWHEEL_NR_KINDS])(struct fz_engine *fe,
 	[TWHEEL_ORDERED]	 = fz_check_list,
 	[TWHEEL_RATAS]		 = fz_check_ratas,
 	[TWHEEL_VOLT]		 = fz_check_volt,
-	[TWHEEL_HASH_VEC]	 = fz_check_vec,
+	[TWHEEL_HASH_VEC]	 = fz_check_hash_vec,
 	[TWHEEL_CLASSIC_BOUNDED] = fz_check_bounded,
 };
+
+/* Smallest distance from clk to a timer's jiffy, at most limit. */
+static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_POOL; i++)
+		if (fe->s[i].state == FZ_ARMED)
+			limit = min(limit, fe->s[i].fire - fe->e->clk);
+	return limit;
+}
+
+/*
+ * The classic wheel may stop early for a cascade, ratas for a promotion,
+ * volt to re-file a slot or reclaim cancelled timers, the hash engines for
+ * a slot whose timers only wait a round; the others may not.
+ */
+void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d)
+{
+	unsigned long want = fz_next(fe, limit);
+
+	if (fe->e->ops->kind == TWHEEL_CLASSIC || fe->e->ops->kind == TWHEEL_HASH ||
+	    fe->e->ops->kind == TWHEEL_HASH_SORTED || fe->e->ops->kind == TWHEEL_RATAS ||
+	    fe->e->ops->kind == TWHEEL_VOLT || fe->e->ops->kind == TWHEEL_HASH_VEC ||
+	    fe->e->ops->kind == TWHEEL_CLASSIC_BOUNDED)
+		FZ_CHECK(fe, d <= want, "next_event(%lu) = %lu, a timer is due in %lu",
+			 limit, d, want);
+	else
+		FZ_CHECK(fe, d == want, "next_event(%lu) = %lu, want %lu",
+			 limit, d, want);
+}
 
 /* Every timer against the model; with full, the whole structure too. */
 void fz_check_engine(struct fz_engine *fe, bool full)
@@ -548,7 +608,7 @@ void fz_check_engine(struct fz_engine *fe, bool full)
 		return;
 
 	fz_checks[fe->e->ops->kind](fe, armed, due);
-	n = 1 + fz.op % 600;
+	n = 1 + fe->ctx->op % 600;
 	fz_check_next(fe, n, twheel_next_event(fe->e, n));
 	fz_check_next(fe, LONG_MAX, twheel_next_event(fe->e, LONG_MAX));
 }

@@ -22,7 +22,8 @@
 #                   --D1=32768,8,64 --LL=8388608,16,64)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../scripts/lib.sh"
+top=$(cd "$here/.." && pwd)
+. "$top/../scripts/lib.sh"
 
 sizes=${BENCH_SIZES:-1000 10000 100000 1000000}
 jiffies=${BENCH_JIFFIES:-2048}
@@ -33,10 +34,10 @@ engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted s
 	ratas volt hash_vec classic_bounded}
 cache_engines=${CACHE_ENGINES-classic hash hash_vec}
 cache_geometry=${CACHE_GEOMETRY:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64}
-bench=$here/build/bench
+bench=$top/build/bench
 
-ksrc=$("$here/setup.sh")
-make -s -C "$here" KSRC="$ksrc" bench
+ksrc=$("$top/setup.sh")
+make -s -C "$top" KSRC="$ksrc" bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

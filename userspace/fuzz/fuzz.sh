@@ -2,19 +2,20 @@
 # Builds the libFuzzer targets and runs each for FUZZ_SECONDS (default 60),
 # FUZZ_JOBS at a time (default: the CPUs, at most 2; each target on one core).
 # Prints "PASS fuzz-<target>" or "FAIL ..." for each, in the order given.
-#   userspace/fuzz.sh [classic|modern8|modern9|heap|hash|simple|hash_sorted|
-#                      straight|ordered|ratas|volt|hash_vec|classic_bounded|trace]...
+#   userspace/fuzz/fuzz.sh [classic|modern8|modern9|heap|hash|simple|hash_sorted|
+#                           straight|ordered|ratas|volt|hash_vec|classic_bounded|trace]...
 # New inputs go to $FUZZ_OUT/corpus-<target> (default userspace/build), crashes
-# to $FUZZ_OUT/crash-<target>-*; userspace/corpus holds the seeds, or
-# userspace/corpus-<target> where there is one (with corpus-<target>.dict).
+# to $FUZZ_OUT/crash-<target>-*; userspace/fuzz/corpus holds the seeds, or
+# userspace/fuzz/corpus-<target> where there is one (with corpus-<target>.dict).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../scripts/lib.sh"
+top=$(cd "$here/.." && pwd)
+. "$top/../scripts/lib.sh"
 
 secs=${FUZZ_SECONDS:-60}
-out=${FUZZ_OUT:-$here/build}
-ksrc=$("$here/setup.sh") || exit 1
-make -s -C "$here" KSRC="$ksrc" fuzz || { echo "FAIL fuzz-build"; exit 1; }
+out=${FUZZ_OUT:-$top/build}
+ksrc=$("$top/setup.sh") || exit 1
+make -s -C "$top" KSRC="$ksrc" fuzz || { echo "FAIL fuzz-build"; exit 1; }
 
 [ $# -gt 0 ] || set -- classic modern8 modern9 heap hash simple hash_sorted straight ordered \
 	ratas volt hash_vec classic_bounded trace
@@ -30,7 +31,7 @@ fuzz_one() {
 	[ -f "$here/corpus-$t.dict" ] && dict=(-dict="$here/corpus-$t.dict")
 	mkdir -p "$work"
 	log "fuzzing $t for $secs s (log: $flog)"
-	if "$here/build/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
+	if "$top/build/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
 		-artifact_prefix="$out/crash-$t-" "$work" "$seeds" \
 		>"$flog" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$flog")

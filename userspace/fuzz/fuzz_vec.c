@@ -3,34 +3,42 @@
  * The fuzzer's part for the hash_vec engine (FZ_WHEEL == FZ_HASH_VEC,
  * fuzz.h): its pool of arrays, fed and drained by the input, the refusals
  * that follow from it predicted from the slots and the pool alone, and
- * its structure checked after every op.
+ * its structure checked after every op. The lowest of the fuzzer's files:
+ * called by fuzz.c, fuzz_ops.c and fuzz_check.c, it calls none of them.
+ * The arrays given and not taken back are counted in the context
+ * (fe->ctx->vec_arrays).
  */
 #include <linux/log2.h>
 #include "fuzz.h"
 
+/* The engine's slots and bitmap, handed to it by fz_vec_init(). */
 static unsigned long fz_vec_mem[(FZ_HASH_SLOTS * sizeof(struct twheel_vec_slot) +
 				 FZ_HASH_SLOTS / 8) / sizeof(long)];
-/* Arrays given to the engine and not taken back yet. */
-static unsigned long fz_vec_arrays;
 
-static void fz_vec_give(unsigned int order)
+/* The hash_vec engine fe tests. */
+static struct twheel_hash_vec *fz_vec_of(const struct fz_engine *fe)
+{
+	return container_of(fe->e, struct twheel_hash_vec, e);
+}
+
+static void fz_vec_give(struct fz_engine *fe, unsigned int order)
 {
 	void *a = malloc(twheel_hash_vec_array_size(order));
 
 	if (!a)
 		abort();
-	twheel_hash_vec_give(&fz_vec, order, a);
-	fz_vec_arrays++;
+	twheel_hash_vec_give(fz_vec_of(fe), order, a);
+	fe->ctx->vec_arrays++;
 }
 
-static bool fz_vec_take(bool all)
+static bool fz_vec_take(struct fz_engine *fe, bool all)
 {
-	void *a = twheel_hash_vec_take(&fz_vec, all);
+	void *a = twheel_hash_vec_take(fz_vec_of(fe), all);
 
 	if (!a)
 		return false;
 	free(a);
-	fz_vec_arrays--;
+	fe->ctx->vec_arrays--;
 	return true;
 }
 
@@ -38,47 +46,49 @@ static bool fz_vec_take(bool all)
  * Sets up the engine, and how many spares of order 0 and of the small
  * orders it asks to keep: a small pool, so that arms are refused often.
  */
-void fz_vec_init(unsigned int nr_slots)
+void fz_vec_init(struct fz_ctx *ctx, struct twheel_hash_vec *hv,
+		 unsigned int nr_slots)
 {
-	u8 k = fz_byte();
+	u8 k = fz_byte(ctx);
 	unsigned int o;
 
-	if (twheel_hash_vec_init(&fz_vec, fz.clk, fz_vec_mem, nr_slots))
+	if (twheel_hash_vec_init(hv, ctx->clk, fz_vec_mem, nr_slots))
 		abort();
-	twheel_hash_vec_keep(&fz_vec, 0, k & 7);
+	twheel_hash_vec_keep(hv, 0, k & 7);
 	for (o = 1; o < TW_VEC_SMALL_ORDERS; o++)
-		twheel_hash_vec_keep(&fz_vec, o, (k >> 3) & 3);
-	FZ_TRACE("keep %u first, %u small\n", k & 7, (k >> 3) & 3);
-	fz_vec_arrays = 0;
+		twheel_hash_vec_keep(hv, o, (k >> 3) & 3);
+	FZ_TRACE(ctx, "keep %u first, %u small\n", k & 7, (k >> 3) & 3);
+	ctx->vec_arrays = 0;
 }
 
 /*
  * The pool op (x, 5 bits): give what the engine asks for, give one array
  * of some order, take back the excess, or take any one spare.
  */
-void fz_vec_pool(unsigned int x)
+void fz_vec_pool(struct fz_engine *fe, unsigned int x)
 {
+	struct twheel_hash_vec *hv = fz_vec_of(fe);
 	unsigned int order;
 	u32 n;
 
 	switch (x & 3) {
 	case 0:
-		while ((n = twheel_hash_vec_wanted(&fz_vec, &order)))
+		while ((n = twheel_hash_vec_wanted(hv, &order)))
 			while (n--)
-				fz_vec_give(order);
-		FZ_CHECK(&fz_wheel, !twheel_hash_vec_short(&fz_vec),
+				fz_vec_give(fe, order);
+		FZ_CHECK(fe, !twheel_hash_vec_short(hv),
 			 "short after every want was given");
 		break;
 	case 1:
-		fz_vec_give((x >> 2) & 7);
+		fz_vec_give(fe, (x >> 2) & 7);
 		break;
 	case 2:
-		while (fz_vec_take(false))
+		while (fz_vec_take(fe, false))
 			;
-		FZ_CHECK(&fz_wheel, !fz_vec.high, "high after the excess was taken");
+		FZ_CHECK(fe, !hv->high, "high after the excess was taken");
 		break;
 	default:
-		fz_vec_take(true);
+		fz_vec_take(fe, true);
 	}
 }
 
@@ -91,7 +101,7 @@ void fz_vec_pool(unsigned int x)
 bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
 		    unsigned long expires)
 {
-	const struct twheel_hash_vec *hv = &fz_vec;
+	const struct twheel_hash_vec *hv = fz_vec_of(fe);
 	const struct twheel_timer *t = &fe->t[i];
 	unsigned long clk = hv->e.clk, when = time_before(expires, clk) ? clk : expires;
 	const struct twheel_vec_slot *s = &hv->slots[when & hv->mask];
@@ -124,11 +134,12 @@ bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
  * Every slot: its array as long as its count (none while empty), every
  * entry's timer pointing back at it and due at the model's jiffy, in the
  * slot of that jiffy; the bitmap; every pending timer's slot and index at
- * an entry that holds it; each order's spares, hot slots and bits.
+ * an entry that holds it; each order's spares, hot slots and bits. Its
+ * collected list is fuzz_check.c's to walk, as the other hash engines'.
  */
-void fz_check_vec(struct fz_engine *fe, unsigned long armed, unsigned long due)
+void fz_check_vec(struct fz_engine *fe, unsigned long armed)
 {
-	const struct twheel_hash_vec *hv = &fz_vec;
+	const struct twheel_hash_vec *hv = fz_vec_of(fe);
 	u32 hot[TW_VEC_ORDERS] = { 0 }, want, n;
 	unsigned long b, in_slots = 0, arrays = 0;
 	const struct twheel_vec_slot *s;
@@ -201,22 +212,20 @@ void fz_check_vec(struct fz_engine *fe, unsigned long armed, unsigned long due)
 			 test_bit(k, &hv->scarce), test_bit(k, &hv->high));
 		arrays += n;
 	}
-	FZ_CHECK(fe, arrays == fz_vec_arrays, "%lu arrays in slots and spares, %lu given",
-		 arrays, fz_vec_arrays);
-	FZ_CHECK(fe, fz_walk_collected(fe, &hv->collected) == due,
-		 "collected list is not %lu long", due);
+	FZ_CHECK(fe, arrays == fe->ctx->vec_arrays, "%lu arrays in slots and spares, %lu given",
+		 arrays, fe->ctx->vec_arrays);
 }
 
 /* The input's end: every timer deleted, every array back, none lost. */
-void fz_vec_done(void)
+void fz_vec_done(struct fz_engine *fe)
 {
 	unsigned int i;
 
 	for (i = 0; i < FZ_POOL; i++)
-		twheel_del(&fz_vec.e, &fz_wheel.t[i]);
-	while (fz_vec_take(true))
+		twheel_del(fe->e, &fe->t[i]);
+	while (fz_vec_take(fe, true))
 		;
-	FZ_CHECK(&fz_wheel, !fz_vec_arrays && !twheel_stats_pending(&fz_vec.e.st),
-		 "%lu arrays not handed back, %lu timers pending", fz_vec_arrays,
-		 twheel_stats_pending(&fz_vec.e.st));
+	FZ_CHECK(fe, !fe->ctx->vec_arrays && !twheel_stats_pending(&fe->e->st),
+		 "%lu arrays not handed back, %lu timers pending", fe->ctx->vec_arrays,
+		 twheel_stats_pending(&fe->e->st));
 }

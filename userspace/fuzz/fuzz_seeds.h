@@ -46,6 +46,7 @@ static void fz_check_point(struct fz_engine *fe, unsigned int i,
 static void fz_check_ratas(struct fz_engine *fe, unsigned long armed,
 			   unsigned long due)
 {
+	struct twheel_ratas *ratas = fz_engine_of(fe, struct twheel_ratas, e);
 	unsigned long lvl[TWHEEL_MAX_LEVELS] = { 0 }, per[TWHEEL_MAX_LEVELS], n;
 	const struct twheel_timer *t;
 	struct hlist_node **tail;
@@ -53,8 +54,8 @@ static void fz_check_ratas(struct fz_engine *fe, unsigned long armed,
 
 	for (b = 0; b < TW_RATAS_BUCKETS; b++) {
 		l = b / TW_RATAS_SIZE;
-		lvl[l] += fz_walk_hlist(fe, &fz_ratas.slots[b], b, &tail);
-		hlist_for_each_entry(t, &fz_ratas.slots[b], entry) {
+		lvl[l] += fz_walk_hlist(fe, &ratas->slots[b], b, &tail);
+		hlist_for_each_entry(t, &ratas->slots[b], entry) {
 			i = fz_index(fe, t);
 			FZ_CHECK(fe, fe->s[i].state == FZ_ARMED,
 				 "timer %u in slot %u in state %d", i, b,
@@ -68,9 +69,9 @@ static void fz_check_ratas(struct fz_engine *fe, unsigned long armed,
 		FZ_CHECK(fe, lvl[l] == per[l],
 			 "level %u: %lu timers, twheel_count says %lu", l,
 			 lvl[l], per[l]);
-	n = fz_walk_list(fe, &fz_ratas.collected, TWHEEL_COLLECTED);
+	n = fz_walk_list(fe, &ratas->collected, TWHEEL_COLLECTED);
 	FZ_CHECK(fe, n == due, "%lu collected, want %lu", n, due);
-	list_for_each_entry(t, &fz_ratas.collected, list)
+	list_for_each_entry(t, &ratas->collected, list)
 		FZ_CHECK(fe, t->bucket == TWHEEL_COLLECTED,
 			 "collected timer %u says bucket %u", fz_index(fe, t),
 			 t->bucket);
@@ -88,6 +89,7 @@ static unsigned long fz_walk_volt(struct fz_engine *fe,
 				  const struct list_head *head, unsigned int idx,
 				  enum fz_state want, unsigned long *lazy)
 {
+	const struct twheel_volt *v = fz_engine_of(fe, struct twheel_volt, e);
 	const struct list_head *p;
 	const struct twheel_timer *t;
 	unsigned long n = 0;
@@ -112,10 +114,10 @@ static unsigned long fz_walk_volt(struct fz_engine *fe,
 				       idx % TW_VOLT_SIZE);
 		else if (idx == TW_VOLT_OVERFLOW)
 			FZ_CHECK(fe, fe->s[i].fire - fe->e->clk >=
-				 fz_volt.overflow_next - fe->e->clk &&
-				 !(fz_volt.overflow_next & ((1UL << TW_VOLT_SPAN_BITS) - 1)),
+				 v->overflow_next - fe->e->clk &&
+				 !(v->overflow_next & ((1UL << TW_VOLT_SPAN_BITS) - 1)),
 				 "timer %u (fire %lu) on the overflow list, walked at %lu",
-				 i, fe->s[i].fire, fz_volt.overflow_next);
+				 i, fe->s[i].fire, v->overflow_next);
 	}
 	return n;
 }
@@ -129,7 +131,7 @@ static unsigned long fz_walk_volt(struct fz_engine *fe,
 static void fz_check_volt(struct fz_engine *fe, unsigned long armed,
 			  unsigned long due)
 {
-	const struct twheel_volt *v = &fz_volt;
+	const struct twheel_volt *v = fz_engine_of(fe, struct twheel_volt, e);
 	unsigned long lazy = 0, n;
 	unsigned int b, i;
 	bool bit;
@@ -144,10 +146,10 @@ static void fz_check_volt(struct fz_engine *fe, unsigned long armed,
 	FZ_CHECK(fe, fz_walk_volt(fe, &v->collected, TW_VOLT_COLLECTED,
 				  FZ_COLLECTED, &lazy) - (lazy - n) == due,
 		 "collected list: not %lu live timers", due);
-	fz_lazy_max = max(fz_lazy_max, (u64)lazy);
-	FZ_CHECK(fe, v->e.st.lazy_held == lazy && v->e.st.lazy_held_max == fz_lazy_max,
+	fe->ctx->lazy_max = max(fe->ctx->lazy_max, (u64)lazy);
+	FZ_CHECK(fe, v->e.st.lazy_held == lazy && v->e.st.lazy_held_max == fe->ctx->lazy_max,
 		 "lazy_held %llu (max %llu), %lu cancelled timers linked (max %llu)",
-		 v->e.st.lazy_held, v->e.st.lazy_held_max, lazy, fz_lazy_max);
+		 v->e.st.lazy_held, v->e.st.lazy_held_max, lazy, fe->ctx->lazy_max);
 	for (i = 0; i < FZ_POOL; i++)
 		FZ_CHECK(fe, fe->t[i].volt_link.next ||
 			 (fe->t[i].volt_slot == TW_VOLT_IDLE && !fe->t[i].volt_cancelled),

@@ -20,7 +20,8 @@
 #                   design in C)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../scripts/lib.sh"
+top=$(cd "$here/.." && pwd)
+. "$top/../scripts/lib.sh"
 
 sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
 mixes=${STREAM_MIXES:-u s}
@@ -29,15 +30,15 @@ ops=${STREAM_OPS:-20000}
 repeat=${STREAM_REPEAT:-3}
 jobs=${STREAM_JOBS:-1}
 
-ksrc=$("$here/setup.sh")
-make -s -C "$here" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
+ksrc=$("$top/setup.sh")
+make -s -C "$top" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
 if [ -n "${RATAS:-}" ]; then
 	engines="$engines ratas_cc"
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-prog() { if [ "$1" = ratas_cc ]; then echo "$here/build/ratas-stream"; else echo "$here/build/stream"; fi; }
+prog() { if [ "$1" = ratas_cc ]; then echo "$top/build/ratas-stream"; else echo "$top/build/stream"; fi; }
 
 # cell N MIX ENGINE: callgrind's counts, then the native runs, into the
 # cell's own files (cells run STREAM_JOBS at a time).

@@ -36,10 +36,10 @@ static const struct {
 	const char *what;
 } rp_binaries[] = {
 	{ "\x1f\x8b", 2,
-	  "gzip data: make replay (userspace/replay.sh) decompresses it, or gunzip it" },
+	  "gzip data: make replay (userspace/replay/replay.sh) decompresses it, or gunzip it" },
 	/* with the string's NUL: FD 37 7A 58 5A 00 */
 	{ "\xfd\x37\x7a\x58\x5a", 6,
-	  "xz data: make replay (userspace/replay.sh) decompresses it, or unxz it" },
+	  "xz data: make replay (userspace/replay/replay.sh) decompresses it, or unxz it" },
 	{ "\x17\x08\x44tracing", 10,
 	  "trace-cmd's binary trace.dat: run trace-cmd report on it" },
 	{ "PERFILE2", 8, "perf's binary perf.data: run perf script on it" },

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The replay's checks (userspace/check.sh runs them): the traces recorded in
 # the guest in each of the three text forms (tracefs' from both trace and
-# trace_pipe), and a hand-made file of bad lines, through userspace/replay.sh. One "PASS <name>" or "FAIL <name>" line
+# trace_pipe), and a hand-made file of bad lines, through userspace/replay/replay.sh. One "PASS <name>" or "FAIL <name>" line
 # per check; exits non-zero if any failed.
 #  - the events parsed per type equal a count made here with grep, every
 #    line is of the form recorded, none is malformed;
@@ -30,7 +30,8 @@
 #  - each trace passes the fuzz target's checks, under ASan and UBSan.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../scripts/lib.sh"
+top=$(cd "$here/.." && pwd)
+. "$top/../scripts/lib.sh"
 
 exact="classic reference heap hash simple hash_sorted straight ordered ratas volt hash_vec
 	classic_bounded"
@@ -41,11 +42,11 @@ fail=0
 # result STATUS NAME
 result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }
 bad() { echo "replay-check: $*" >&2; return 1; }
-ksrc=$("$here/setup.sh") && make -s -C "$here" KSRC="$ksrc" build/fuzz-trace >&2 ||
+ksrc=$("$top/setup.sh") && make -s -C "$top" KSRC="$ksrc" build/fuzz-trace >&2 ||
 	{ echo "FAIL replay-build"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bin=$here/build/replay
+bin=$top/build/replay
 
 # rows TABLE COL...: the rows of the table under "## TABLE:" as the named
 # columns' cells joined by "|", the engine first.
@@ -121,7 +122,7 @@ check_form() {
 			{ bad "$what: Ir/op or ns/op missing: $(tr '\n' ' ' <"$tmp/ir")"; fails=1; }
 	fi
 	# the whole trace through the fuzz target: ASan and UBSan, its checks
-	"$here/build/fuzz-trace" "$tmp/$what.txt" >"$tmp/$what.asan" 2>&1 ||
+	"$top/build/fuzz-trace" "$tmp/$what.txt" >"$tmp/$what.asan" 2>&1 ||
 		{ tail -n 20 "$tmp/$what.asan" >&2; bad "$what: fuzz-trace on the trace failed"; fails=1; }
 	cat "$out" >&2
 	result $fails "replay-$what"
@@ -158,7 +159,7 @@ expect() {
 	local what=$1 file=$2 want
 	shift 2
 	out=$tmp/$what.out
-	"$here/build/replay" -r 1 -e heap,classic "$file" >"$out" 2>&2 || { bad "$what: replay failed"; fails=1; }
+	"$top/build/replay" -r 1 -e heap,classic "$file" >"$out" 2>&2 || { bad "$what: replay failed"; fails=1; }
 	cat "$out" >&2
 	for want in "$@"; do
 		grep -qxF -- "$want" "$out" || { bad "$what: not $want"; fails=1; }
@@ -190,8 +191,8 @@ result $fails replay-stack-lines
 variant() {
 	local what=$1 src=$2 form=$3 expr=$4 k0 k1 fails=0
 	gzip -dc "$src" | sed -E "$expr" >"$tmp/$what.txt"
-	"$here/build/replay" -r 1 -e heap "$tmp/$what.txt" >"$tmp/$what.out" 2>&2 || fails=1
-	gzip -dc "$src" | "$here/build/replay" -r 1 -e heap - >"$tmp/$what.src" 2>&2 || fails=1
+	"$top/build/replay" -r 1 -e heap "$tmp/$what.txt" >"$tmp/$what.out" 2>&2 || fails=1
+	gzip -dc "$src" | "$top/build/replay" -r 1 -e heap - >"$tmp/$what.src" 2>&2 || fails=1
 	cmp -s "$tmp/$what.txt" <(gzip -dc "$src") && { bad "$what: sed changed nothing"; fails=1; }
 	n=$(grep -c ': [a-z_]*timer_[a-z_]*: ' "$tmp/$what.txt")
 	grep -qx "# forms:.* $form=$n\( .*\)\?" "$tmp/$what.out" ||
@@ -216,7 +217,7 @@ result $? replay-form-deferrable
 # replayed, and named in the header as it is.
 odd="$tmp/a b&c|d's \$HOME.tracefs"
 cp "$here/traces/stack.txt" "$odd"
-REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." replay TRACE="$odd" \
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$top/.." replay TRACE="$odd" \
 	>"$tmp/odd.out" 2>"$tmp/odd.err" && grep -qxF "# replay of $odd" "$tmp/odd.out" &&
 	grep -q "^# lines 16: events 4," "$tmp/odd.out"
 rc=$?
@@ -353,7 +354,7 @@ for v in 10 10000; do
 		grep -q "^# HZ $v, as REPLAY_HZ sets (the trace cannot tell: .*); timer_list timers aged out 2 s ($((2 * v)) jiffies)" "$tmp/hz.out" ||
 		{ bad "REPLAY_HZ=$v: $(grep '^# HZ' "$tmp/hz.out")"; fails=1; }
 done
-REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$here/.." replay \
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap REPLAY_REPEAT=1 make -s -C "$top/.." replay \
 	TRACE="$here/traces/hz1000.tracefs" REPLAY_HZ=300 >"$tmp/hz.out" 2>"$tmp/hz.err" &&
 	grep -qxF "# HZ 300, as REPLAY_HZ sets (${told#as }); timer_list timers aged out 2 s (600 jiffies) + timeout/8 past their expiry" "$tmp/hz.out" ||
 	{ cat "$tmp/hz.err" >&2; bad "make replay REPLAY_HZ=300: $(grep '^# HZ' "$tmp/hz.out")"; fails=1; }
@@ -364,7 +365,7 @@ for v in abc 0 9 10001 250x -250 +250 0250 " 250" "250 " 1e3 2.5e2 9999999999999
 		grep -qxF "replay: REPLAY_HZ='$v' is not an HZ: give the traced machine's as a whole number from 10 to 10000 (250, 1000, ...), or leave REPLAY_HZ unset for the trace to tell it" "$tmp/hz.err" ||
 		{ bad "REPLAY_HZ='$v': exit $rc, $(cat "$tmp/hz.err")"; fails=1; }
 done
-REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap make -s -C "$here/.." replay TRACE="$here/traces/stack.txt" \
+REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap make -s -C "$top/.." replay TRACE="$here/traces/stack.txt" \
 	REPLAY_HZ=1000x >"$tmp/hz.out" 2>"$tmp/hz.err" && { bad "make replay REPLAY_HZ=1000x exited 0"; fails=1; }
 grep -qF "replay: REPLAY_HZ='1000x' is not an HZ" "$tmp/hz.err" || { bad "make replay REPLAY_HZ=1000x: $(cat "$tmp/hz.err")"; fails=1; }
 result $fails replay-hz-override
