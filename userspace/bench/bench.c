@@ -24,9 +24,9 @@
  * mods of a pending timer, of those left alone, those in place (same
  * bucket), the rest (relinked), timers moved by cascades, timers expired.
  *
- * engine: classic, modern, reference, heap, hash, simple, hash_sorted,
- * straight, ordered, ratas, volt, classic_bounded or hash_vec (its arrays
- * fed between batches, untimed: vec_pool.h).
+ * engine: any of the registry's (engines/list.h), made by the one
+ * user-space constructor (include/twheel_user.h); hash_vec's arrays fed
+ * between batches, untimed (vec_pool.h).
  *
  * Natively it prints "ns <engine> <pending> <add> <del> <mod> <advance> <x>":
  * ns per op, advance per jiffy, and x the percentage of timers that expired
@@ -42,6 +42,7 @@
 #include <valgrind/callgrind.h>
 #include <linux/jiffies.h>
 #include "twheel.h"
+#include "twheel_user.h"
 #include "vec_pool.h"
 
 #define BENCH_TOUCH	64	/* jiffies between two touches of a timer */
@@ -49,19 +50,7 @@
 enum { OP_ADD, OP_DEL, OP_MOD, OP_ADV, NR_OPS };
 static const char *const op_name[NR_OPS] = { "add", "del", "mod", "advance" };
 
-static struct twheel_classic classic;
-static struct twheel_modern modern;
-static struct twheel_reference reference;
-static struct twheel_heap heap;
-static struct twheel_hash hash;
-static struct twheel_simple simple;
-static struct twheel_hash_sorted hash_sorted;
-static struct twheel_straight straight;
-static struct twheel_ordered ordered;
-static struct twheel_ratas ratas;
-static struct twheel_volt volt;
-static struct twheel_hash_vec hash_vec;
-static struct twheel_classic_bounded classic_bounded;
+static struct tw_user_engine engine;
 
 enum { RULE_ENGINE, RULE_PICK, RULE_LO, RULE_HI, RULE_ROUND, NR_RULES };
 static const char *const rule_name[NR_RULES] = {
@@ -133,11 +122,10 @@ static void bench_stop(int op, double t0, unsigned long count)
 	b.ops[op] += count;
 }
 
-/* hash_vec: the arrays it asks for, between batches (untimed). */
+/* An engine that asks for memory (hash_vec): it, between batches (untimed). */
 static void bench_feed(void)
 {
-	if (b.e->kind == TWHEEL_HASH_VEC)
-		vec_pool_feed(&hash_vec);
+	tw_user_feed(b.e);
 }
 
 static struct twheel_timer *bench_next(void)
@@ -243,67 +231,30 @@ static void bench_jiffy(void)
 		bench_add(b.popped[i], e->clk);
 }
 
-static void bench_init(const char *engine, unsigned long n)
+static void bench_init(const char *name, unsigned long n)
 {
+	struct twheel_config cfg = tw_user_config();
+	int ret;
 	unsigned long clk = (unsigned long)(unsigned int)(-300 * HZ), i, j;
 	unsigned int tmp;
 	double t0;
 
-	if (!strcmp(engine, "classic")) {
-		twheel_classic_init(&classic, clk);
-		b.e = &classic.e;
-	} else if (!strcmp(engine, "modern")) {
-		twheel_modern_init(&modern, clk, TW_MODERN_DEFAULT_DEPTH);
-		b.e = &modern.e;
-	} else if (!strcmp(engine, "reference")) {
-		twheel_reference_init(&reference, clk);
-		b.e = &reference.e;
-	} else if (!strcmp(engine, "heap")) {
-		/* every timer at most once in the heap */
-		if (twheel_heap_init(&heap, clk, calloc(n, sizeof(*heap.slots)), n))
-			goto nomem;
-		b.e = &heap.e;
-	} else if (!strcmp(engine, "hash")) {
-		if (twheel_hash_init(&hash, clk,
-				     malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
-				     TW_HASH_DEFAULT_SLOTS))
-			goto nomem;
-		b.e = &hash.e;
-	} else if (!strcmp(engine, "simple")) {
-		/* every timeout (up to an hour) is below 2^20 jiffies at HZ 250 */
-		if (twheel_simple_init(&simple, clk,
-				       malloc(twheel_hash_storage_size(1U << 20)),
-				       1U << 20))
-			goto nomem;
-		b.e = &simple.wheel.e;
-	} else if (!strcmp(engine, "hash_sorted")) {
-		if (twheel_hash_sorted_init(&hash_sorted, clk,
-					    malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
-					    TW_HASH_DEFAULT_SLOTS))
-			goto nomem;
-		b.e = &hash_sorted.wheel.e;
-	} else if (!strcmp(engine, "straight")) {
-		twheel_straight_init(&straight, clk);
-		b.e = &straight.e;
-	} else if (!strcmp(engine, "ordered")) {
-		twheel_ordered_init(&ordered, clk);
-		b.e = &ordered.e;
-	} else if (!strcmp(engine, "ratas")) {
-		twheel_ratas_init(&ratas, clk);
-		b.e = &ratas.e;
-	} else if (!strcmp(engine, "volt")) {
-		twheel_volt_init(&volt, clk);
-		b.e = &volt.e;
-	} else if (!strcmp(engine, "hash_vec")) {
-		vec_pool_init(&hash_vec, clk, TW_HASH_DEFAULT_SLOTS);
-		b.e = &hash_vec.e;
-	} else if (!strcmp(engine, "classic_bounded")) {
-		twheel_classic_bounded_init(&classic_bounded, clk);
-		b.e = &classic_bounded.e;
-	} else {
-		fprintf(stderr, "bench: no engine %s\n", engine);
+	/*
+	 * Every engine by its name, with the module's defaults but for the
+	 * heap (every timer at most once in it) and simple (every timeout, up
+	 * to an hour, is below 2^20 jiffies at HZ 250).
+	 */
+	cfg.cap = n;
+	cfg.max_interval = 1U << 20;
+	ret = tw_user_engine_new(&engine, name, clk, &cfg);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "bench: no engine %s\n", name);
 		exit(2);
 	}
+	if (ret)
+		goto nomem;
+	b.e = engine.e;
+	bench_feed();
 	b.n = n;
 	b.batch = n / (2 * BENCH_TOUCH) ? n / (2 * BENCH_TOUCH) : 1;
 	/* BENCH_EXPIRE=1: no touches, every timer runs and is armed again */
@@ -357,8 +308,9 @@ int main(int argc, char **argv)
 	int op;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench <classic|modern|reference|heap|hash|simple|hash_sorted|\n"
-			"              straight|ordered|ratas|volt|hash_vec|classic_bounded> <pending> [jiffies]\n");
+		fprintf(stderr, "usage: bench <");
+		tw_user_engine_names(stderr, "|");
+		fprintf(stderr, "> <pending> [jiffies [slack [rule]]]\n");
 		return 2;
 	}
 	n = strtoul(argv[2], NULL, 0);

@@ -35,21 +35,16 @@
 #include <valgrind/callgrind.h>
 #include "twheel.h"
 #include "stream.h"
+#include "twheel_user.h"
 #include "vec_pool.h"
+#include "engines/registry.h"
 
 enum { K_ADD, K_DEL, K_MOD, K_EMPTY, K_BUSY, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = {
 	"add", "del", "mod", "empty", "busy"
 };
 
-static struct twheel_classic classic;
-static struct twheel_modern modern;
-static struct twheel_reference reference;
-static struct twheel_ratas ratas;
-static struct twheel_volt volt;
-static struct twheel_hash hash;
-static struct twheel_hash_vec hash_vec;
-static struct twheel_classic_bounded classic_bounded;
+static struct tw_user_engine engine;
 
 static struct {
 	struct twheel_engine *e;
@@ -71,63 +66,44 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void engine_init(const char *name, unsigned long clk)
+/*
+ * Any engine of the registry by its name, with the module's defaults but
+ * for the heap (room for every timer) and simple (slots for 2^20 jiffies).
+ */
+static void engine_init(const char *name, unsigned long clk, unsigned long n)
 {
-	if (!strcmp(name, "classic")) {
-		twheel_classic_init(&classic, clk);
-		b.e = &classic.e;
-	} else if (!strcmp(name, "modern")) {
-		twheel_modern_init(&modern, clk, TW_MODERN_DEFAULT_DEPTH);
-		b.e = &modern.e;
-	} else if (!strcmp(name, "reference")) {
-		twheel_reference_init(&reference, clk);
-		b.e = &reference.e;
-	} else if (!strcmp(name, "ratas")) {
-		twheel_ratas_init(&ratas, clk);
-		b.e = &ratas.e;
-	} else if (!strcmp(name, "volt")) {
-		twheel_volt_init(&volt, clk);
-		b.e = &volt.e;
-	} else if (!strcmp(name, "hash")) {
-		if (twheel_hash_init(&hash, clk,
-				     malloc(twheel_hash_storage_size(TW_HASH_DEFAULT_SLOTS)),
-				     TW_HASH_DEFAULT_SLOTS))
-			exit(2);
-		b.e = &hash.e;
-	} else if (!strcmp(name, "hash_vec")) {
-		vec_pool_init(&hash_vec, clk, TW_HASH_DEFAULT_SLOTS);
-		b.e = &hash_vec.e;
-	} else if (!strcmp(name, "classic_bounded")) {
-		twheel_classic_bounded_init(&classic_bounded, clk);
-		b.e = &classic_bounded.e;
-	} else {
-		fprintf(stderr, "stream: no engine %s\n", name);
+	struct twheel_config cfg = tw_user_config();
+	int ret;
+
+	cfg.cap = n;
+	cfg.max_interval = 1U << 20;
+	ret = tw_user_engine_new(&engine, name, clk, &cfg);
+
+	if (ret) {
+		fprintf(stderr, "stream: %s: %s\n", name,
+			ret == -ENOENT ? "no such engine" : "cannot set it up");
 		exit(2);
 	}
+	b.e = engine.e;
+	tw_user_feed(b.e);
 }
 
-/* Gives back what engine_init() took (hash_vec: its timers deleted first). */
+/* Gives back what engine_init() took, its timers deleted first. */
 static void engine_fini(unsigned long n)
 {
 	unsigned long i;
-	void *a;
 
-	if (b.e == &hash.e) {
-		free(hash.slots);
-	} else if (b.e == &hash_vec.e) {
-		for (i = 0; i < n; i++)
-			twheel_del(b.e, &b.t[i]);
-		while ((a = twheel_hash_vec_take(&hash_vec, true)))
-			free(a);
-		free(hash_vec.slots);
-	}
+	for (i = 0; i < n; i++)
+		twheel_del(b.e, &b.t[i]);
+	twheel_purge(b.e);
+	tw_user_unfeed(b.e);
+	tw_user_engine_free(&engine);
 }
 
-/* hash_vec: the arrays it asks for, between batches (untimed). */
+/* An engine that asks for memory (hash_vec): it, between batches (untimed). */
 static void feed(void)
 {
-	if (b.e->kind == TWHEEL_HASH_VEC)
-		vec_pool_feed(&hash_vec);
+	tw_user_feed(b.e);
 }
 
 /*
@@ -227,36 +203,35 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 	kind_stop(K_ADD, fired, t0);
 }
 
-static void run_tick_classic(struct ss_stream *s, unsigned long tick, int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_CLASSIC);
-}
-
-static void run_tick_modern(struct ss_stream *s, unsigned long tick, int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_MODERN);
-}
-
-static void run_tick_ratas(struct ss_stream *s, unsigned long tick, int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_RATAS);
-}
-
-static void run_tick_volt(struct ss_stream *s, unsigned long tick, int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_VOLT);
-}
-
-static void run_tick_classic_bounded(struct ss_stream *s, unsigned long tick,
-				     int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_CLASSIC_BOUNDED);
-}
-
+/* twheel_add() and the others: one indirect call through the ops. */
 static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
 {
 	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
 }
+
+/*
+ * A copy of the tick for each engine with fast paths (FAST in the
+ * registry), the kind a constant in it; the others run run_tick_other().
+ */
+#define SS_TICK_FAST(name)						\
+static void run_tick_##name(struct ss_stream *s, unsigned long tick,	\
+			    int record)					\
+{									\
+	run_tick_as(s, tick, record, twheel_##name##_ops.kind);		\
+}
+#define SS_TICK_SLOW(name)
+#define SS_TICK(name, NAME, path, exact)	SS_TICK_##path(name)
+TWHEEL_ENGINES(SS_TICK)
+
+#define SS_TICK_REF_FAST(name)	run_tick_##name
+#define SS_TICK_REF_SLOW(name)	run_tick_other
+#define SS_TICK_REF(name, NAME, path, exact)	\
+	[TWHEEL_##NAME] = SS_TICK_REF_##path(name),
+static void (*const run_tick_of[TWHEEL_NR_KINDS])(struct ss_stream *s,
+						   unsigned long tick,
+						   int record) = {
+	TWHEEL_ENGINES(SS_TICK_REF)
+};
 
 /* The whole stream, from a fresh engine and a fresh seed. */
 static void run_stream(const char *engine, int mix, unsigned long n,
@@ -267,7 +242,7 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	struct ss_stream s;
 	unsigned long clk = b.clk0, i;
 
-	engine_init(engine, clk);
+	engine_init(engine, clk, n);
 	if (ss_init(&s, mix, n, clk)) {
 		fprintf(stderr, "stream: out of memory\n");
 		exit(2);
@@ -281,16 +256,9 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	memset(b.ops, 0, sizeof(b.ops));
 	memset(b.calls, 0, sizeof(b.calls));
 	b.fired = 0;
-	if (b.e->kind == TWHEEL_CLASSIC)
-		run_tick = run_tick_classic;
-	else if (b.e->kind == TWHEEL_MODERN)
-		run_tick = run_tick_modern;
-	else if (b.e->kind == TWHEEL_RATAS)
-		run_tick = run_tick_ratas;
-	else if (b.e->kind == TWHEEL_VOLT)
-		run_tick = run_tick_volt;
-	else if (b.e->kind == TWHEEL_CLASSIC_BOUNDED)
-		run_tick = run_tick_classic_bounded;
+	/* STREAM_GENERIC=1: twheel_add() and the others, for every engine */
+	if (!getenv("STREAM_GENERIC") || strcmp(getenv("STREAM_GENERIC"), "1"))
+		run_tick = run_tick_of[b.e->kind];
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (twheel_stats_pending(&b.e->st) != n || b.e->st.refused) {
@@ -307,7 +275,9 @@ int main(int argc, char **argv)
 	int mix, k;
 
 	if (argc < 4 || (strcmp(argv[2], "u") && strcmp(argv[2], "s"))) {
-		fprintf(stderr, "usage: stream <classic|modern|reference|ratas|volt|hash|hash_vec|classic_bounded> <u|s> <pending> [ops]\n");
+		fprintf(stderr, "usage: stream <");
+		tw_user_engine_names(stderr, "|");
+		fprintf(stderr, "> <u|s> <pending> [ops]\n");
 		return 2;
 	}
 	mix = argv[2][0];

@@ -8,6 +8,7 @@
 #ifndef TWHEEL_USER_H
 #define TWHEEL_USER_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "twheel.h"
@@ -93,6 +94,15 @@ static inline int tw_user_engine_new(struct tw_user_engine *u, const char *name,
 		return -ENOENT;
 	}
 	return tw_user_engine_make(u, ops, clk, cfg);
+}
+
+/* Prints every engine's name, separated by sep, to f (a usage line). */
+static inline void tw_user_engine_names(FILE *f, const char *sep)
+{
+	unsigned int k;
+
+	for (k = 0; k < TWHEEL_NR_KINDS; k++)
+		fprintf(f, "%s%s", k ? sep : "", twheel_engine_ops[k]->name);
 }
 
 #endif /* TWHEEL_USER_H */

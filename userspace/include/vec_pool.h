@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "twheel.h"
+#include "engines/hash_vec.h"
 
 static inline void vec_pool_feed(struct twheel_hash_vec *hv)
 {
@@ -32,17 +33,26 @@ static inline void vec_pool_feed(struct twheel_hash_vec *hv)
 		free(a);
 }
 
-/* Sets up hv with nr_slots slots and its first spares; exits if no memory. */
-static inline void vec_pool_init(struct twheel_hash_vec *hv, unsigned long clk,
-				 unsigned int nr_slots)
+/*
+ * The user-space tools' feed of an engine that asks for memory as it is
+ * armed (the module's twheel_ops.feed): hash_vec's arrays; nothing for the
+ * other engines.
+ */
+static inline void tw_user_feed(struct twheel_engine *e)
 {
-	void *mem = malloc(twheel_hash_vec_storage_size(nr_slots));
+	if (e->ops == &twheel_hash_vec_ops)
+		vec_pool_feed(twheel_to_hash_vec(e));
+}
 
-	if (!mem || twheel_hash_vec_init(hv, clk, mem, nr_slots)) {
-		fprintf(stderr, "hash_vec: out of memory\n");
-		exit(2);
-	}
-	vec_pool_feed(hv);
+/* Takes every array back from an engine that holds no timer, and frees it. */
+static inline void tw_user_unfeed(struct twheel_engine *e)
+{
+	void *a;
+
+	if (e->ops != &twheel_hash_vec_ops)
+		return;
+	while ((a = twheel_hash_vec_take(twheel_to_hash_vec(e), true)))
+		free(a);
 }
 
 #endif /* TW_VEC_POOL_H */

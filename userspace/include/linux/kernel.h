@@ -25,5 +25,7 @@
 
 #define min(x, y)		tw_us_pick(x, y, <)
 #define max(x, y)		tw_us_pick(x, y, >)
+#define min_t(type, x, y)	min((type)(x), (type)(y))
+#define max_t(type, x, y)	max((type)(x), (type)(y))
 
 #endif /* TW_US_LINUX_KERNEL_H */
