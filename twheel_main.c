@@ -10,6 +10,7 @@
  *   twheel_hist.c        histograms
  *   twheel_runner.c      the runner layer: one table of runners and what
  *                        they all do alike (twheel_runner.h)
+ *   twheel_admit.c       admission: what a load asks of the machine
  *   twheel_engines.c     our engines as runners
  *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
  *   twheel_vec.c         hash_vec's arrays, allocated in process context
