@@ -203,11 +203,21 @@ static int tw_runners_admit_count(const struct twheel_params *p,
 	return 0;
 }
 
-/*
- * Whether the runners in mask can take workload p: 0, -E2BIG (above a
- * runner's max_timers) or -EBUSY (beyond the machine) with the reason
- * logged. Calibrates the runners on first use. The demand and the
- * capacity go to adm unless -E2BIG.
+/**
+ * tw_runners_admit() - whether the runners can take a workload
+ * @p: the workload's parameters
+ * @mask: the runners it is to run on, by id
+ * @adm: filled in with the demand and the capacity, unless -E2BIG
+ *
+ * Refuses a count above a runner's max_timers even with force=1, then
+ * calibrates the runners not measured yet and weighs the demand of @p on
+ * them against TW_ADMIT_CPU_PCT percent of a CPU and, for a burst's
+ * one-shot expiry, TW_ADMIT_BURST_MS. With force=1 an overload is only
+ * warned about. Under tw_ctl, process context: may sleep.
+ *
+ * Return: 0; -E2BIG (above a runner's max_timers), -EBUSY (beyond the
+ * machine, with the largest count that fits) or a calibration's error,
+ * each with the reason logged.
  */
 int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 		     struct tw_admission *adm)

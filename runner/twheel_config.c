@@ -17,7 +17,7 @@
 #include "runner/twheel_runner.h"
 
 /* The engines' names from the registry (engines/list.h), each with a space. */
-#define TW_NAME_SPACE(name, NAME, path, exact)	#name " "
+#define TW_NAME_SPACE(name, ...)	#name " "
 
 /* engines=: a comma-separated list of runner names into a mask; "all". */
 static int tw_parse_engine_param(const char *list, unsigned long *mask)
