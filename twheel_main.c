@@ -53,7 +53,7 @@
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
 /* The engines' names from the registry (engines/list.h), each with a comma. */
-#define TW_NAME_COMMA(name, NAME, path, exact)	#name ","
+#define TW_NAME_COMMA(name, ...)	#name ","
 MODULE_PARM_DESC(engines, "what workloads run on: " TWHEEL_ENGINES(TW_NAME_COMMA)
 		 "timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
