@@ -37,6 +37,13 @@ run_kernel_doc() {
 	[ "$rc" -eq 0 ] || echo "$kdoc exited with $rc"
 }
 
+# need_doc FILE WHERE HEAD WHAT: a problem at WHERE unless FILE has the
+# kernel-doc line " * HEAD - " (HEAD: "name()" or "struct name").
+need_doc() {
+	grep -q "^ \* $3 - " "$1" ||
+		echo "$2: $4 has no kernel-doc comment (' * $3 - ...')"
+}
+
 # A name defined as a function (at column 0: "... name(") in the file that
 # exports it needs a kernel-doc comment there; exported data does not.
 check_exports() {
@@ -44,9 +51,7 @@ check_exports() {
 	for f in "${files[@]}"; do
 		while read -r x; do
 			grep -E -q "^([A-Za-z_].*[ *])?$x\(" "$f" || continue
-			grep -E -q "^ \* $x\(\) - " "$f" ||
-				echo "$f: exported function $x() has no kernel-doc" \
-				     "comment (' * $x() - ...')"
+			need_doc "$f" "$f" "$x()" "exported function $x()"
 		done < <(sed -n 's/^EXPORT_SYMBOL[A-Z_]*(\([A-Za-z0-9_]*\).*/\1/p' "$f")
 	done
 }
@@ -56,9 +61,7 @@ check_structs() {
 	for f in "${files[@]}"; do
 		case "$f" in twheel*.h | */twheel*.h | engines/*.h) ;; *) continue ;; esac
 		while read -r x; do
-			grep -E -q "^ \* struct $x - " "$f" ||
-				echo "$f: struct $x has no kernel-doc comment" \
-				     "(' * struct $x - ...')"
+			need_doc "$f" "$f" "struct $x" "struct $x"
 		done < <(sed -n 's/^struct \([A-Za-z0-9_]*\) {.*/\1/p' "$f")
 	done
 }
@@ -87,9 +90,7 @@ check_defined() {
 		case "$f" in *.c) ;; *) continue ;; esac
 		case "$f" in kunit/* | scripts/*) continue ;; esac
 		while read -r n x; do
-			grep -E -q "^ \* $x\(\) - " "$f" ||
-				echo "$f:$n: function $x() has no kernel-doc" \
-				     "comment (' * $x() - ...')"
+			need_doc "$f" "$f:$n" "$x()" "function $x()"
 		done < <(defined_functions "$f")
 	done
 }
