@@ -8,8 +8,10 @@
  *   engines/             the engines, one file each: pure data structures
  *   twheel_workload.c    workloads and the control language (pure)
  *   twheel_hist.c        histograms
+ *   twheel_config.c      the module's parameters checked, into a config
  *   twheel_runner.c      the runner layer: one table of runners and what
  *                        they all do alike (twheel_runner.h)
+ *   twheel_admit.c       admission: what a load asks of the machine
  *   twheel_engines.c     our engines as runners
  *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
  *   twheel_vec.c         hash_vec's arrays, allocated in process context
@@ -35,9 +37,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/preempt.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "engines/hash.h"
@@ -52,9 +52,8 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-/* The engines' names from the registry (engines/list.h), each with sep. */
-#define TW_NAME_COMMA(name, NAME, path, exact)	#name ","
-#define TW_NAME_SPACE(name, NAME, path, exact)	#name " "
+/* The engines' names from the registry (engines/list.h), each with a comma. */
+#define TW_NAME_COMMA(name, ...)	#name ","
 MODULE_PARM_DESC(engines, "what workloads run on: " TWHEEL_ENGINES(TW_NAME_COMMA)
 		 "timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
@@ -376,100 +375,21 @@ static const struct file_operations control_fops = {
 	.llseek	= noop_llseek,
 };
 
-/* engines=: a comma-separated list of runner names into a mask; "all". */
-static int tw_parse_engine_param(const char *list, unsigned long *mask)
-{
-	char *buf, *p, *tok;
-	int i, ret = 0;
-
-	buf = kstrdup(list, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	*mask = 0;
-	p = buf;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok)
-			continue;
-		if (!strcmp(tok, "all")) {
-			*mask |= BIT(TWHEEL_NR_RUNNERS) - 1;
-			continue;
-		}
-		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
-		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (" TWHEEL_ENGINES(TW_NAME_SPACE)
-				"timer_list hrtimer shadow all)\n",
-				tok);
-			ret = -EINVAL;
-			break;
-		}
-		*mask |= BIT(i);
-	}
-	kfree(buf);
-	if (!ret && !*mask) {
-		pr_warn("engines= names no engine\n");
-		ret = -EINVAL;
-	}
-	return ret;
-}
-
 static int __init twheel_init(void)
 {
+	const struct tw_modparams mp = {
+		.modern_depth = modern_depth, .tick = tick, .budget = budget,
+		.tick_jiffies = tick_jiffies, .hash_slots = hash_slots,
+		.max_interval = max_interval, .hash_vec_keep = hash_vec_keep,
+		.wrap_secs = wrap_secs, .engines = engines,
+	};
 	unsigned long mask;
-	bool nohz = false;
+	bool nohz;
 	int ret;
 
-	if (modern_depth < 2 || modern_depth > TW_MODERN_MAX_LEVELS) {
-		pr_warn("modern_depth=%u is out of range (2..%u)\n", modern_depth,
-			TW_MODERN_MAX_LEVELS);
-		return -EINVAL;
-	}
-	if (!strcmp(tick, "nohz")) {
-		nohz = true;
-	} else if (strcmp(tick, "periodic")) {
-		pr_warn("tick=%s: periodic or nohz\n", tick);
-		return -EINVAL;
-	}
-	if (budget > TWHEEL_MAX_BUDGET) {
-		pr_warn("budget=%u is out of range (0..%u)\n", budget,
-			TWHEEL_MAX_BUDGET);
-		return -EINVAL;
-	}
-	if (!tick_jiffies || tick_jiffies > HZ) {
-		pr_warn("tick_jiffies=%u is out of range (1..%d)\n", tick_jiffies, HZ);
-		return -EINVAL;
-	}
-	if (hash_slots < 2 || hash_slots > 1U << TW_HASH_MAX_BITS ||
-	    !is_power_of_2(hash_slots)) {
-		pr_warn("hash_slots=%u is not a power of two in 2..%u\n", hash_slots,
-			1U << TW_HASH_MAX_BITS);
-		return -EINVAL;
-	}
-	if (max_interval < 2 || max_interval > 1U << TW_HASH_MAX_BITS ||
-	    !is_power_of_2(max_interval)) {
-		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
-			max_interval, 1U << TW_HASH_MAX_BITS);
-		return -EINVAL;
-	}
-	if (hash_vec_keep > 65536) {
-		pr_warn("hash_vec_keep=%u is out of range (0..65536)\n", hash_vec_keep);
-		return -EINVAL;
-	}
-	if (wrap_secs > 86400) {
-		pr_warn("wrap_secs=%u is out of range (0..86400)\n", wrap_secs);
-		return -EINVAL;
-	}
-	ret = tw_parse_engine_param(engines, &mask);
+	ret = tw_config_parse(&mp, &tw_cfg, &mask, &nohz);
 	if (ret)
 		return ret;
-	tw_cfg.modern_depth = modern_depth;
-	tw_cfg.tick_jiffies = tick_jiffies;
-	tw_cfg.hash_slots = hash_slots;
-	tw_cfg.max_interval = max_interval;
-	tw_cfg.vec_keep = hash_vec_keep;
-	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
-	if (wrap_secs)
-		tw_cfg.clock_offset = 0UL - jiffies - (unsigned long)wrap_secs * HZ;
 	ret = tw_runners_init(mask, &tw_cfg);
 	if (ret)
 		return ret;

@@ -70,9 +70,15 @@ static void tw_bench_runner(struct tw_runner *r)
 	oc->n = tw_wl.p.count * reps;
 }
 
-/*
- * Measures every loaded runner; the workload stays loaded, nothing armed.
- * The control mutex is held and no workload runs.
+/**
+ * tw_bench() - measure the op cost of every loaded runner
+ *
+ * With the tick stopped, times batches of add, mod and del on each loaded
+ * runner's workload timers (one untimed round first) into its opcost,
+ * disarms everything, brings the kernel runners' pending count back to 0
+ * and the idle engines to now, resets the counters and starts the tick
+ * again. The workload stays loaded, nothing armed. Context: tw_ctl held,
+ * no workload running; process context, may sleep.
  */
 void tw_bench(void)
 {

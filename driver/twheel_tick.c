@@ -169,11 +169,17 @@ static void tw_guard_tick(unsigned long now, u64 t0, u64 now_ns)
 	tw_guard_reset(now);
 }
 
-/*
- * From a re-arm (any context, a runner lock held): if the activity is on
- * and the tick has not run for TW_GUARD_STARVED jiffies, something starves
- * it (a storm of the kernel's timers, most likely): end the activity here,
- * as the tick cannot. Returns whether it did.
+/**
+ * tw_guard_starved() - the overload guard, asked from a re-arm
+ *
+ * If the tick has not run for TW_GUARD_STARVED jiffies past the jiffy it
+ * planned to wake at, something starves it (a storm of the kernel's
+ * timers, most likely): ends the activity here, as the tick cannot, and
+ * logs why if it was on. The runner layer calls it through
+ * struct tw_workload.starved. Any context, a runner lock held; takes the
+ * guard's lock with interrupts off.
+ *
+ * Return: true if the tick is starved (the activity is then off).
  */
 bool tw_guard_starved(void)
 {
@@ -196,7 +202,13 @@ bool tw_guard_starved(void)
 	return true;
 }
 
-/* The guard's read-out: overload_stops and the last reason. */
+/**
+ * tw_tick_show_guard() - the overload guard's read-out
+ * @m: the stats file
+ *
+ * Prints overload_stops and the reason of the last stop ("-" if none),
+ * under the guard's lock. Process context.
+ */
 void tw_tick_show_guard(struct seq_file *m)
 {
 	struct tw_guard *g = &tw_guard;
@@ -282,6 +294,15 @@ void tw_tick_show(struct seq_file *m)
 	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
 }
 
+/**
+ * tw_tick_init() - set the driver's tick up, stopped
+ * @tick_jiffies: its period in jiffies (tick_jiffies=)
+ * @nohz: sleep until our engines' next event instead (tick=nohz)
+ *
+ * Also hands the runner layer the overload guard (struct
+ * tw_workload.starved) and the first planned sleep. Module init, before
+ * tw_tick_start().
+ */
 void tw_tick_init(unsigned int tick_jiffies, bool nohz)
 {
 	tw_tick_jiffies = tick_jiffies;
@@ -304,7 +325,12 @@ void tw_guard_restart(void)
 	tw_guard_reset(jiffies);
 }
 
-/* Starts the tick; the guard's window starts afresh with it. */
+/**
+ * tw_tick_start() - start the driver's tick
+ *
+ * Arms the pinned soft hrtimer one period from now on this CPU; the
+ * overload guard's window starts afresh with it. Process context.
+ */
 void tw_tick_start(void)
 {
 	/*
@@ -315,7 +341,12 @@ void tw_tick_start(void)
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
-/* Stops the tick and waits for a running one; may sleep. */
+/**
+ * tw_tick_cancel() - stop the driver's tick
+ *
+ * Cancels the tick's hrtimer and waits for a tick in progress to finish.
+ * Process context, may sleep.
+ */
 void tw_tick_cancel(void)
 {
 	hrtimer_cancel(&tw_tick);

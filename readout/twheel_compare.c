@@ -149,7 +149,15 @@ static void tw_row_fill(struct tw_row *row, struct tw_runner *r,
 	row->v[TW_V_PERRUN] = tw_row_perrun(busy, row->v[TW_V_RUNS]);
 }
 
-/* Appends the stopped run's rows; the oldest runs go when full. */
+/**
+ * tw_compare_record_run() - keep the stopped run's comparison rows
+ *
+ * Appends one row per loaded runner: the workload, its count, slack= and
+ * budget=, and the runner's op cost, busy-tick cost, cascades, lateness
+ * and counts. When the table is full, whole runs go, the oldest first.
+ * Records nothing if the scratch histogram cannot be allocated. Context:
+ * tw_ctl held, at stop; process context.
+ */
 void tw_compare_record_run(void)
 {
 	unsigned int n = 0, drop;
@@ -185,6 +193,11 @@ void tw_compare_record_run(void)
 	kfree(busy);
 }
 
+/**
+ * tw_compare_clear() - forget every comparison row (the clear command)
+ *
+ * Context: tw_ctl held.
+ */
 void tw_compare_clear(void)
 {
 	tw_nrows = 0;
@@ -315,6 +328,13 @@ static int compare_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(compare);
 
+/**
+ * tw_compare_debugfs() - create the debugfs file "compare"
+ * @root: the module's debugfs directory
+ *
+ * Reading it prints the rows kept as one markdown table, under tw_ctl.
+ * Module init.
+ */
 void tw_compare_debugfs(struct dentry *root)
 {
 	debugfs_create_file("compare", 0400, root, NULL, &compare_fops);

@@ -303,6 +303,16 @@ static int occupancy_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(occupancy);
 
+/**
+ * tw_readouts_debugfs() - create the read-outs' debugfs files
+ * @root: the module's debugfs directory
+ * @cfg: the module's configuration; kept, so it must outlive the files
+ *
+ * Creates "stats", "levels" (the modern wheel's level table, for our HZ
+ * and depth until a write asks for another) and, for each runner with an
+ * occupancy read-out, <runner>/occupancy. Module init, after the runners
+ * are set up.
+ */
 void tw_readouts_debugfs(struct dentry *root, const struct tw_config *cfg)
 {
 	struct tw_runner *r;

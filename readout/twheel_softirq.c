@@ -113,7 +113,14 @@ static void tw_tp_find(struct tracepoint *tp, void *unused)
 		tw_tp_exit = tp;
 }
 
-/* Attaches the probes; on failure the reason is kept for the read-outs. */
+/**
+ * tw_softirq_init() - attach the probes timing the kernel's timer softirqs
+ *
+ * Looks the softirq_entry and softirq_exit tracepoints up by name and
+ * registers a probe on each. On failure nothing stays attached and the
+ * reason is logged and kept for the read-outs (tw_softirq_unavailable());
+ * the module works on without the kernel's softirq cost. Module init.
+ */
 void tw_softirq_init(void)
 {
 	int v, ret;
@@ -150,6 +157,11 @@ fail:
 	pr_info("kernel softirq cost unavailable: %s\n", tw_sirq_why);
 }
 
+/**
+ * tw_softirq_exit() - detach the probes, once no probe runs any more
+ *
+ * Module exit; nothing if they were never attached.
+ */
 void tw_softirq_exit(void)
 {
 	if (!tw_sirq)
@@ -172,6 +184,11 @@ void tw_softirq_exit(void)
 }
 #endif
 
+/**
+ * tw_softirq_reset() - empty both vectors' histograms
+ *
+ * Process context: takes each vector's lock with bottom halves off.
+ */
 void tw_softirq_reset(void)
 {
 	int v;
@@ -184,15 +201,24 @@ void tw_softirq_reset(void)
 	}
 }
 
-/* Why the kernel's cost is not measured, or NULL when it is. */
+/**
+ * tw_softirq_unavailable() - why the kernel's softirq cost is not measured
+ *
+ * Return: the reason, or NULL when the probes are attached.
+ */
 const char *tw_softirq_unavailable(void)
 {
 	return tw_sirq ? NULL : tw_sirq_why;
 }
 
-/*
- * Every ns the kernel's timer softirqs took since the last reset (our own
- * tick's time taken out); 0 when not measured. Any context but the probes.
+/**
+ * tw_softirq_total_ns() - the time the kernel's timer softirqs took
+ *
+ * Any context but the probes' (takes the vectors' locks with interrupts
+ * off).
+ *
+ * Return: every ns TIMER_SOFTIRQ and HRTIMER_SOFTIRQ ran since the last
+ * reset, our own tick's time taken out; 0 when not measured.
  */
 u64 tw_softirq_total_ns(void)
 {
@@ -219,18 +245,43 @@ static bool tw_softirq_copy(enum tw_sirq_vec v, bool busy, struct twheel_hist *h
 	return true;
 }
 
+/**
+ * tw_softirq_busy() - a vector's busy runs: the kernel runners' busy ticks
+ * @v: the vector, TW_SIRQ_TIMER or TW_SIRQ_HRTIMER
+ * @h: filled in with a copy of the histogram of its runs (ns) in which a
+ *	workload callback ran
+ *
+ * Process context.
+ *
+ * Return: true, or false (@h untouched) when not measured.
+ */
 bool tw_softirq_busy(enum tw_sirq_vec v, struct twheel_hist *h)
 {
 	return tw_softirq_copy(v, true, h);
 }
 
-/* Every run of vector v: the real traffic's cost, for the shadow. */
+/**
+ * tw_softirq_all() - every run of a vector: the real traffic's cost
+ * @v: the vector, TW_SIRQ_TIMER or TW_SIRQ_HRTIMER
+ * @h: filled in with a copy of the histogram of all its runs (ns)
+ *
+ * For the shadow, whose traffic is the kernel's own. Process context.
+ *
+ * Return: true, or false (@h untouched) when not measured.
+ */
 bool tw_softirq_all(enum tw_sirq_vec v, struct twheel_hist *h)
 {
 	return tw_softirq_copy(v, false, h);
 }
 
-/* The kernel's softirq cost; h is scratch space for a copy. */
+/**
+ * tw_softirq_show() - the [softirq] block of stats
+ * @m: the stats file
+ * @h: scratch space for a copy of one histogram at a time
+ *
+ * Prints both vectors' histograms of every run and of busy runs, or why
+ * they are unavailable. Process context.
+ */
 void tw_softirq_show(struct seq_file *m, struct twheel_hist *h)
 {
 	char name[40];

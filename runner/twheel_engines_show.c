@@ -12,6 +12,17 @@
 #include <linux/slab.h>
 #include "runner/twheel_engines.h"
 
+/**
+ * tw_engine_show() - an engine runner's part of stats
+ * @m: the stats file
+ * @r: the engine runner
+ *
+ * Prints the engine's levels and clock, the timers it holds (counted by a
+ * walk, marked BROKEN unless that is what its counters say is pending),
+ * the timers pending per level, the bytes lazily cancelled timers keep
+ * (TW_CAP_LAZY) and its feed's own lines. The engine runners' show op;
+ * process context, takes @r->lock with bottom halves off.
+ */
 void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {
 	struct twheel_engine *e = tw_er(r)->e;
@@ -47,6 +58,18 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 		e->ops->feed->show(m, tw_er(r)->feed);
 }
 
+/**
+ * tw_engine_occupancy() - an engine runner's <runner>/occupancy read-out
+ * @m: the occupancy file
+ * @r: the engine runner
+ *
+ * Prints the timers pending per level, then each non-empty bucket with its
+ * level and count, copied out under @r->lock (bottom halves off) into an
+ * array allocated first. The engine runners' occupancy op; process
+ * context.
+ *
+ * Return: 0, or -ENOMEM.
+ */
 int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);

@@ -93,7 +93,15 @@ u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille)
 }
 EXPORT_SYMBOL_GPL(twheel_hist_pct);
 
-/* A histogram as stats shows it: name_n, _max, _avg, _p50, _p99, _hist. */
+/**
+ * twheel_hist_show() - a histogram as stats shows it
+ * @m: the file
+ * @name: the key's prefix
+ * @h: the histogram
+ *
+ * Prints the lines @name_n, _max, _avg, _p50 and _p99, then _hist: each
+ * non-empty bucket as floor:count. The caller keeps @h stable.
+ */
 void twheel_hist_show(struct seq_file *m, const char *name,
 		      const struct twheel_hist *h)
 {

@@ -3,6 +3,7 @@
  * twheel runner layer: the one table of runners, and what every runner
  * does alike: arming with a lateness estimate, the accounting of a run,
  * re-arming, the tick's activity ops, load, start, disarm and reset.
+ * Admission, what a load asks of the machine, is twheel_admit.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,7 +12,6 @@
 #include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -48,13 +48,32 @@ struct tw_workload tw_wl;
 /* Serialises control commands and the read-outs that need a stable state. */
 DEFINE_MUTEX(tw_ctl);
 
+/**
+ * tw_runner_next() - the next runner the module runs
+ * @i: in: the index to look from; out: the index of the runner found
+ *	(TWHEEL_NR_RUNNERS when none is)
+ *
+ * What tw_for_each_runner() iterates with.
+ *
+ * Return: the runner at or after index *@i that the module runs, or NULL.
+ */
 struct tw_runner *tw_runner_next(int *i)
 {
 	*i = find_next_bit(&tw_runner_mask, TWHEEL_NR_RUNNERS, *i);
 	return *i < TWHEEL_NR_RUNNERS ? &tw_runners[*i] : NULL;
 }
 
-/* Sets up the runners in mask; on failure none is left set up. */
+/**
+ * tw_runners_init() - set up the runners the module runs
+ * @mask: the runners, by id (engines=)
+ * @cfg: the module's parameters, handed to each runner's init op
+ *
+ * Names each runner, gives it its ops and lock, calls its init op and adds
+ * it to tw_runner_mask. Module init: may sleep.
+ *
+ * Return: 0, or the first init op's error; then every runner set up so far
+ * is released again and none is left set up.
+ */
 int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 {
 	struct tw_runner *r;
@@ -78,6 +97,12 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 	return 0;
 }
 
+/**
+ * tw_runners_release() - undo tw_runners_init()
+ *
+ * Calls each runner's release op, zeroes the runner and empties
+ * tw_runner_mask. No timer may be armed; may sleep.
+ */
 void tw_runners_release(void)
 {
 	struct tw_runner *r;
@@ -90,9 +115,15 @@ void tw_runners_release(void)
 	tw_runner_mask = 0;
 }
 
-/*
- * Arms w for jiffy expires; r->lock held. The expiry jiffy's instant is
- * estimated the same way on every runner: now + the jiffies to go.
+/**
+ * tw_runner_arm() - arm a workload timer, noting when it is due
+ * @r: its runner
+ * @w: the timer
+ * @expires: the jiffy (the kernel's jiffies) it is to run at
+ *
+ * Stores @expires and the instant it is due, estimated the same way on
+ * every runner (now plus the jiffies to go, none if already past), then
+ * arms @w through the runner's arm op. Context: @r->lock held.
  */
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires)
@@ -104,9 +135,13 @@ void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 	r->ops->arm(r, w, expires);
 }
 
-/*
- * With the workload's slack: how many jiffies after expires (taken from
- * now) an arming for it may run at the latest; 0 without.
+/**
+ * tw_runner_slack() - how late an arming may run, by the workload's slack
+ * @expires: the jiffy the timer is armed for
+ *
+ * Return: the jiffies after @expires that an arming for it, its delta taken
+ * from now, may run at the latest by the loaded workload's slack=; 0 for
+ * an expiry not in the future or without slack.
  */
 unsigned long tw_runner_slack(unsigned long expires)
 {
@@ -128,10 +163,16 @@ static void tw_runner_judge(struct tw_runner *r, bool early, long late_j)
 	twheel_hist_add(&rs->late_j, max(late_j, 0L));
 }
 
-/*
- * A workload timer of r ran late_j jiffies and late_ns ns after the
- * instant asked for (negative: early); r->lock held. The one place where
- * runs are judged early, exact or late.
+/**
+ * tw_runner_ran() - account one run of a workload timer
+ * @r: its runner
+ * @late_j: jiffies it ran after the jiffy asked for (negative: early)
+ * @late_ns: ns it ran after that jiffy's instant (negative: early)
+ *
+ * The one place where runs are judged early, exact or late: in ns on a
+ * runner that keeps ns time (TW_CAP_NS_TIME), else in jiffies. Adds to
+ * the runs, early and exact counters and both lateness histograms.
+ * Context: @r->lock held.
  */
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 {
@@ -140,17 +181,28 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 	twheel_hist_add(&r->rs.late_ns, max_t(s64, late_ns, 0));
 }
 
-/* The same, for a run known in jiffies only (the shadow's real timers). */
+/**
+ * tw_runner_ran_j() - account one run known in jiffies only
+ * @r: its runner
+ * @late_j: jiffies it ran after the jiffy asked for (negative: early)
+ *
+ * As tw_runner_ran(), judged in jiffies and without an ns sample: the
+ * shadow's real timers. Context: @r->lock held.
+ */
 void tw_runner_ran_j(struct tw_runner *r, long late_j)
 {
 	tw_runner_judge(r, late_j < 0, late_j);
 }
 
-/*
- * Whether the workload's activity is on right now: the flag that start
- * sets and stop, the tick's overload guard and the duration clear, and the
- * duration itself, read from the clock, so that no re-arm outlives it even
- * when the tick is starved.
+/**
+ * tw_workload_live() - whether the workload's activity is on right now
+ *
+ * Reads the flag that start sets and that stop, the tick's overload guard
+ * and the end of the duration clear (with acquire: what start wrote before
+ * is seen), and the duration itself from the clock, so that no re-arm
+ * outlives it even when the tick is starved. Any context.
+ *
+ * Return: true while the activity is on and its duration= has not run out.
  */
 bool tw_workload_live(void)
 {
@@ -161,9 +213,16 @@ bool tw_workload_live(void)
 	       !time_after(jiffies, tw_wl.start + tw_wl.p.duration * HZ);
 }
 
-/*
- * After w ran: arm it again if its workload says so; r->lock held. A
- * shadow's twin is never re-armed here: the shadow learns that it ran.
+/**
+ * tw_runner_rearm() - after a workload timer ran, arm it again if due to
+ * @r: its runner
+ * @w: the timer that ran
+ *
+ * Re-arms @w at a fresh delta from now when the runner is active, the
+ * workload re-arms this timer, it is not pending again already, the
+ * activity is live and the driver's overload guard does not find the tick
+ * starved. A shadow's twin is never re-armed here: the shadow runner's
+ * twin_ran op learns that it ran instead. Context: @r->lock held.
  */
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 {
@@ -181,7 +240,16 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
 }
 
-/* This tick's activity ops on one runner: delete, re-arm or arm. */
+/**
+ * tw_runner_activity() - this tick's activity ops on one runner
+ * @r: the runner
+ * @tick: the activity's tick number (what the workload's ops are drawn from)
+ *
+ * Runs the workload's ops a tick on @r while the activity is live and @r
+ * active: each deletes its timer if the op is a cancel and the timer is
+ * pending, else arms or re-arms it at a fresh delta. Context: the driver's
+ * tick (softirq); takes @r->lock.
+ */
 void tw_runner_activity(struct tw_runner *r, u64 tick)
 {
 	struct twheel_op op;
@@ -204,16 +272,21 @@ void tw_runner_activity(struct tw_runner *r, u64 tick)
 	spin_unlock(&r->lock);
 }
 
-/*
- * The activity starts or ends on every loaded runner (struct
- * tw_runner_ops.activate); process context. Starting, the first error
- * ends it again on the runners it started on and is returned.
- */
 static bool tw_runner_activates(const struct tw_runner *r)
 {
 	return r->ops->activate && tw_runner_loaded(r);
 }
 
+/**
+ * tw_runners_activate() - start or end the activity on every loaded runner
+ * @on: start (true) or end (false)
+ *
+ * Calls the activate op (struct tw_runner_ops.activate) of every loaded
+ * runner that has one, in index order. Starting, the first error ends the
+ * activity again on the runners it started on. Process context, may sleep.
+ *
+ * Return: 0, or that first error (never an error when ending).
+ */
 int tw_runners_activate(bool on)
 {
 	struct tw_runner *r;
@@ -234,7 +307,13 @@ int tw_runners_activate(bool on)
 	return 0;
 }
 
-/* Advances every runner that has a tick to jiffy now; process context. */
+/**
+ * tw_runners_tick() - advance every runner that has a tick
+ * @now: the jiffy to advance to
+ *
+ * Calls each runner's tick op with bottom halves off, as the driver's tick
+ * would; whatever is due runs. Process context.
+ */
 void tw_runners_tick(unsigned long now)
 {
 	struct tw_runner *r;
@@ -246,7 +325,13 @@ void tw_runners_tick(unsigned long now)
 	local_bh_enable();
 }
 
-/* Process context. */
+/**
+ * tw_runners_set_active() - turn the runners' workload activity on or off
+ * @on: on (only loaded runners go on) or off
+ *
+ * Sets each runner's active flag under its lock, so that re-arms and ops
+ * stop or start consistently with the timers' state. Process context.
+ */
 void tw_runners_set_active(bool on)
 {
 	struct tw_runner *r;
@@ -296,9 +381,14 @@ static void tw_wtimer_first_arm(struct tw_runner *r, struct tw_wtimer *w,
 	tw_runner_arm(r, w, base + twheel_wl_delta(&tw_wl.p, w->id, 0));
 }
 
-/*
- * Arms every workload timer of every runner from the same base jiffy (the
- * shadow's are armed by the kernel's traffic, never here).
+/**
+ * tw_runners_arm_all() - first arming of every workload timer
+ * @base: the jiffy every delta counts from, the same on every runner
+ *
+ * Arms each timer of each runner at @base plus its first delta, in batches
+ * under the runner's lock (room for hash_vec made between batches). Does
+ * nothing for a shadow load: its timers are armed by the kernel's
+ * traffic, never here. Process context, may sleep.
  */
 void tw_runners_arm_all(unsigned long base)
 {
@@ -316,11 +406,15 @@ static void tw_wtimer_rearm(struct tw_runner *r, struct tw_wtimer *w,
 	tw_runner_rearm(r, w);
 }
 
-/*
- * After start armed everything with the activity off: the re-arms of the
- * timers that ran meanwhile (the kernel's timers run while the others are
- * being armed). Arming with the activity on would let them re-arm in a
- * storm before start even returns.
+/**
+ * tw_runners_rearm_ran() - re-arm the timers that ran during start
+ *
+ * Start arms everything with the activity off; the kernel's timers run
+ * while the others are being armed, and their re-arms are made here, once
+ * the activity is on (tw_runner_rearm() on every timer, in batches).
+ * Arming with the activity on would let them re-arm in a storm before
+ * start even returns. Nothing for a shadow load. Process context, may
+ * sleep.
  */
 void tw_runners_rearm_ran(void)
 {
@@ -338,9 +432,13 @@ static void tw_wtimer_del(struct tw_runner *r, struct tw_wtimer *w,
 	r->ops->del(r, w);
 }
 
-/*
- * Takes every workload timer out of its runner and waits for callbacks in
- * flight; may sleep. Activity must be off (no re-arms meanwhile).
+/**
+ * tw_runners_disarm() - take every workload timer out of its runner
+ *
+ * Deletes each timer: through the runner's cancel_sync op, which waits for
+ * a callback in flight (counted as deleted if it was pending), or through
+ * its del op under the lock in batches. The activity must be off, so that
+ * nothing re-arms meanwhile. Process context, may sleep.
  */
 void tw_runners_disarm(void)
 {
@@ -364,7 +462,13 @@ void tw_runners_disarm(void)
 	}
 }
 
-/* Zeroes every counter; what is pending now counts as added. */
+/**
+ * tw_runners_reset_counters() - zero every runner's counters
+ *
+ * Zeroes each runner's cumulative counters and what the driver measured;
+ * what is pending now counts as added, and the most lazily held starts at
+ * what is held now. Takes each runner's lock; process context.
+ */
 void tw_runners_reset_counters(void)
 {
 	struct tw_runner *r;
@@ -383,7 +487,13 @@ void tw_runners_reset_counters(void)
 	}
 }
 
-/* Frees the workload timers; nothing may be armed or running. */
+/**
+ * tw_runners_free_timers() - free every runner's workload timers
+ *
+ * Lets the runner's forget op drop what it still links, frees the timers
+ * and the bench's op costs of the load. Nothing may be armed or running.
+ * Process context.
+ */
 void tw_runners_free_timers(void)
 {
 	struct tw_runner *r;
@@ -405,10 +515,17 @@ void tw_runners_free_timers(void)
  */
 #define TW_GFP_WORKLOAD	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
-/*
- * Gives the runners in mask p->count fresh timers each, for a workload
- * with parameters p. Everything is allocated first: a load refused for
- * memory leaves everything as it was. Nothing may be armed or running.
+/**
+ * tw_runners_load() - give runners fresh workload timers
+ * @p: the workload's parameters; becomes the loaded workload's
+ * @mask: the runners to load, by id
+ *
+ * Allocates @p->count timers for each runner in @mask (and what each
+ * runner's reserve op sets aside) before anything changes, then frees the
+ * previous load's timers, sets each new timer up and resets the counters.
+ * Nothing may be armed or running. Process context, may sleep.
+ *
+ * Return: 0, or -ENOMEM (logged): then everything is as it was.
  */
 int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 {
@@ -452,250 +569,4 @@ nomem:
 	for (i = 0; i < TWHEEL_NR_RUNNERS; i++)
 		kvfree(timers[i]);
 	return -ENOMEM;
-}
-
-/*
- * ---- admission: what a load asks of the machine, before it is taken ----
- *
- * The demand of a workload on each runner comes in closed form from its
- * parameters (twheel_wl_demand(): callbacks and activity ops a second),
- * its cost from the runner's calibration: a callback costs one expiry, one
- * re-arm and our accounting, an op one arm or delete; each arm also costs
- * what our layer does around it (the generator, the instant for lateness). Every runner's timer
- * work lands on the tick's CPU (the tick runs the ops and our engines; the
- * kernel's timers are armed there), so the sum must fit in
- * TW_ADMIT_CPU_PCT percent of one CPU; a burst's one-shot expiry (all in one
- * tick) must fit in TW_ADMIT_BURST_MS. Above either, load is refused with
- * -EBUSY unless force=1; the tick's overload guard is the backstop for
- * what the model misses.
- */
-#define TW_ADMIT_CPU_PCT	50
-#define TW_ADMIT_BURST_MS	5000
-#define TW_CAL_ACCT		1024
-
-static u64 tw_acct_ns;		/* tw_runner_ran() + re-arm decision, mean */
-static u64 tw_opover_ns;	/* an op's choice, delta and instant, mean */
-
-/*
- * Our own costs around a runner's arm, on a scratch runner, the best of
- * TW_CAL_ROUNDS rounds (a busy host only ever adds): the accounting of a
- * callback, and what an activity op or a re-arm does besides the arm
- * itself (the generator's choice and delta, the instant for lateness).
- */
-#define TW_CAL_ROUNDS	3
-
-static int tw_calibrate_accounting(void)
-{
-	struct twheel_params p;
-	struct tw_runner *scratch;
-	struct twheel_op op;
-	u64 t0, acct = U64_MAX, over = U64_MAX;
-	int i, round;
-
-	scratch = kvzalloc(sizeof(*scratch), GFP_KERNEL);
-	if (!scratch)
-		return -ENOMEM;
-	scratch->ops = &tw_engine_runner_ops;
-	spin_lock_init(&scratch->lock);
-	twheel_params_default(TWHEEL_WL_MIXED, &p);
-	local_bh_disable();
-	for (round = 0; round < TW_CAL_ROUNDS; round++) {
-		t0 = ktime_get_ns();
-		for (i = 0; i < TW_CAL_ACCT; i++) {
-			spin_lock(&scratch->lock);
-			tw_runner_ran(scratch, i & 7, (s64)i << 10);
-			spin_unlock(&scratch->lock);
-		}
-		acct = min(acct, ktime_get_ns() - t0);
-		t0 = ktime_get_ns();
-		for (i = 0; i < TW_CAL_ACCT; i++) {
-			spin_lock(&scratch->lock);
-			twheel_wl_op(&p, round, i, &op);
-			/* as tw_runner_arm() stores the instant */
-			WRITE_ONCE(scratch->opcost.ns[0],
-				   ktime_get_ns() + twheel_wl_delta(&p, op.id, i));
-			spin_unlock(&scratch->lock);
-		}
-		over = min(over, ktime_get_ns() - t0);
-	}
-	local_bh_enable();
-	tw_acct_ns = max_t(u64, div_u64(acct, TW_CAL_ACCT), 1);
-	tw_opover_ns = max_t(u64, div_u64(over, TW_CAL_ACCT), 1);
-	kvfree(scratch);
-	return 0;
-}
-
-/* A runner's own costs: the best of TW_CAL_ROUNDS calibrations. */
-static int tw_runner_calibrate(struct tw_runner *r)
-{
-	struct tw_cost c, best = { U64_MAX, U64_MAX };
-	int round, ret;
-
-	for (round = 0; round < TW_CAL_ROUNDS; round++) {
-		ret = r->ops->calibrate(r, &c);
-		if (ret)
-			return ret;
-		best.op_ns = min(best.op_ns, c.op_ns);
-		/* 0: no expiry could be measured this round. */
-		if (c.expire_ns)
-			best.expire_ns = min(best.expire_ns, c.expire_ns);
-	}
-	r->cost.op_ns = max_t(u64, best.op_ns, 1);
-	r->cost.expire_ns = best.expire_ns == U64_MAX ? 1 : best.expire_ns;
-	return 0;
-}
-
-/* Measures what has not been measured yet; under tw_ctl. */
-static int tw_runners_calibrate(unsigned long mask)
-{
-	struct tw_runner *r;
-	int ret;
-
-	if (!tw_acct_ns) {
-		ret = tw_calibrate_accounting();
-		if (ret)
-			return ret;
-	}
-	tw_for_each_runner(r) {
-		/* A runner without calibrate arms nothing of its own. */
-		if (!(mask & BIT(r->id)) || r->cost.expire_ns ||
-		    !r->ops->calibrate)
-			continue;
-		ret = tw_runner_calibrate(r);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-struct tw_demand_sum {
-	u64 events;		/* a second */
-	u64 ns;			/* CPU ns a second */
-	u64 burst_ns;		/* a burst's one-shot expiry */
-};
-
-static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
-			  struct tw_demand_sum *sum)
-{
-	struct twheel_demand d;
-	struct tw_runner *r;
-	u64 cb_ns, op_ns;
-
-	memset(sum, 0, sizeof(*sum));
-	twheel_wl_demand(p, HZ, &d);
-	tw_for_each_runner(r) {
-		if (!(mask & BIT(r->id)))
-			continue;
-		op_ns = r->cost.op_ns + tw_opover_ns;
-		cb_ns = r->cost.expire_ns + tw_acct_ns + op_ns;
-		sum->events += d.callbacks_per_s + d.ops_per_s;
-		sum->ns += d.callbacks_per_s * cb_ns + d.ops_per_s * op_ns;
-		sum->burst_ns += (u64)d.burst_callbacks * cb_ns;
-	}
-}
-
-static bool tw_demand_fits(const struct tw_demand_sum *sum)
-{
-	return sum->ns * 100 <= (u64)NSEC_PER_SEC * TW_ADMIT_CPU_PCT &&
-	       sum->burst_ns <= (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC;
-}
-
-/* The largest count (up to p->count) that fits; 0 if none does. */
-static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
-{
-	struct twheel_params q = *p;
-	struct tw_demand_sum sum;
-	u32 lo = 0, hi = p->count, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo + 1) / 2;
-		q.count = mid;
-		tw_demand_sum(&q, mask, &sum);
-		if (tw_demand_fits(&sum))
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-/*
- * Whether every runner in mask takes p->count timers (struct
- * tw_runner_ops.max_timers): 0, or -E2BIG with the reason logged. Not even
- * force=1 loads more: such a load would hold the lock for seconds an op.
- */
-static int tw_runners_admit_count(const struct twheel_params *p,
-				  unsigned long mask)
-{
-	struct tw_runner *r;
-	u32 most;
-
-	tw_for_each_runner(r) {
-		if (!(mask & BIT(r->id)) || !r->ops->max_timers)
-			continue;
-		most = r->ops->max_timers(r);
-		if (p->count <= most)
-			continue;
-		pr_warn_ratelimited("load: %s count=%u: %s takes at most %u timers (its arm or its tick walks a list of them); count=%u fits\n",
-				    twheel_wl_names[p->type], p->count, r->name,
-				    most, most);
-		return -E2BIG;
-	}
-	return 0;
-}
-
-/*
- * Whether the runners in mask can take workload p: 0, -E2BIG (above a
- * runner's max_timers) or -EBUSY (beyond the machine) with the reason
- * logged. Calibrates the runners on first use. The demand and the
- * capacity go to adm unless -E2BIG.
- */
-int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
-		     struct tw_admission *adm)
-{
-	struct tw_demand_sum sum;
-	unsigned int runners;
-	u32 fit;
-	int ret;
-
-	ret = tw_runners_admit_count(p, mask);
-	if (ret)
-		return ret;
-
-	ret = tw_runners_calibrate(mask);
-	if (ret) {
-		pr_warn_ratelimited("load: calibration failed (%d)\n", ret);
-		return ret;
-	}
-	tw_demand_sum(p, mask, &sum);
-	adm->demand_per_s = sum.events;
-	adm->demand_ns = sum.ns;
-	adm->capacity_per_s = sum.ns ?
-		div64_u64(sum.events * NSEC_PER_SEC / 100 * TW_ADMIT_CPU_PCT, sum.ns) : 0;
-	if (tw_demand_fits(&sum))
-		return 0;
-	if (p->force) {
-		if (sum.burst_ns > (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC)
-			pr_warn_ratelimited("load: force=1: its one-shot expiry would take one tick %llu ms, over the %u ms limit (budget= bounds our engines' ticks)\n",
-					    div_u64(sum.burst_ns, NSEC_PER_MSEC),
-					    TW_ADMIT_BURST_MS);
-		else
-			pr_warn_ratelimited("load: force=1: %llu timer events/s, %llu ms of CPU a second, beyond the admission limit; the overload guard may end it\n",
-					    sum.events, div_u64(sum.ns, NSEC_PER_MSEC));
-		return 0;
-	}
-	fit = tw_largest_fit(p, mask);
-	runners = hweight_long(mask);
-	if (sum.burst_ns > (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC)
-		pr_warn_ratelimited("load: %s count=%u: its one-shot expiry would take one tick %llu ms on %u runner(s), over the %u ms limit; count=%u fits; force=1 loads it anyway\n",
-				    twheel_wl_names[p->type], p->count,
-				    div_u64(sum.burst_ns, NSEC_PER_MSEC), runners,
-				    TW_ADMIT_BURST_MS, fit);
-	else
-		pr_warn_ratelimited("load: %s count=%u asks %llu timer events/s (%llu ms of CPU a second) of %u runner(s); this machine does %llu/s of this mix in %u%% of a CPU; count=%u fits%s; force=1 loads it anyway\n",
-				    twheel_wl_names[p->type], p->count, sum.events,
-				    div_u64(sum.ns, NSEC_PER_MSEC), runners,
-				    adm->capacity_per_s, TW_ADMIT_CPU_PCT, fit,
-				    fit ? "" : " (lower ops=)");
-	return -EBUSY;
 }

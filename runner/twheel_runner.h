@@ -132,6 +132,32 @@ struct tw_config {
 	unsigned int vec_keep;
 };
 
+/**
+ * struct tw_modparams - the module's parameters, as insmod gave them
+ * @modern_depth: modern_depth=, levels of the modern wheel
+ * @tick: tick=, "periodic" or "nohz"
+ * @budget: budget=, our engines' work per tick (0: no limit)
+ * @tick_jiffies: tick_jiffies=, the driver's period in jiffies
+ * @hash_slots: hash_slots=, slots of the hash engines
+ * @max_interval: max_interval=, the simple engine's MaxInterval
+ * @hash_vec_keep: hash_vec_keep=, spare arrays hash_vec keeps
+ * @wrap_secs: wrap_secs=, the engines' clock wraps this long after load
+ * @engines: engines=, the runners, by name, split by commas, or "all"
+ *
+ * tw_config_parse() checks them in this order.
+ */
+struct tw_modparams {
+	unsigned int modern_depth;
+	const char *tick;
+	unsigned int budget;
+	unsigned int tick_jiffies;
+	unsigned int hash_slots;
+	unsigned int max_interval;
+	unsigned int hash_vec_keep;
+	unsigned int wrap_secs;
+	const char *engines;
+};
+
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */
 #define TW_CAP_ENGINE	BIT(0)	/* one of our engines: levels, cascades, ticks */
 #define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
@@ -345,6 +371,8 @@ static inline bool tw_runner_loaded(const struct tw_runner *r)
 	return r->nr_timers;
 }
 
+int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
+		    unsigned long *mask, bool *nohz);
 int tw_runners_init(unsigned long mask, const struct tw_config *cfg);
 void tw_runners_release(void);
 

@@ -106,9 +106,13 @@ static void tw_sh_tp_find(struct tracepoint *tp, void *data)
 			sh->tp[i] = tp;
 }
 
-/*
+/**
+ * tw_sh_tps_find() - look the kernel's timer tracepoints up
+ * @sh: the shadow: its @tp[] filled in, @why set if one is missing
+ *
  * The tracepoints are not exported to modules: found by name, like the
- * softirq ones. The probes' types are checked against their declarations.
+ * softirq ones; the probes' types are checked against their declarations
+ * at build time. Process context.
  */
 void tw_sh_tps_find(struct tw_sh *sh)
 {
@@ -131,13 +135,26 @@ static void tw_sh_detach_n(struct tw_sh *sh, int n)
 	tracepoint_synchronize_unregister();
 }
 
-/* Detaches the probes; may sleep. */
+/**
+ * tw_sh_detach() - detach the shadow's probes from the tracepoints
+ * @sh: the shadow, its probes attached
+ *
+ * When it returns, no probe runs any more. Process context, may sleep.
+ */
 void tw_sh_detach(struct tw_sh *sh)
 {
 	tw_sh_detach_n(sh, TW_SH_NR_EV);
 }
 
-/* Attaches the probes (all or none); may sleep. */
+/**
+ * tw_sh_attach() - attach the shadow's probes, all or none
+ * @sh: the shadow, its tracepoints found
+ *
+ * Each probe records into @sh->ring. Process context, may sleep.
+ *
+ * Return: 0, or the error of the probe refused (logged); then none is
+ * attached (-EOPNOTSUPP without CONFIG_TRACEPOINTS).
+ */
 int tw_sh_attach(struct tw_sh *sh)
 {
 	int i, ret;
@@ -170,7 +187,17 @@ int tw_sh_attach(struct tw_sh *sh)
 }
 #endif
 
-/* The ring for a load of count shadows: twice as many events, in bounds. */
+/**
+ * tw_sh_ring_reserve() - a ring large enough for a load
+ * @ring: the ring; no probe may be attached
+ * @count: the shadows the load mirrors at once
+ *
+ * Sizes the ring at twice @count events, a power of two within
+ * TW_SH_RING_MIN..TW_SH_RING_MAX; a ring at least that large is kept.
+ * Process context, may sleep.
+ *
+ * Return: 0, or -ENOMEM (the old ring kept).
+ */
 int tw_sh_ring_reserve(struct tw_sh_ring *ring, u32 count)
 {
 	unsigned long n = roundup_pow_of_two(2 * (unsigned long)count);
@@ -189,7 +216,10 @@ int tw_sh_ring_reserve(struct tw_sh_ring *ring, u32 count)
 	return 0;
 }
 
-/* Empty, with its counts at 0; no probe attached. */
+/**
+ * tw_sh_ring_reset() - empty the ring and zero its counts
+ * @ring: the ring; no probe may be attached
+ */
 void tw_sh_ring_reset(struct tw_sh_ring *ring)
 {
 	ring->head = 0;
@@ -198,7 +228,13 @@ void tw_sh_ring_reset(struct tw_sh_ring *ring)
 	memset(ring->dropped, 0, sizeof(ring->dropped));
 }
 
-/* The probes record from now on, or no more. Any context but theirs. */
+/**
+ * tw_sh_ring_switch() - the probes record from now on, or no more
+ * @ring: the ring
+ * @on: record (true) or drop every event uncounted (false)
+ *
+ * Any context but the probes'.
+ */
 void tw_sh_ring_switch(struct tw_sh_ring *ring, bool on)
 {
 	unsigned long irq;
@@ -208,7 +244,14 @@ void tw_sh_ring_switch(struct tw_sh_ring *ring, bool on)
 	raw_spin_unlock_irqrestore(&ring->lock, irq);
 }
 
-/* The drain: what the probes wrote so far ends before the index returned. */
+/**
+ * tw_sh_ring_head() - where the probes' writes end, for the drain
+ * @ring: the ring
+ *
+ * Any context but the probes'.
+ *
+ * Return: the head: every event the probes wrote so far is before it.
+ */
 unsigned long tw_sh_ring_head(struct tw_sh_ring *ring)
 {
 	unsigned long head, irq;
@@ -219,7 +262,13 @@ unsigned long tw_sh_ring_head(struct tw_sh_ring *ring)
 	return head;
 }
 
-/* The drain took every entry before head: the probes may reuse them. */
+/**
+ * tw_sh_ring_done() - hand the drained entries back to the probes
+ * @ring: the ring
+ * @head: what tw_sh_ring_head() returned: every entry before it was taken
+ *
+ * Any context but the probes'.
+ */
 void tw_sh_ring_done(struct tw_sh_ring *ring, unsigned long head)
 {
 	unsigned long irq;
@@ -229,7 +278,14 @@ void tw_sh_ring_done(struct tw_sh_ring *ring, unsigned long head)
 	raw_spin_unlock_irqrestore(&ring->lock, irq);
 }
 
-/* The probes' counts: seen_<event>, ring_dropped_<event>; process context. */
+/**
+ * tw_sh_ring_show() - the ring's part of the shadow's stats
+ * @m: the stats file
+ * @ring: the ring
+ *
+ * Prints ring_size, then seen_<event> and ring_dropped_<event> for each
+ * event type. Process context.
+ */
 void tw_sh_ring_show(struct seq_file *m, struct tw_sh_ring *ring)
 {
 	u64 seen[TW_SH_NR_EV], dropped[TW_SH_NR_EV];

@@ -14,7 +14,15 @@
 #include <linux/timer.h>
 #include "shadow/twheel_shadow_impl.h"
 
-/* The kernel's bucket_expiry of expires in bucket kidx (not in the past). */
+/**
+ * tw_sh_level_expiry() - the kernel's bucket_expiry of a bucket
+ * @expires: the timer's expiry, not in the past
+ * @kidx: the kernel's bucket index it was filed in (level and slot)
+ *
+ * Return: the bucket_expiry the kernel's calc_index() gives @expires at
+ * that bucket's level: @expires in units of the level's granularity, plus
+ * one unit, back in jiffies.
+ */
 unsigned long tw_sh_level_expiry(unsigned long expires, unsigned int kidx)
 {
 	unsigned int shift = kidx / TW_LVL_SIZE * TW_LVL_CLK_SHIFT;
@@ -167,7 +175,22 @@ static void tw_twin_arm(struct tw_sh *sh, struct tw_shadow *s,
 	}
 }
 
-/* Arms shadow s's twins for start ev; returns the modern engine's verdict. */
+/**
+ * tw_sh_arm_twins() - a start of the kernel's: arm the shadow's twins
+ * @sh: the shadow runner's state
+ * @s: the shadow of the started timer
+ * @ev: the start
+ *
+ * On each engine, a mod of the twin (an add where it is not pending),
+ * closing what the engine did of the previous arming and counting a twin
+ * refused; on the modern engine, its bucket is first set against the
+ * kernel's.
+ * Context: the shadow's drain (@sh->drain_lock held, bottom halves off);
+ * takes each engine's lock in turn.
+ *
+ * Return: the modern engine's verdict on its bucket (twheel_shadow_idx()),
+ * or TW_SH_NR_IDX without a modern engine.
+ */
 enum tw_sh_idx tw_sh_arm_twins(struct tw_sh *sh, struct tw_shadow *s,
 			       const struct tw_sh_event *ev)
 {
@@ -203,9 +226,17 @@ static void tw_twin_drop(struct tw_sh *sh, struct tw_shadow *s,
 	s->twin[e->id] = TW_TWIN_NONE;
 }
 
-/*
- * Shadow s's arming ended by a delete: the kernel's (a lone cancel) or,
- * with close, the shadowing's (aged, stopped). The twins go too.
+/**
+ * tw_sh_drop_twins() - a shadow's arming ended by a delete: drop its twins
+ * @sh: the shadow runner's state
+ * @s: the shadow
+ * @close: the shadowing closes @s (aged, or stopped); false: the kernel
+ *	deleted the timer (a lone cancel)
+ *
+ * Deletes each engine's twin where pending and counts what each engine
+ * had done of the arming against the kind of delete.
+ * Context: the shadow's drain (@sh->drain_lock held, bottom halves off);
+ * takes each engine's lock in turn.
  */
 void tw_sh_drop_twins(struct tw_sh *sh, struct tw_shadow *s, bool close)
 {
@@ -244,9 +275,18 @@ static void tw_twin_expire(struct tw_sh *sh, struct tw_shadow *s,
 	}
 }
 
-/*
- * The kernel expired s's arming at its jiffy kj (the engines have done
- * every jiffy up to it): each engine's firing set against it.
+/**
+ * tw_sh_expire_twins() - the kernel expired a shadow's arming
+ * @sh: the shadow runner's state
+ * @s: the shadow
+ * @kj: the jiffy the kernel expired it at; the engines have done every
+ *	jiffy up to it
+ *
+ * Sets each engine's firing against it: at, ahead or behind the kernel's
+ * jiffy if the twin fired; still awaited if it is pending (settled when it
+ * fires, tw_shadow_ran()); else counted as not held.
+ * Context: the shadow's drain (@sh->drain_lock held, bottom halves off);
+ * takes each engine's lock in turn.
  */
 void tw_sh_expire_twins(struct tw_sh *sh, struct tw_shadow *s,
 			unsigned long kj)
@@ -263,7 +303,17 @@ static void tw_twin_held(struct tw_sh *sh, struct tw_shadow *s,
 	op->held |= s->twin[e->id] == TW_TWIN_AWAIT;
 }
 
-/* Whether an engine still holds a twin of idle shadow s (one it awaits). */
+/**
+ * tw_sh_held() - whether an engine still holds a twin of an idle shadow
+ * @sh: the shadow runner's state
+ * @s: the idle shadow
+ *
+ * Context: the shadow's drain (@sh->drain_lock held, bottom halves off);
+ * takes each engine's lock in turn.
+ *
+ * Return: true if an engine's twin of @s is still awaited (the kernel
+ * expired the arming, the engine has not fired it yet).
+ */
 bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s)
 {
 	struct tw_twin_op op = {};
@@ -317,7 +367,16 @@ static const struct tw_sh_key tw_sh_ekeys[] = {
 	TW_SH_E(same_bucket_at),
 };
 
-/* One block per engine: [shadow:<engine>], its account of the traffic. */
+/**
+ * tw_sh_show_twins() - the engines' part of the shadow's stats
+ * @m: the stats file
+ * @sh: the shadow runner's state
+ *
+ * One block per engine, [shadow:<engine>]: its account of the kernel's
+ * traffic (copied under the engine's lock, bottom halves off) and the
+ * histograms of its firings ahead of and behind the kernel. Prints nothing
+ * if the copy's memory cannot be had. Process context.
+ */
 void tw_sh_show_twins(struct seq_file *m, struct tw_sh *sh)
 {
 	struct tw_sh_eng *a = kmalloc(sizeof(*a), GFP_KERNEL);

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel runner layer, configuration: the module's parameters, as insmod
+ * gave them, checked and turned into the runners' struct tw_config and the
+ * mask of runners engines= names (the runners' names and ids live in this
+ * layer).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "engines/hash.h"
+#include "runner/twheel_runner.h"
+
+/* The engines' names from the registry (engines/list.h), each with a space. */
+#define TW_NAME_SPACE(name, ...)	#name " "
+
+/* engines=: a comma-separated list of runner names into a mask; "all". */
+static int tw_parse_engine_param(const char *list, unsigned long *mask)
+{
+	char *buf, *p, *tok;
+	int i, ret = 0;
+
+	buf = kstrdup(list, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	*mask = 0;
+	p = buf;
+	while ((tok = strsep(&p, ",")) != NULL) {
+		tok = strim(tok);
+		if (!*tok)
+			continue;
+		if (!strcmp(tok, "all")) {
+			*mask |= BIT(TWHEEL_NR_RUNNERS) - 1;
+			continue;
+		}
+		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
+		if (i < 0) {
+			pr_warn("engines=: unknown '%s' (" TWHEEL_ENGINES(TW_NAME_SPACE)
+				"timer_list hrtimer shadow all)\n",
+				tok);
+			ret = -EINVAL;
+			break;
+		}
+		*mask |= BIT(i);
+	}
+	kfree(buf);
+	if (!ret && !*mask) {
+		pr_warn("engines= names no engine\n");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* Whether v is a power of two from 2 to the hash engines' largest. */
+static bool tw_slots_ok(unsigned int v)
+{
+	return v >= 2 && v <= 1U << TW_HASH_MAX_BITS && is_power_of_2(v);
+}
+
+/**
+ * tw_config_parse() - check the module's parameters and make the config
+ * @mp: the parameters, as insmod gave them
+ * @cfg: filled in on success: every member; the engines' clock offset puts
+ *	their wrap @mp->wrap_secs seconds from now (0: none)
+ * @mask: on success, the runners engines= names
+ * @nohz: on success, whether tick=nohz (else tick=periodic)
+ *
+ * Checks one parameter after the other, in the order of struct
+ * tw_modparams, and refuses the first out of range with a warning naming
+ * it. Process context (module init): allocates.
+ *
+ * Return: 0, -EINVAL (a parameter out of range, logged) or -ENOMEM.
+ */
+int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
+		    unsigned long *mask, bool *nohz)
+{
+	int ret;
+
+	if (mp->modern_depth < 2 || mp->modern_depth > TW_MODERN_MAX_LEVELS) {
+		pr_warn("modern_depth=%u is out of range (2..%u)\n",
+			mp->modern_depth, TW_MODERN_MAX_LEVELS);
+		return -EINVAL;
+	}
+	*nohz = !strcmp(mp->tick, "nohz");
+	if (!*nohz && strcmp(mp->tick, "periodic")) {
+		pr_warn("tick=%s: periodic or nohz\n", mp->tick);
+		return -EINVAL;
+	}
+	if (mp->budget > TWHEEL_MAX_BUDGET) {
+		pr_warn("budget=%u is out of range (0..%u)\n", mp->budget,
+			TWHEEL_MAX_BUDGET);
+		return -EINVAL;
+	}
+	if (!mp->tick_jiffies || mp->tick_jiffies > HZ) {
+		pr_warn("tick_jiffies=%u is out of range (1..%d)\n",
+			mp->tick_jiffies, HZ);
+		return -EINVAL;
+	}
+	if (!tw_slots_ok(mp->hash_slots)) {
+		pr_warn("hash_slots=%u is not a power of two in 2..%u\n",
+			mp->hash_slots, 1U << TW_HASH_MAX_BITS);
+		return -EINVAL;
+	}
+	if (!tw_slots_ok(mp->max_interval)) {
+		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
+			mp->max_interval, 1U << TW_HASH_MAX_BITS);
+		return -EINVAL;
+	}
+	if (mp->hash_vec_keep > 65536) {
+		pr_warn("hash_vec_keep=%u is out of range (0..65536)\n",
+			mp->hash_vec_keep);
+		return -EINVAL;
+	}
+	if (mp->wrap_secs > 86400) {
+		pr_warn("wrap_secs=%u is out of range (0..86400)\n",
+			mp->wrap_secs);
+		return -EINVAL;
+	}
+	ret = tw_parse_engine_param(mp->engines, mask);
+	if (ret)
+		return ret;
+	cfg->modern_depth = mp->modern_depth;
+	cfg->tick_jiffies = mp->tick_jiffies;
+	cfg->hash_slots = mp->hash_slots;
+	cfg->max_interval = mp->max_interval;
+	cfg->vec_keep = mp->hash_vec_keep;
+	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
+	cfg->clock_offset = mp->wrap_secs ?
+		0UL - jiffies - (unsigned long)mp->wrap_secs * HZ : 0;
+	return 0;
+}
