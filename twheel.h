@@ -389,6 +389,9 @@ struct twheel_feed_ops {
  *	an error and nothing changed. The caller frees the old storage
  * @feed: optional, the module only: memory it is fed as it is armed
  *	(hash_vec); NULL: it needs none
+ * @sparse: its advance over a span with no timer due costs nothing that
+ *	grows with the span (a tree, a heap), so it can take any unit of
+ *	time, ns included (the trace replay's hrtimer stream)
  *
  * The ops keep the cascades and cascaded counters of struct twheel_stats
  * (and twheel_engine.cascade_ns); the engine-independent functions
@@ -434,6 +437,7 @@ struct twheel_ops {
 	size_t (*grow_size)(const struct twheel_engine *e, unsigned long timers);
 	int (*grow)(struct twheel_engine *e, void *storage, unsigned long timers);
 	const struct twheel_feed_ops *feed;
+	bool sparse;
 };
 
 /**

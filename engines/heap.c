@@ -245,6 +245,7 @@ const struct twheel_ops twheel_heap_ops = {
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.grow_size	= tw_heap_grow_size,
 	.grow		= tw_heap_grow,
+	.sparse		= true,
 };
 EXPORT_SYMBOL_GPL(twheel_heap_ops);
 

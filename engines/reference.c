@@ -190,6 +190,7 @@ const struct twheel_ops twheel_reference_ops = {
 	.offset		= offsetof(struct twheel_reference, e),
 	.init		= tw_reference_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
+	.sparse		= true,
 };
 EXPORT_SYMBOL_GPL(twheel_reference_ops);
 

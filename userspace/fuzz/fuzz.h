@@ -24,6 +24,16 @@
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include "twheel.h"
+/* The engines the harness models: their structures and fast paths. */
+#include "engines/registry.h"
+#include "engines/hash.h"
+#include "engines/hash_sorted.h"
+#include "engines/hash_vec.h"
+#include "engines/heap.h"
+#include "engines/ordered.h"
+#include "engines/reference.h"
+#include "engines/simple.h"
+#include "engines/straight.h"
 
 #ifndef FZ_WHEEL
 #define FZ_WHEEL	0

@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check(tr.st[s].k.adds + tr.st[s].k.rearms == tr.st[s].starts,
 			 "a start neither an add nor a re-arm");
 		for (e = 0; e < rp_nr_engines; e++)
-			if (s == RP_TIMER || rp_engines[e].hrtimer)
+			if (s == RP_TIMER || rp_hrtimer(&rp_engines[e]))
 				fz_engine(&rp_engines[e], &tr, s);
 	}
 	rp_free(&tr);

@@ -252,7 +252,7 @@ static void rp_table(const struct rp_trace *tr, int s)
 	printf("| engine | adds | mods | dels | expired | pending | refused | Ir/op | Ir/add | Ir/mod | Ir/del | Ir/adv | ns/op | cascades | cascaded | worst tick | worst adv ns | on time %% | late p50 | late p99 | late max | early | counters |\n");
 	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (e = 0; e < rp_nr_engines; e++) {
-		if ((s == RP_HRTIMER && !rp_engines[e].hrtimer) ||
+		if ((s == RP_HRTIMER && !rp_hrtimer(&rp_engines[e])) ||
 		    !rp_wanted(rp_engines[e].name))
 			continue;
 		if (rp_run(&rp_engines[e], st, tr->nsh, -1, RP_WORST, &r)) {
@@ -318,7 +318,7 @@ static void rp_callgrind(const struct rp_trace *tr)
 	CALLGRIND_START_INSTRUMENTATION;
 	for (s = 0; s < RP_NR_STREAMS; s++) {
 		for (e = 0; e < rp_nr_engines; e++) {
-			if ((s == RP_HRTIMER && !rp_engines[e].hrtimer) ||
+			if ((s == RP_HRTIMER && !rp_hrtimer(&rp_engines[e])) ||
 			    !rp_wanted(rp_engines[e].name))
 				continue;
 			for (c = 0; c < RP_NR_CALLS; c++) {

@@ -210,9 +210,13 @@ struct rp_engine_kind {
 	const char *name;
 	enum twheel_kind kind;
 	int exact;		/* runs every timer at exactly its expiry */
-	int hrtimer;		/* also replays the hrtimer stream */
-	size_t size;		/* its struct */
 };
+
+/* Whether an engine also replays the hrtimer stream: one of any unit. */
+static inline int rp_hrtimer(const struct rp_engine_kind *k)
+{
+	return twheel_engine_ops[k->kind]->sparse;
+}
 
 extern const struct rp_engine_kind rp_engines[];
 extern const unsigned int rp_nr_engines;

@@ -11,91 +11,37 @@
 #include <valgrind/callgrind.h>
 #include <linux/jiffies.h>
 #include "replay.h"
+#include "twheel_user.h"
 #include "vec_pool.h"
 
-/* In the order of enum twheel_kind; new engines at the end, one a line. */
+/* Every engine of the registry (engines/list.h), in the order of its kinds. */
+#define RP_EXACT_EXACT	1
+#define RP_EXACT_LATE	0
+#define RP_KIND(name, NAME, path, exact)	\
+	{ #name, TWHEEL_##NAME, RP_EXACT_##exact },
 const struct rp_engine_kind rp_engines[] = {
-	{ "classic", TWHEEL_CLASSIC, 1, 0, sizeof(struct twheel_classic) },
-	{ "modern", TWHEEL_MODERN, 0, 0, sizeof(struct twheel_modern) },
-	{ "reference", TWHEEL_REFERENCE, 1, 1, sizeof(struct twheel_reference) },
-	{ "heap", TWHEEL_HEAP, 1, 1, sizeof(struct twheel_heap) },
-	{ "hash", TWHEEL_HASH, 1, 0, sizeof(struct twheel_hash) },
-	{ "simple", TWHEEL_SIMPLE, 1, 0, sizeof(struct twheel_simple) },
-	{ "hash_sorted", TWHEEL_HASH_SORTED, 1, 0, sizeof(struct twheel_hash_sorted) },
-	{ "straight", TWHEEL_STRAIGHT, 1, 0, sizeof(struct twheel_straight) },
-	{ "ordered", TWHEEL_ORDERED, 1, 0, sizeof(struct twheel_ordered) },
-	{ "ratas", TWHEEL_RATAS, 1, 0, sizeof(struct twheel_ratas) },
-	{ "volt", TWHEEL_VOLT, 1, 0, sizeof(struct twheel_volt) },
-	{ "hash_vec", TWHEEL_HASH_VEC, 1, 0, sizeof(struct twheel_hash_vec) },
-	{ "classic_bounded", TWHEEL_CLASSIC_BOUNDED, 1, 0,
-	  sizeof(struct twheel_classic_bounded) },
+	TWHEEL_ENGINES(RP_KIND)
 };
 const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
-
-/* A case of rp_engine_new(): an engine set up from its clock alone ... */
-#define RP_PLAIN(kind, init)	case kind: init(o, clk); break
-/* ... or with its storage, of n slots. */
-#define RP_SLOTS(kind, init, n)	case kind: ret = init(o, clk, *storage, n); break
 
 /*
  * A new engine of kind k, with its clock at clk, room for cap timers where
  * it needs to be told (the heap), and the sizes the module gives them by
- * default (hash and hash_sorted: 256 slots; simple: MaxInterval 4096). The
- * engine and its storage (*storage) are the caller's to free.
+ * default (hash and hash_sorted: 256 slots; simple: MaxInterval 4096);
+ * the one user-space constructor. Its memory is u's, for
+ * tw_user_engine_free().
  */
 static struct twheel_engine *rp_engine_new(const struct rp_engine_kind *k,
 					   unsigned long clk, unsigned int cap,
-					   void **storage)
+					   struct tw_user_engine *u)
 {
-	unsigned int slots = k->kind == TWHEEL_SIMPLE ? TW_SIMPLE_DEFAULT_INTERVAL :
-			     TW_HASH_DEFAULT_SLOTS;
-	void *o = calloc(1, k->size);
-	size_t need = 0;
-	int ret = 0;
+	struct twheel_config cfg = tw_user_config();
 
-	*storage = NULL;
-	if (!o)
+	cfg.cap = cap;
+	if (tw_user_engine_make(u, twheel_engine_ops[k->kind], clk, &cfg))
 		return NULL;
-	if (k->kind == TWHEEL_HEAP)
-		need = cap * sizeof(struct twheel_heap_slot);
-	else if (k->kind == TWHEEL_HASH || k->kind == TWHEEL_SIMPLE ||
-		 k->kind == TWHEEL_HASH_SORTED)
-		need = twheel_hash_storage_size(slots);
-	else if (k->kind == TWHEEL_HASH_VEC)
-		need = twheel_hash_vec_storage_size(slots);
-	if (need) {
-		*storage = calloc(1, need);
-		if (!*storage)
-			goto fail;
-	}
-	switch (k->kind) {
-	RP_PLAIN(TWHEEL_CLASSIC, twheel_classic_init);
-	RP_PLAIN(TWHEEL_REFERENCE, twheel_reference_init);
-	RP_PLAIN(TWHEEL_STRAIGHT, twheel_straight_init);
-	RP_PLAIN(TWHEEL_ORDERED, twheel_ordered_init);
-	RP_PLAIN(TWHEEL_RATAS, twheel_ratas_init);
-	RP_PLAIN(TWHEEL_VOLT, twheel_volt_init);
-	RP_PLAIN(TWHEEL_CLASSIC_BOUNDED, twheel_classic_bounded_init);
-	case TWHEEL_MODERN:
-		ret = twheel_modern_init(o, clk, TW_MODERN_DEFAULT_DEPTH);
-		break;
-	RP_SLOTS(TWHEEL_HEAP, twheel_heap_init, cap);
-	RP_SLOTS(TWHEEL_HASH, twheel_hash_init, slots);
-	RP_SLOTS(TWHEEL_SIMPLE, twheel_simple_init, slots);
-	RP_SLOTS(TWHEEL_HASH_SORTED, twheel_hash_sorted_init, slots);
-	RP_SLOTS(TWHEEL_HASH_VEC, twheel_hash_vec_init, slots);
-	default:
-		ret = -EINVAL;
-	}
-	if (!ret && k->kind == TWHEEL_HASH_VEC)
-		vec_pool_feed(o);	/* its first spares */
-	if (!ret)
-		return o;	/* each engine's struct starts with its twheel_engine */
-fail:
-	free(*storage);
-	*storage = NULL;
-	free(o);
-	return NULL;
+	tw_user_feed(u->e);	/* hash_vec: its first spares */
+	return u->e;
 }
 
 /* Playing a stream through an engine. */
@@ -215,16 +161,15 @@ static void rp_play_ops(struct rp_play *p, const struct rp_stream *s,
 }
 
 /* hash_vec's arrays back from its slots and spares, and freed. */
-static void rp_vec_release(struct rp_play *p, unsigned int cap)
+/* Takes every timer back, and then the memory the engine was fed. */
+static void rp_release(struct rp_play *p, unsigned int cap)
 {
-	struct twheel_hash_vec *hv = container_of(p->e, struct twheel_hash_vec, e);
 	unsigned int i;
-	void *a;
 
 	for (i = 0; i < cap; i++)
 		twheel_del(p->e, &p->tm[i]);
-	while ((a = twheel_hash_vec_take(hv, true)))
-		free(a);
+	twheel_purge(p->e);
+	tw_user_unfeed(p->e);
 }
 
 /**
@@ -244,7 +189,7 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	unsigned long clk = s->has_clock ? s->first : 0;
 	struct rp_play p = { .res = res };
 	unsigned int cap = nsh ? nsh : 1;
-	void *storage = NULL;
+	struct tw_user_engine engine = { 0 };
 	double t0;
 	uint32_t i;
 	int ret = -ENOMEM;
@@ -255,7 +200,7 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	res->late = malloc((s->starts + 1) * sizeof(*res->late));
 	if (!p.tm || !p.due || !res->late)
 		goto out;
-	p.e = rp_engine_new(k, clk, cap, &storage);
+	p.e = rp_engine_new(k, clk, cap, &engine);
 	if (!p.e)
 		goto out;
 	ret = 0;
@@ -268,13 +213,11 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 		res->ns = rp_now() - t0;
 	res->st = p.e->st;
 	res->count = twheel_count(p.e, NULL);
-	if (p.e->kind == TWHEEL_HASH_VEC)
-		rp_vec_release(&p, cap);
+	rp_release(&p, cap);
 out:
-	free(storage);
+	tw_user_engine_free(&engine);
 	free(p.due);
 	free(p.tm);
-	free(p.e);
 	if (ret) {
 		free(res->late);
 		res->late = NULL;
