@@ -94,9 +94,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @due: the heap engine's link into its collected list
  * @heap_idx: the heap engine: the timer's index in the heap's array,
  *	TW_HEAP_COLLECTED while collected, TW_HEAP_IDLE when not pending
- * @hash_link: the hash engine's (and the simple, hash_sorted, straight and
- *	ordered engines') link into a slot, a list or the collected list; the
- *	hash_vec engine's into its collected list
+ * @hash_link: the link of the engines of slots or lists of timers (the
+ *	hashed wheels, straight's list, the ordered list) into a slot, a list
+ *	or the collected list; the hash_vec engine's into its collected list
  * @rounds: the hash engine: turns of the wheel still to wait in its slot;
  *	straight: ticks left; TW_HASH_COLLECTED while collected
  * @volt_link: the volt engine's link into a slot, its overflow list or
@@ -114,10 +114,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
  * the modern wheel through @entry (an hlist, as the kernel does now), both
  * with @bucket; the ratas engine @entry in a slot and @list once collected
- * (its @bucket is TWHEEL_COLLECTED then); the reference engine uses @node, the heap @due and
- * @heap_idx, the hash and straight engines @hash_link and @rounds, the
- * simple, hash_sorted and ordered engines @hash_link (their @rounds is
- * TW_HASH_COLLECTED while collected), the volt engine @volt_link,
+ * (its @bucket is TWHEEL_COLLECTED then); the reference engine uses @node,
+ * the heap @due and @heap_idx, the engines of slots or lists @hash_link
+ * and @rounds (TW_HASH_COLLECTED while collected), the volt engine @volt_link,
  * @volt_slot and @volt_cancelled, the hash_vec engine @hash_link, @vec_slot
  * and @vec_idx. A timer belongs to one engine at a time, so they share
  * storage and the timer stays as small as the kernel's timer_list (40
@@ -276,7 +275,7 @@ struct twheel_entry {
 /**
  * struct twheel_config - what an engine may be set up with
  * @depth: modern: its levels, 8 or 9 (0: the kernel's for this HZ)
- * @slots: hash, hash_sorted, hash_vec: slots, a power of 2
+ * @slots: the hashed wheels: their slots, a power of 2
  * @max_interval: simple: its MaxInterval, slots of one jiffy
  * @cap: heap: the timers its array holds at first (0: none until
  *	twheel_heap_set_storage())
@@ -389,6 +388,9 @@ struct twheel_feed_ops {
  *	an error and nothing changed. The caller frees the old storage
  * @feed: optional, the module only: memory it is fed as it is armed
  *	(hash_vec); NULL: it needs none
+ * @narrow: its documented limit: pending expiries must lie within LONG_MAX
+ *	of one another (it orders them by time_before() between them, which
+ *	is no order beyond that); the others order them against the clock
  * @sparse: its advance over a span with no timer due costs nothing that
  *	grows with the span (a tree, a heap), so it can take any unit of
  *	time, ns included (the trace replay's hrtimer stream)
@@ -437,6 +439,7 @@ struct twheel_ops {
 	size_t (*grow_size)(const struct twheel_engine *e, unsigned long timers);
 	int (*grow)(struct twheel_engine *e, void *storage, unsigned long timers);
 	const struct twheel_feed_ops *feed;
+	bool narrow;
 	bool sparse;
 };
 

@@ -196,9 +196,9 @@ EXPORT_SYMBOL_GPL(twheel_ops_pending);
  * is cut to it, and such a timer runs before @expires. Pending expiries
  * may be more than LONG_MAX apart (one armed far in the past next to one
  * ahead, where time_before() between them is no order): each engine still
- * runs each at its jiffy, except hash_sorted and ordered, which need them
- * within LONG_MAX of each other (their headers): there a timer armed far
- * in the past may wait behind one ahead. Counts st.added.
+ * runs each at its jiffy, except those that need them within LONG_MAX of
+ * each other (twheel_ops.narrow; their headers say so): there a timer
+ * armed far in the past may wait behind one ahead. Counts st.added.
  *
  * Return: 0; -EBUSY if @t is already pending (armed, or collected and
  * not yet popped): then nothing changes, @t keeps its expiry and nothing

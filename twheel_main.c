@@ -75,7 +75,7 @@ MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget
 
 static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
 module_param(hash_slots, uint, 0444);
-MODULE_PARM_DESC(hash_slots, "slots of the hash, hash_sorted and hash_vec engines (a power of two, 2..1048576; default 256)");
+MODULE_PARM_DESC(hash_slots, "slots of the hashed wheels (docs/engines.md says which; a power of two, 2..1048576; default 256)");
 
 static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
 module_param(max_interval, uint, 0444);

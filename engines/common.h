@@ -138,7 +138,7 @@ static inline unsigned long tw_lists_count(const struct list_head *lists,
 /*
  * Files t in a list sorted by expiry, after the last timer that expires
  * no later (FIFO on ties): walked from the end, as new timers mostly go
- * far out (hash_sorted's slots, the ordered engine's list).
+ * far out (the sorted slots and the ordered list).
  */
 static inline void tw_sorted_insert(struct list_head *head,
 				    struct twheel_timer *t)
@@ -308,7 +308,7 @@ static inline void tw_engine_init(struct twheel_engine *e,
 	e->on_cascade = NULL;
 }
 
-/* Sets up an empty hash wheel (hash, hash_sorted) of kind ops. */
+/* Sets up an empty hashed wheel of kind ops, its slots in storage. */
 static inline int tw_hash_wheel_init(struct twheel_hash *h,
 				     const struct twheel_ops *ops,
 				     unsigned long clk, void *storage,

@@ -141,6 +141,7 @@ const struct twheel_ops twheel_hash_sorted_ops = {
 	.buckets	= tw_hash_buckets,
 	.nr_buckets	= tw_hash_nr_buckets,
 	.max_timers	= tw_hs_max_timers,
+	.narrow		= true,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_sorted_ops);
 

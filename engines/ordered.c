@@ -119,6 +119,7 @@ const struct twheel_ops twheel_ordered_ops = {
 	.init		= tw_ordered_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.max_timers	= tw_ordered_max_timers,
+	.narrow		= true,
 };
 EXPORT_SYMBOL_GPL(twheel_ordered_ops);
 

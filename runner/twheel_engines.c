@@ -61,9 +61,10 @@ static void tw_engine_free(struct tw_engine_runner *er)
 /*
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS) through
  * the registry's one constructor, with its state and the storage it needs
- * allocated here: the heap's array for cap timers, cfg->hash_slots slots for
- * hash, hash_sorted and hash_vec (and hash_vec's first spare arrays),
- * cfg->max_interval for simple. Process context.
+ * allocated here, as its ops size it for the configuration: cap timers
+ * (the heap's array), cfg->hash_slots (the hashed wheels' slots, and the
+ * spare arrays hash_vec keeps), cfg->max_interval (simple's MaxInterval).
+ * Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned long clk, const struct tw_config *cfg,

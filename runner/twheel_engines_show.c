@@ -43,6 +43,7 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	lazy_max = e->st.lazy_held_max;
 	spin_unlock_bh(&r->lock);
 	seq_printf(m, "levels: %u\n", levels);
+	seq_printf(m, "max_timers: %u\n", r->ops->max_timers(r));
 	seq_printf(m, "clk: %lu\n", clk);
 	seq_printf(m, "held: %lu (%s)\n", held,
 		   held == pending ? "= pending" : "BROKEN: not pending");

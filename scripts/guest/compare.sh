@@ -13,10 +13,9 @@
 # Real traffic: with the shadow loaded (engines=...,shadow), last of all
 # the kernel's own timer_list traffic is mirrored into every engine for a
 # few seconds (this machine's own, or traffic.sh's in the guest).
-# straight and ordered (O(n) a tick or an arm) take at most 8192 timers,
-# hash_sorted 131072: the workloads run on straight and ordered apart, at
-# most 8192 timers, and the sweep leaves out the sizes a runner does not
-# take.
+# The engines whose operations walk their timers take fewer (their
+# max_timers key): the workloads run on those that take at most 8192
+# apart, and the sweep leaves out the sizes a runner does not take.
 # Prints, between markers, each run's stats (for the distributions) and the
 # compare tables; scripts/compare.sh turns them into markdown, CSV and a
 # plot. Loads are sized by the module's admission (load_fit). At the end
@@ -98,10 +97,7 @@ run() {
 ctl clear
 for size in $sizes; do
 	for r in $runners; do
-		case $r in
-		straight|ordered) [ "$size" -le 8192 ] || continue ;;
-		hash_sorted) [ "$size" -le 131072 ] || continue ;;
-		esac
+		fits "$r" "$size" || continue
 		run "sweep-$size-$r" $sweep_secs long count="$size" min=$sweep_min max=20000 seed=3 engines="$r"
 	done
 done
@@ -115,10 +111,13 @@ echo "@@END"
 # keeps up with the tick on five runners: an overloaded guest would measure
 # its own backlog, not the wheels.
 ctl clear
-# straight and ordered apart, those of them this twheel runs
-big=$(but straight ordered)
-on=$(for r in $runners; do case $r in straight|ordered) printf '%s,' $r ;; esac; done)
-on=${on%,}
+# the runners that take at most 8192 timers (straight's and ordered's
+# operations walk them all) apart
+big="" on=""
+for r in $runners; do
+	if fits "$r" 8193; then big="$big,$r"; else on="$on,$r"; fi
+done
+big=${big#,} on=${on#,}
 capped() { [ "$1" -le 8192 ] && echo "$1" || echo 8192; }
 run timeouts $secs timeouts count=$n seed=1 ops=100 engines=$big
 run timeouts $secs timeouts count="$(capped $n)" seed=1 ops=100 engines=$on

@@ -31,6 +31,9 @@ ctl() { echo "$*" > $d/control; }
 now() { cut -d' ' -f1 /proc/uptime; }
 # get RUNNER KEY: a value from the stats block of RUNNER
 get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+# fits RUNNER N: RUNNER takes a load of N timers (its max_timers key; a
+# runner without one takes any load admission lets through)
+fits() { m=$(get "$1" max_timers); [ -z "$m" ] || [ "$2" -le "$m" ]; }
 # top KEY: a value from the lines before the first block of stats
 top() { awk -v k="$1:" '/^\[/ { exit } $1 == k { print $2; exit }' $d/stats; }
 # hdr KEY: a value from the "# HZ=250 jiffies=..." line heading stats

@@ -27,7 +27,7 @@ const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
 /*
  * A new engine of kind k, with its clock at clk, room for cap timers where
  * it needs to be told (the heap), and the sizes the module gives them by
- * default (hash and hash_sorted: 256 slots; simple: MaxInterval 4096);
+ * default (the hashed wheels: 256 slots; simple: MaxInterval 4096);
  * the one user-space constructor. Its memory is u's, for
  * tw_user_engine_free().
  */
