@@ -4,24 +4,24 @@
  *
  * The engine contract, and the map of the module.
  *
- * Layers, each calling only the ones below it (scripts/cycles.py checks
- * that no two files call or include each other):
+ * Layers, a folder each, each calling only the ones below it
+ * (scripts/cycles.py checks that no two files call or include each other):
  *
- *   twheel_main.c       the module: parameters, init/exit, the control
- *                       state machine, the control file
- *   driver              twheel_tick.c: the hrtimer soft tick (periodic or
- *                       until the next event), catch-up, the overload
- *                       guard; twheel_bench.c, twheel_compare.c
- *   read-outs           twheel_debugfs.c, twheel_engines_show.c,
- *                       twheel_trace.h (tracepoints)
- *   runner layer        twheel_runner.c: one runner type behind struct
- *                       tw_runner_ops, one set of counters and histograms;
- *                       runners: our engines (twheel_engines.c), the
- *                       kernel's timer_list and hrtimer (twheel_ktimers.c),
- *                       the live shadow of the kernel's own timers
- *                       (twheel_shadow*.c); workloads (twheel_workload.c)
- *   engines             twheel_core.c (this contract) and engines/: pure
- *                       data structures
+ *   twheel_main.c  the module: parameters, init/exit, the control state
+ *                  machine, the control file
+ *   readout/       debugfs, the compare table, the kernel's softirq
+ *                  durations, the tracepoints (twheel_trace.h)
+ *   driver/        the hrtimer soft tick (periodic or until the next
+ *                  event), catch-up, the overload guard; the op-cost bench
+ *   shadow/        the live shadow of the kernel's own timer traffic
+ *   runner/        one runner type behind struct tw_runner_ops, one set of
+ *                  counters and histograms; the runners: our engines
+ *                  (twheel_engines.c), the kernel's timer_list and hrtimer
+ *                  (twheel_ktimers.c); workloads, admission, the module
+ *                  parameters' checks
+ *   engines/       this contract's engines, pure data structures, and
+ *                  list.h, the one list of them; twheel_core.c is what
+ *                  they share
  *
  * The engines never read a clock, never lock, never print and never
  * allocate: twheel_core.c and engines/ also build as user-space C
@@ -45,9 +45,9 @@
  *   state, constructor, operations), one line in engines/list.h (the one
  *   list of engines), kunit/<name>_test.c, its structure check in the
  *   fuzzer, its row in docs/engines.md;
- * - a runner: a struct tw_runner_ops and its id in twheel_workload.h;
+ * - a runner: a struct tw_runner_ops and its id in runner/twheel_workload.h;
  * - a stats key: the runner's show op, or the runner layer's counters;
- * - a workload: twheel_workload.c (its parameters, deltas and re-arms).
+ * - a workload: runner/twheel_workload.c (its parameters, deltas, re-arms).
  */
 #ifndef TWHEEL_H
 #define TWHEEL_H
