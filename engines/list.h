@@ -39,6 +39,7 @@
 	X(ratas, RATAS, FAST, EXACT) \
 	X(volt, VOLT, FAST, EXACT) \
 	X(hash_vec, HASH_VEC, SLOW, EXACT) \
-	X(classic_bounded, CLASSIC_BOUNDED, FAST, EXACT)
+	X(classic_bounded, CLASSIC_BOUNDED, FAST, EXACT) \
+	X(erlang, ERLANG, SLOW, EXACT)
 
 #endif /* TWHEEL_ENGINES_LIST_H */

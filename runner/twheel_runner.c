@@ -23,24 +23,16 @@
  * The one place that decides each runner's behaviour: its index (the
  * order of twheel_runner_names) and its ops.
  */
+#define TW_RUNNER_ENGINE(name, NAME, path, exact)	\
+	[TWHEEL_##NAME] = &tw_engine_runner_ops,
 static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
-	[TWHEEL_CLASSIC]	= &tw_engine_runner_ops,
-	[TWHEEL_MODERN]		= &tw_engine_runner_ops,
-	[TWHEEL_REFERENCE]	= &tw_engine_runner_ops,
-	[TWHEEL_HEAP]		= &tw_engine_runner_ops,
-	[TWHEEL_HASH]		= &tw_engine_runner_ops,
-	[TWHEEL_SIMPLE]		= &tw_engine_runner_ops,
-	[TWHEEL_HASH_SORTED]	= &tw_engine_runner_ops,
-	[TWHEEL_STRAIGHT]	= &tw_engine_runner_ops,
-	[TWHEEL_ORDERED]	= &tw_engine_runner_ops,
-	[TWHEEL_RATAS]		= &tw_engine_runner_ops,
-	[TWHEEL_VOLT]		= &tw_engine_runner_ops,
-	[TWHEEL_HASH_VEC]	= &tw_engine_runner_ops,
-	[TWHEEL_CLASSIC_BOUNDED]	= &tw_engine_runner_ops,
+	/* every engine of the registry (engines/list.h) */
+	TWHEEL_ENGINES(TW_RUNNER_ENGINE)
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
 };
+#undef TW_RUNNER_ENGINE
 
 struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 unsigned long tw_runner_mask;		/* runners the module runs */
