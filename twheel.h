@@ -58,7 +58,6 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include "engines/list.h"
 
 struct twheel_timer;
 struct twheel_engine;
@@ -163,13 +162,13 @@ struct twheel_timer {
 #define TWHEEL_NO_BUCKET	(~0U)
 
 /* The kinds of engine, TWHEEL_<NAME>, in the registry's order. */
-#define TW_KIND(name, NAME, path, exact)	TWHEEL_##NAME,
+#define TW_KIND_OF(NAME, ...)	TWHEEL_##NAME
 enum twheel_kind {
-	TWHEEL_ENGINES(TW_KIND)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_KIND_OF(NAME, name, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 	TWHEEL_NR_KINDS,
 };
-
-#undef TW_KIND
 
 /* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
 #define TW_TVR_BITS		8
@@ -307,8 +306,9 @@ struct spinlock;
  * @release: takes every array back and frees it; nothing armed
  * @short_of_room: lock held: an arm may be refused now for memory a
  *	@refill would give
- * @prefill: before a scratch engine's clock runs: stocks it for @timers
- *	timers spread over 64 slots, so it asks for nothing meanwhile
+ * @prefill: before a scratch engine's clock runs: stocks it for as many
+ *	timers as @timers says, spread over 64 slots, so it asks for nothing
+ *	meanwhile
  * @show: its lines of the engine's stats
  *
  * The engines never allocate: one that needs memory as it is armed (hash_vec)
@@ -382,9 +382,10 @@ struct twheel_feed_ops {
  * @max_timers: optional: the most timers the module loads on it, where
  *	its operations walk its timers (O(n) engines, a hashed wheel's slot);
  *	NULL: no limit of its own
- * @grow_size: optional: bytes of new storage it needs to hold @timers
- *	timers at once, 0 if it holds them already (the heap's array)
- * @grow: optional: moves into that new storage, of @timers timers; 0, or
+ * @grow_size: optional: bytes of new storage it needs to hold as many
+ *	timers as @timers says at once, 0 if it holds them already (the heap's
+ *	array)
+ * @grow: optional: moves into that new storage, room for that many; 0, or
  *	an error and nothing changed. The caller frees the old storage
  * @feed: optional, the module only: memory it is fed as it is armed
  *	(hash_vec); NULL: it needs none
@@ -570,15 +571,18 @@ struct twheel_level_info {
 void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
 		       struct twheel_level_info *li);
 
-/* Every engine's ops, twheel_<name>_ops, in its engines/<name>.c. */
-#define TW_OPS_DECL(name, NAME, path, exact)	\
-	extern const struct twheel_ops twheel_##name##_ops;
-TWHEEL_ENGINES(TW_OPS_DECL)
-#undef TW_OPS_DECL
+/*
+ * Every engine's ops, twheel_<name>_ops in its engines/<name>.c, and the
+ * registry walked: every engine's ops by kind (twheel_core.c).
+ */
+#define TW_OPS_OF(name, ...)	twheel_##name##_ops
+extern const struct twheel_ops
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_OPS_OF(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	*const twheel_engine_ops[TWHEEL_NR_KINDS];
 
-/* The registry walked: every engine's ops, indexed by kind. */
-extern const struct twheel_ops *const twheel_engine_ops[TWHEEL_NR_KINDS];
-
+const struct twheel_ops *twheel_ops_of(enum twheel_kind kind);
 const struct twheel_ops *twheel_ops_by_name(const char *name);
 size_t twheel_storage_size(const struct twheel_ops *ops,
 			   const struct twheel_config *cfg);
@@ -674,34 +678,35 @@ static inline bool twheel_advance(struct twheel_engine *e, unsigned long now)
 }
 
 /*
- * TWHEEL_FAST_PATHS(name, to): in engines/<name>.h of an engine with fast
+ * TWHEEL_FAST_PATHS(name): in engines/<name>.h of an engine with fast
  * paths, after its inlined tw_<name>_add(), _del(), _mod(), _pop() and
- * _step() (one jiffy, the clock's own), which take what to(e) gives: the
- * same as tw_<name>_fast_add() and the others, taking the engine, for
- * twheel_add_as() (engines/registry.h) and TWHEEL_FAST_ENTRY().
+ * _step() (one jiffy, the clock's own), which take what
+ * tw_<name>_fast_of(e) gives: the same as tw_<name>_fast_add() and the
+ * others, taking the engine, for twheel_add_as() (engines/registry.h) and
+ * TWHEEL_FAST_ENTRY().
  */
-#define TWHEEL_FAST_PATHS(name, to)						\
+#define TWHEEL_FAST_PATHS(name)							\
 static __always_inline int tw_##name##_fast_add(struct twheel_engine *e,	\
 						struct twheel_timer *t,		\
 						unsigned long expires)		\
 {										\
-	return tw_##name##_add(to(e), t, expires);				\
+	return tw_##name##_add(tw_##name##_fast_of(e), t, expires);		\
 }										\
 static __always_inline bool tw_##name##_fast_del(struct twheel_engine *e,	\
 						 struct twheel_timer *t)	\
 {										\
-	return tw_##name##_del(to(e), t);					\
+	return tw_##name##_del(tw_##name##_fast_of(e), t);			\
 }										\
 static __always_inline bool tw_##name##_fast_mod(struct twheel_engine *e,	\
 						 struct twheel_timer *t,	\
 						 unsigned long expires)		\
 {										\
-	return tw_##name##_mod(to(e), t, expires);				\
+	return tw_##name##_mod(tw_##name##_fast_of(e), t, expires);		\
 }										\
 static __always_inline struct twheel_timer *					\
 tw_##name##_fast_pop(struct twheel_engine *e)					\
 {										\
-	return tw_##name##_pop(to(e));						\
+	return tw_##name##_pop(tw_##name##_fast_of(e));						\
 }										\
 static __always_inline bool tw_##name##_fast_advance(struct twheel_engine *e,	\
 						     unsigned long now)		\
@@ -710,13 +715,7 @@ static __always_inline bool tw_##name##_fast_advance(struct twheel_engine *e,	\
 		return twheel_ops_advance(e, now);				\
 	e->st.advances++;							\
 	e->st.jiffies++;							\
-	return tw_##name##_step(to(e));						\
-}
-
-/* The engine itself, for TWHEEL_FAST_PATHS() of paths that take it. */
-static __always_inline struct twheel_engine *tw_engine_self(struct twheel_engine *e)
-{
-	return e;
+	return tw_##name##_step(tw_##name##_fast_of(e));			\
 }
 
 /*
@@ -749,6 +748,7 @@ static bool tw_##name##_entry_advance(struct twheel_engine *e,			\
 {										\
 	return tw_##name##_fast_advance(e, now);				\
 }
+
 /* The entry of an engine whose TWHEEL_FAST_ENTRY() is in its file. */
 #define TWHEEL_FAST_ENTRY_OPS(name) {					\
 	.add		= tw_##name##_entry_add,			\

@@ -15,13 +15,28 @@
 #include <linux/string.h>
 #include "twheel.h"
 
-#define TW_OPS_REF(name, NAME, path, exact)	[TWHEEL_##NAME] = &twheel_##name##_ops,
 /* The registry (engines/list.h) as a table: every engine's ops by kind. */
+#define TW_OPS_AT(name, NAME, ...) \
+	[TWHEEL_##NAME] = &twheel_##name##_ops
 const struct twheel_ops *const twheel_engine_ops[TWHEEL_NR_KINDS] = {
-	TWHEEL_ENGINES(TW_OPS_REF)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_OPS_AT(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 };
-EXPORT_SYMBOL_GPL(twheel_engine_ops);
-#undef TW_OPS_REF
+
+/**
+ * twheel_ops_of() - an engine's ops by its kind
+ * @kind: the kind, below TWHEEL_NR_KINDS
+ *
+ * twheel_engine_ops[] for the module's other parts (its KUnit module).
+ *
+ * Return: the ops of that kind of engine.
+ */
+const struct twheel_ops *twheel_ops_of(enum twheel_kind kind)
+{
+	return twheel_engine_ops[kind];
+}
+EXPORT_SYMBOL_GPL(twheel_ops_of);
 
 /**
  * twheel_ops_by_name() - an engine's ops by its name

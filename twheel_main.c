@@ -52,10 +52,9 @@
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
-/* The engines' names from the registry (engines/list.h), each with a comma. */
-#define TW_NAME_COMMA(name, ...)	#name ","
-MODULE_PARM_DESC(engines, "what workloads run on: " TWHEEL_ENGINES(TW_NAME_COMMA)
-		 "timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
+/* TW_ENGINE_NAMES: the registry's names (engines/list.h), from Kbuild. */
+MODULE_PARM_DESC(engines, "what workloads run on: " TW_ENGINE_NAMES
+		 ",timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
 static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
 module_param(modern_depth, uint, 0444);

@@ -189,7 +189,6 @@ static unsigned long tw_classic_count(const struct twheel_engine *e,
 	return tw_cw_count(e, c->vec, TW_CLASSIC_BUCKETS, &c->collected, per_level);
 }
 
-
 /* twheel_ops.level_of: tv1 is level 0, tv2 to tv5 levels 1 to 4. */
 static unsigned int tw_classic_level_of(const struct twheel_engine *e,
 					unsigned int bucket)
@@ -213,7 +212,7 @@ static unsigned int tw_classic_nr_buckets(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_classic_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			     const struct twheel_config *cfg, void *storage)
 {
 	twheel_classic_init(state, clk);
 	return 0;

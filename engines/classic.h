@@ -245,6 +245,12 @@ static __always_inline struct twheel_classic *tw_classic_of(struct twheel_engine
 }
 
 TW_CLASSIC_WHEEL_OPS(tw_classic, TW_TVR_SIZE, twheel_classic_tick)
-TWHEEL_FAST_PATHS(classic, tw_engine_self)
+/* TWHEEL_FAST_PATHS()'s handle: the classic paths take the engine itself. */
+static __always_inline struct twheel_engine *tw_classic_fast_of(struct twheel_engine *e)
+{
+	return e;
+}
+
+TWHEEL_FAST_PATHS(classic)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_H */

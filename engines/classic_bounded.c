@@ -57,7 +57,7 @@ static unsigned long tw_classic_bounded_window_end(unsigned int lvl, unsigned lo
  * window's end (the slot is empty then).
  */
 static unsigned long tw_classic_bounded_due(const struct twheel_classic_bounded *c,
-				    unsigned int lvl, unsigned long s,
+					    unsigned int lvl, unsigned long s,
 				    unsigned long r, unsigned long from)
 {
 	unsigned long end = tw_classic_bounded_window_end(lvl, s);
@@ -74,7 +74,7 @@ static unsigned long tw_classic_bounded_due(const struct twheel_classic_bounded 
 }
 
 static unsigned int tw_classic_bounded_count_of(const struct twheel_classic_bounded *c,
-					unsigned int idx)
+						unsigned int idx)
 {
 	return c->nr[idx - TW_BOUNDED_L0_SLOTS];
 }
@@ -86,7 +86,7 @@ static unsigned int tw_classic_bounded_count_of(const struct twheel_classic_boun
  * starts after that one's ends).
  */
 static unsigned long tw_classic_bounded_spread_next(const struct twheel_classic_bounded *c,
-					    unsigned long from, unsigned long limit,
+						    unsigned long from, unsigned long limit,
 					    bool future)
 {
 	const unsigned long *map;
@@ -99,8 +99,10 @@ static unsigned long tw_classic_bounded_spread_next(const struct twheel_classic_
 		idx = tw_classic_bounded_offset(lvl) + first;
 		map = c->pending_map + BIT_WORD(tw_classic_bounded_offset(lvl));
 		if (test_bit(first, map))
-			best = min(best, tw_classic_bounded_due(c, lvl, s,
-							tw_classic_bounded_count_of(c, idx), from));
+			best = min(best,
+				   tw_classic_bounded_due(c, lvl, s,
+							  tw_classic_bounded_count_of(c, idx),
+							  from));
 		if (!future)
 			continue;
 		i = find_next_bit(map, TW_BOUNDED_LN_SLOTS, first + 1);
@@ -109,9 +111,11 @@ static unsigned long tw_classic_bounded_spread_next(const struct twheel_classic_
 		if (i == first)		/* none but the source */
 			continue;
 		s += (i - first) & (TW_BOUNDED_LN_SLOTS - 1);
-		best = min(best, tw_classic_bounded_due(c, lvl, s,
-						tw_classic_bounded_count_of(c, tw_classic_bounded_offset(lvl) + i),
-						from));
+		idx = tw_classic_bounded_offset(lvl) + i;
+		best = min(best,
+			   tw_classic_bounded_due(c, lvl, s,
+						  tw_classic_bounded_count_of(c, idx),
+						  from));
 	}
 	return best;
 }
@@ -123,7 +127,7 @@ static unsigned long tw_classic_bounded_spread_next(const struct twheel_classic_
  * many it moved.
  */
 static unsigned int tw_classic_bounded_spread(struct twheel_classic_bounded *c,
-				      unsigned int lvl)
+					      unsigned int lvl)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned long clk = e->clk, s = (clk >> tw_classic_bounded_shift(lvl)) + 1;
@@ -218,7 +222,7 @@ bool twheel_classic_bounded_tick(struct twheel_classic_bounded *c)
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_tick);
 
 static unsigned long tw_classic_bounded_next_event(const struct twheel_engine *e,
-					   unsigned long limit)
+						   unsigned long limit)
 {
 	const struct twheel_classic_bounded *c = to_bounded(e);
 	unsigned long d;
@@ -228,7 +232,7 @@ static unsigned long tw_classic_bounded_next_event(const struct twheel_engine *e
 }
 
 static unsigned int tw_classic_bounded_bucket_of(const struct twheel_engine *e,
-					 unsigned long expires)
+						 unsigned long expires)
 {
 	return tw_classic_bounded_index(expires, e->clk);
 }
@@ -244,7 +248,7 @@ static void tw_classic_bounded_dequeue(struct twheel_engine *e, struct twheel_ti
 }
 
 static bool tw_classic_bounded_in_bucket(const struct twheel_engine *e,
-				 const struct twheel_timer *t, unsigned int idx)
+					 const struct twheel_timer *t, unsigned int idx)
 {
 	return tw_classic_bounded_in_slot(to_bounded(e), t, idx);
 }
@@ -255,13 +259,12 @@ static struct twheel_timer *tw_classic_bounded_ops_pop(struct twheel_engine *e)
 }
 
 static unsigned long tw_classic_bounded_count(const struct twheel_engine *e,
-				      unsigned long *per_level)
+					      unsigned long *per_level)
 {
 	const struct twheel_classic_bounded *c = to_bounded(e);
 
 	return tw_cw_count(e, c->vec, TW_BOUNDED_BUCKETS, &c->collected, per_level);
 }
-
 
 /* twheel_ops.level_of: two laps a level, level 0 first. */
 static unsigned int tw_classic_bounded_level_of(const struct twheel_engine *e,
@@ -286,7 +289,7 @@ static unsigned int tw_classic_bounded_nr_buckets(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_classic_bounded_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+				     const struct twheel_config *cfg, void *storage)
 {
 	twheel_classic_bounded_init(state, clk);
 	return 0;

@@ -86,7 +86,7 @@ twheel_to_classic_bounded(struct twheel_engine *e)
  * never does, so the delta's highest bit leaves one level to test.
  */
 static __always_inline unsigned int tw_classic_bounded_index(unsigned long expires,
-						     unsigned long clk)
+							     unsigned long clk)
 {
 	unsigned long delta = expires - clk;
 	unsigned int f, lvl, lap;
@@ -110,7 +110,7 @@ static __always_inline unsigned int tw_classic_bounded_index(unsigned long expir
 
 /* Files t, not pending, in slot idx. */
 static __always_inline void tw_classic_bounded_link(struct twheel_classic_bounded *c,
-					    struct twheel_timer *t,
+						    struct twheel_timer *t,
 					    unsigned int idx)
 {
 	list_add_tail(&t->list, c->vec + idx);	/* FIFO within a slot */
@@ -127,7 +127,7 @@ static __always_inline void tw_classic_bounded_link(struct twheel_classic_bounde
  * is the collected one (a collected timer keeps its slot's index).
  */
 static __always_inline void tw_classic_bounded_unlink(struct twheel_classic_bounded *c,
-					      struct twheel_timer *t)
+						      struct twheel_timer *t)
 {
 	struct list_head *prev = t->list.prev, *next = t->list.next;
 	unsigned int idx = t->bucket;
@@ -156,7 +156,7 @@ tw_classic_bounded_collect_slot(struct twheel_classic_bounded *c, unsigned int i
  */
 static __always_inline bool
 tw_classic_bounded_slow(const struct twheel_classic_bounded *c, unsigned long clk,
-		unsigned int idx)
+			unsigned int idx)
 {
 	return (long)(clk - c->spread_at) >= 0;		/* time_after_eq() */
 }
@@ -164,7 +164,7 @@ tw_classic_bounded_slow(const struct twheel_classic_bounded *c, unsigned long cl
 /* Whether t, pending, is filed in slot idx: see tw_classic_in_slot(). */
 static __always_inline bool
 tw_classic_bounded_in_slot(const struct twheel_classic_bounded *c,
-		   const struct twheel_timer *t, unsigned int idx)
+			   const struct twheel_timer *t, unsigned int idx)
 {
 	return t->bucket == idx && list_empty(&c->collected);
 }
@@ -181,6 +181,13 @@ tw_classic_bounded_of(struct twheel_engine *e)
 }
 
 TW_CLASSIC_WHEEL_OPS(tw_classic_bounded, TW_BOUNDED_L0_SLOTS, twheel_classic_bounded_tick)
-TWHEEL_FAST_PATHS(classic_bounded, tw_engine_self)
+/* TWHEEL_FAST_PATHS()'s handle: the classic paths take the engine itself. */
+static __always_inline struct twheel_engine *
+tw_classic_bounded_fast_of(struct twheel_engine *e)
+{
+	return e;
+}
+
+TWHEEL_FAST_PATHS(classic_bounded)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_BOUNDED_H */

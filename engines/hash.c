@@ -101,8 +101,6 @@ static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_hash(e)->collected);
 }
 
-
-
 /*
  * twheel_ops.max_timers: each tick walks a slot, every timer in it whether
  * due or not: at most as many a slot on average as straight's tick walks
@@ -121,7 +119,7 @@ static size_t tw_hash_storage_size(const struct twheel_config *cfg)
 
 /* twheel_ops.init */
 static int tw_hash_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			  const struct twheel_config *cfg, void *storage)
 {
 	return twheel_hash_init(state, clk, storage, cfg->slots);
 }

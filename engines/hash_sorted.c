@@ -95,8 +95,6 @@ static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_hs(e)->collected);
 }
 
-
-
 /*
  * twheel_ops.max_timers: an arm walks its slot: at most
  * TW_HASH_SORTED_PER_SLOT timers a slot on average.
@@ -114,7 +112,7 @@ static size_t tw_hash_sorted_storage_size(const struct twheel_config *cfg)
 
 /* twheel_ops.init */
 static int tw_hash_sorted_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+				 const struct twheel_config *cfg, void *storage)
 {
 	return twheel_hash_sorted_init(state, clk, storage, cfg->slots);
 }

@@ -419,7 +419,6 @@ unsigned long twheel_hash_vec_rounds(const struct twheel_hash_vec *hv,
 }
 EXPORT_SYMBOL_GPL(twheel_hash_vec_rounds);
 
-
 /* twheel_ops.buckets: each slot's array holds its timers. */
 static unsigned int tw_vec_buckets(const struct twheel_engine *e,
 				   unsigned int *per, unsigned int n)
@@ -467,7 +466,7 @@ static int tw_hash_vec_create(void *state, unsigned long clk,
 	twheel_hash_vec_keep(hv, 0, cfg->keep);
 	for (k = 1; k < TW_VEC_SMALL_ORDERS; k++)
 		twheel_hash_vec_keep(hv, k, min_t(unsigned int, cfg->keep,
-						      TW_VEC_KEEP_SMALL));
+						  TW_VEC_KEEP_SMALL));
 	return 0;
 }
 

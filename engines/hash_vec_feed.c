@@ -217,7 +217,7 @@ static bool tw_vec_short(void *feed)
 }
 
 /*
- * A scratch engine's arrays for timers timers spread over 64 slots, before
+ * A scratch engine's arrays for that many timers spread over 64 slots, before
  * its clock runs: none asked for on the way.
  */
 static int tw_vec_prefill(void *feed, unsigned int timers)

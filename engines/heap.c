@@ -191,7 +191,6 @@ static struct twheel_timer *tw_heap_pop(struct twheel_engine *e)
 	return t;
 }
 
-
 /* twheel_ops.grow_size: a bigger array, if it has not room for timers. */
 static size_t tw_heap_grow_size(const struct twheel_engine *e,
 				unsigned long timers)
@@ -218,7 +217,7 @@ static size_t tw_heap_storage_size(const struct twheel_config *cfg)
 
 /* twheel_ops.init */
 static int tw_heap_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			  const struct twheel_config *cfg, void *storage)
 {
 	return twheel_heap_init(state, clk, storage, storage ? cfg->cap : 0);
 }

@@ -238,7 +238,6 @@ static unsigned long tw_modern_range_pick(const struct twheel_engine *e,
 	return x - lo <= hi - lo ? x : hi;
 }
 
-
 /* twheel_ops.level_of: TW_LVL_SIZE buckets a level. */
 static unsigned int tw_modern_level_of(const struct twheel_engine *e,
 				       unsigned int bucket)
@@ -269,7 +268,7 @@ static unsigned int tw_modern_ops_index(const struct twheel_engine *e,
 
 /* twheel_ops.init */
 static int tw_modern_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			    const struct twheel_config *cfg, void *storage)
 {
 	return twheel_modern_init(state, clk, cfg->depth ?: TW_MODERN_DEFAULT_DEPTH);
 }

@@ -337,6 +337,12 @@ out:
 	return collected;
 }
 
-TWHEEL_FAST_PATHS(modern, twheel_to_modern)
+/* TWHEEL_FAST_PATHS()'s handle: the modern paths take the wheel. */
+static __always_inline struct twheel_modern *tw_modern_fast_of(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_modern, e);
+}
+
+TWHEEL_FAST_PATHS(modern)
 
 #endif /* TWHEEL_ENGINES_MODERN_H */

@@ -85,7 +85,6 @@ static struct twheel_timer *tw_ordered_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_ordered(e)->collected);
 }
 
-
 /* twheel_ops.max_timers: each arm walks the list. */
 static unsigned long tw_ordered_max_timers(const struct twheel_engine *e)
 {
@@ -94,7 +93,7 @@ static unsigned long tw_ordered_max_timers(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_ordered_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			     const struct twheel_config *cfg, void *storage)
 {
 	twheel_ordered_init(state, clk);
 	return 0;

@@ -231,7 +231,6 @@ static unsigned long tw_ratas_range_pick(const struct twheel_engine *e,
 				    (TW_RATAS_LEVELS - 1) * TW_RATAS_BITS);
 }
 
-
 /* twheel_ops.level_of: TW_RATAS_SIZE slots a level. */
 static unsigned int tw_ratas_level_of(const struct twheel_engine *e,
 				      unsigned int bucket)
@@ -253,7 +252,7 @@ static unsigned int tw_ratas_nr_buckets(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_ratas_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			   const struct twheel_config *cfg, void *storage)
 {
 	twheel_ratas_init(state, clk);
 	return 0;

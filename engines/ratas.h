@@ -213,6 +213,12 @@ static __always_inline bool tw_ratas_step(struct twheel_ratas *r)
 	return collected;
 }
 
-TWHEEL_FAST_PATHS(ratas, twheel_to_ratas)
+/* TWHEEL_FAST_PATHS()'s handle: the ratas paths take the wheel. */
+static __always_inline struct twheel_ratas *tw_ratas_fast_of(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_ratas, e);
+}
+
+TWHEEL_FAST_PATHS(ratas)
 
 #endif /* TWHEEL_ENGINES_RATAS_H */

@@ -162,10 +162,9 @@ static unsigned long tw_ref_count(const struct twheel_engine *e,
 	return n;
 }
 
-
 /* twheel_ops.init */
 static int tw_reference_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			       const struct twheel_config *cfg, void *storage)
 {
 	twheel_reference_init(state, clk);
 	return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The reference engine's type; the engine is in engines/reference.c. It has no fast paths: it goes through its ops.
+ * The reference engine's type; the engine is in engines/reference.c. It
+ * has no fast paths: it goes through its ops.
  *
  * Guarantee: exact, for every delta: a timer runs at its expiry (at the
  * clock if that is already past, however far: the armed tree orders

@@ -21,31 +21,30 @@
 #include "engines/volt.h"
 
 /* An engine's path for op: its fast path (FAST) or the ops composed. */
-#define TW_PATH_FAST(name, op)	tw_##name##_fast_##op
-#define TW_PATH_SLOW(name, op)	twheel_ops_##op
-#define TW_PATH(name, path, op)	TW_PATH_##path(name, op)
+#define TW_PATH_FAST(op, name)	tw_##name##_fast_##op
+#define TW_PATH_SLOW(op, ...)	twheel_ops_##op
+#define TW_PATH(name, path, op)	TW_PATH_##path(op, name)
 
-#define TW_AS_PENDING_FAST(name)	return tw_##name##_pending(t)
-#define TW_AS_PENDING_SLOW(name)	return e->ops->pending(t)
-
-#define TW_AS_PENDING(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		TW_AS_PENDING_##path(name);
-#define TW_AS_ADD(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		return TW_PATH(name, path, add)(e, t, expires);
-#define TW_AS_DEL(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		return TW_PATH(name, path, del)(e, t);
-#define TW_AS_MOD(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		return TW_PATH(name, path, mod)(e, t, expires);
-#define TW_AS_POP(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		return TW_PATH(name, path, pop)(e);
-#define TW_AS_ADVANCE(name, NAME, path, exact)				\
-	if (kind == TWHEEL_##NAME)					\
-		return TW_PATH(name, path, advance)(e, now);
+/*
+ * The kind-known operations: a test of the kind for every engine of the
+ * registry, each in a statement expression that returns from the function
+ * when the kind is that engine's (with a constant kind all but one fold
+ * away), then the generic operation.
+ */
+#define TW_AS_PENDING_FAST(name)	tw_##name##_pending
+#define TW_AS_PENDING_SLOW(...)		e->ops->pending
+#define TW_AS_PENDING(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_AS_PENDING_##path(name)(t); })
+#define TW_AS_ADD(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, add)(e, t, expires); })
+#define TW_AS_DEL(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, del)(e, t); })
+#define TW_AS_MOD(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, mod)(e, t, expires); })
+#define TW_AS_POP(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, pop)(e); })
+#define TW_AS_ADVANCE(name, NAME, path, ...) \
+	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, advance)(e, now); })
 
 /**
  * twheel_pending_as() - twheel_pending() for an engine of a known kind
@@ -59,7 +58,10 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      const struct twheel_timer *t)
 {
-	TWHEEL_ENGINES(TW_AS_PENDING)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_PENDING(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_pending(e, t);
 }
 
@@ -77,7 +79,10 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 					 struct twheel_timer *t,
 					 unsigned long expires)
 {
-	TWHEEL_ENGINES(TW_AS_ADD)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADD(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_add(e, t, expires);
 }
 
@@ -93,7 +98,10 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 					  enum twheel_kind kind,
 					  struct twheel_timer *t)
 {
-	TWHEEL_ENGINES(TW_AS_DEL)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_DEL(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_del(e, t);
 }
 
@@ -111,7 +119,10 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 					  struct twheel_timer *t,
 					  unsigned long expires)
 {
-	TWHEEL_ENGINES(TW_AS_MOD)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_MOD(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_mod(e, t, expires);
 }
 
@@ -125,7 +136,10 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 static __always_inline struct twheel_timer *
 twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 {
-	TWHEEL_ENGINES(TW_AS_POP)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_POP(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_pop(e);
 }
 
@@ -145,7 +159,10 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      unsigned long now)
 {
-	TWHEEL_ENGINES(TW_AS_ADVANCE)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADVANCE(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	(void)0;
 	return twheel_advance(e, now);
 }
 

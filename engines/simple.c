@@ -105,8 +105,6 @@ static struct twheel_timer *tw_simple_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_simple(e)->collected);
 }
 
-
-
 /* twheel_ops.storage_size */
 static size_t tw_simple_storage_size(const struct twheel_config *cfg)
 {
@@ -115,7 +113,7 @@ static size_t tw_simple_storage_size(const struct twheel_config *cfg)
 
 /* twheel_ops.init */
 static int tw_simple_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			    const struct twheel_config *cfg, void *storage)
 {
 	return twheel_simple_init(state, clk, storage, cfg->max_interval);
 }

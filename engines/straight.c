@@ -91,7 +91,6 @@ static struct twheel_timer *tw_straight_pop(struct twheel_engine *e)
 	return tw_slots_pop(&to_straight(e)->collected);
 }
 
-
 /* twheel_ops.max_timers: each tick counts every timer down. */
 static unsigned long tw_straight_max_timers(const struct twheel_engine *e)
 {
@@ -100,7 +99,7 @@ static unsigned long tw_straight_max_timers(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_straight_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			      const struct twheel_config *cfg, void *storage)
 {
 	twheel_straight_init(state, clk);
 	return 0;

@@ -304,7 +304,6 @@ static void tw_volt_purge(struct twheel_engine *e)
 	tw_volt_purge_list(v, &v->collected);
 }
 
-
 /* twheel_ops.level_of: TW_VOLT_SIZE slots a level, the overflow list last. */
 static unsigned int tw_volt_level_of(const struct twheel_engine *e,
 				     unsigned int bucket)
@@ -337,7 +336,7 @@ static unsigned int tw_volt_nr_buckets(const struct twheel_engine *e)
 
 /* twheel_ops.init */
 static int tw_volt_create(void *state, unsigned long clk,
-			const struct twheel_config *cfg, void *storage)
+			  const struct twheel_config *cfg, void *storage)
 {
 	twheel_volt_init(state, clk);
 	return 0;

@@ -284,6 +284,12 @@ static __always_inline bool tw_volt_step(struct twheel_volt *v)
 	return collected;
 }
 
-TWHEEL_FAST_PATHS(volt, twheel_to_volt)
+/* TWHEEL_FAST_PATHS()'s handle: the volt paths take the wheel. */
+static __always_inline struct twheel_volt *tw_volt_fast_of(struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_volt, e);
+}
+
+TWHEEL_FAST_PATHS(volt)
 
 #endif /* TWHEEL_ENGINES_VOLT_H */

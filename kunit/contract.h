@@ -15,14 +15,17 @@
 /**
  * struct tw_engine_param - an engine under the contract
  * @name: the parameter's name in the KTAP output
+ * @ops: the engine's kind
  * @size: bytes to allocate for the engine's own structure
- * @init: initialises that structure with its clock at @clk; NULL on error
+ * @init: initialises that structure with its clock at @clk; NULL on error.
+ *	NULL: the one constructor does (tw_ct_new())
  * @fires_at: the jiffy a timer armed now for @expires runs at
  * @range_pick: the jiffy its range rule picks in [lo, hi] (an independent
  *	statement of the rule); NULL: hi
  */
 struct tw_engine_param {
 	const char *name;
+	const struct twheel_ops *ops;
 	size_t size;
 	struct twheel_engine *(*init)(void *mem, unsigned long clk);
 	unsigned long (*fires_at)(const struct twheel_engine *e,
@@ -48,6 +51,8 @@ struct tw_counts {
 };
 
 const void *tw_contract_params(const void *prev, char *desc);
+struct twheel_engine *tw_ct_new(const struct tw_engine_param *p, void *mem,
+				unsigned long clk);
 unsigned long tw_fires_exact(const struct twheel_engine *e, unsigned long expires);
 unsigned long tw_fires_bucket(const struct twheel_engine *e, unsigned long expires);
 unsigned long tw_pick_cascade(const struct twheel_engine *e, unsigned long lo,

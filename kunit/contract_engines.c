@@ -49,14 +49,21 @@ static struct twheel_engine *tw_contract_create(const struct twheel_ops *ops,
 	return twheel_create(ops, mem, clk, &tw_contract_cfg, storage, &e) ? NULL : e;
 }
 
-/* Every engine of the registry through the one constructor. */
-#define TW_CONTRACT_CREATE(name, NAME, path, exact)				\
-static struct twheel_engine *tw_create_##name(void *mem, unsigned long clk)	\
-{										\
-	return tw_contract_create(&twheel_##name##_ops, mem, clk);		\
+/**
+ * tw_ct_new() - set up a contract case's engine in its memory
+ * @p: the engine under the contract
+ * @mem: @p->size bytes, zeroed
+ * @clk: its clock
+ *
+ * Return: the engine, through its own set-up (@p->init) or the one
+ * constructor (twheel_create() with the contract's configuration); NULL
+ * if it refused.
+ */
+struct twheel_engine *tw_ct_new(const struct tw_engine_param *p, void *mem,
+				unsigned long clk)
+{
+	return p->init ? p->init(mem, clk) : tw_contract_create(p->ops, mem, clk);
 }
-TWHEEL_ENGINES(TW_CONTRACT_CREATE)
-#undef TW_CONTRACT_CREATE
 
 /*
  * hash_vec with the hash engine's few slots, and spare arrays carved out
@@ -199,12 +206,14 @@ static const struct tw_contract_rule tw_contract_rules[] = {
 
 #define TW_FIRES_EXACT	tw_fires_exact
 #define TW_FIRES_LATE	NULL
-#define TW_CONTRACT_PARAM(name, NAME, path, exact)			\
-	[TWHEEL_##NAME] = { #name, 0, tw_create_##name, TW_FIRES_##exact },
+#define TW_CONTRACT_PARAM(id, ID, exact, ...) \
+	[TWHEEL_##ID] = { .name = #id, .fires_at = TW_FIRES_##exact }
 
 /* Every engine of the registry, in the order of their kinds. */
 static struct tw_engine_param tw_contract_engines[TWHEEL_NR_KINDS] = {
-	TWHEEL_ENGINES(TW_CONTRACT_PARAM)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_CONTRACT_PARAM(name, NAME, exact, path),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 };
 
 /* The contract suite's parameters: every engine, its rules applied. */
@@ -217,7 +226,8 @@ const void *tw_contract_params(const void *prev, char *desc)
 	if (p >= tw_contract_engines + TWHEEL_NR_KINDS)
 		return NULL;
 	if (!p->size) {
-		p->size = tw_contract_size(twheel_engine_ops[p - tw_contract_engines]);
+		p->ops = twheel_ops_of(p - tw_contract_engines);
+		p->size = tw_contract_size(p->ops);
 		for (rule = tw_contract_rules;
 		     rule < tw_contract_rules + ARRAY_SIZE(tw_contract_rules); rule++) {
 			if (strcmp(rule->name, p->name))
@@ -264,7 +274,7 @@ int tw_contract_init(struct kunit *test)
 	c->mem = tw_kvzalloc(test, p->size);
 	if (!c->mem)
 		return -ENOMEM;
-	c->e = p->init(c->mem, TW_CLK);
+	c->e = tw_ct_new(p, c->mem, TW_CLK);
 	if (!c->e)
 		return -EINVAL;
 	tw_ctx_init(&c->ctx, test, c->e);
@@ -280,7 +290,7 @@ void tw_contract_restart(struct kunit *test, unsigned long clk)
 	struct tw_contract *c = test->priv;
 
 	KUNIT_ASSERT_EQ(test, c->e->st.added, 0ULL);
-	KUNIT_ASSERT_PTR_EQ(test, c->p->init(c->mem, clk), c->e);
+	KUNIT_ASSERT_PTR_EQ(test, tw_ct_new(c->p, c->mem, clk), c->e);
 }
 
 /* Arms timer i for expires and notes when the engine's rule runs it. */

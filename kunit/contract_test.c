@@ -626,7 +626,7 @@ static void tw_burst_setup(struct kunit *test, struct tw_burst *b)
 	if (!strcmp(c->p->name, "heap"))
 		b->e = tw_burst_heap(test, b->n);
 	else
-		b->e = c->p->init(tw_vzalloc(test, c->p->size), TW_CLK);
+		b->e = tw_ct_new(c->p, tw_vzalloc(test, c->p->size), TW_CLK);
 	KUNIT_ASSERT_NOT_NULL(test, b->e);
 	b->t = tw_vzalloc(test, b->n * sizeof(*b->t));
 	b->order = tw_vzalloc(test, b->n * sizeof(*b->order));

@@ -16,9 +16,6 @@
 #include "engines/hash.h"
 #include "runner/twheel_runner.h"
 
-/* The engines' names from the registry (engines/list.h), each with a space. */
-#define TW_NAME_SPACE(name, ...)	#name " "
-
 /* engines=: a comma-separated list of runner names into a mask; "all". */
 static int tw_parse_engine_param(const char *list, unsigned long *mask)
 {
@@ -40,8 +37,8 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 		}
 		i = match_string(twheel_runner_names, TWHEEL_NR_RUNNERS, tok);
 		if (i < 0) {
-			pr_warn("engines=: unknown '%s' (" TWHEEL_ENGINES(TW_NAME_SPACE)
-				"timer_list hrtimer shadow all)\n",
+			pr_warn("engines=: unknown '%s' (" TW_ENGINE_NAMES
+				",timer_list,hrtimer,shadow,all)\n",
 				tok);
 			ret = -EINVAL;
 			break;

@@ -23,16 +23,17 @@
  * The one place that decides each runner's behaviour: its index (the
  * order of twheel_runner_names) and its ops.
  */
-#define TW_RUNNER_ENGINE(name, NAME, path, exact)	\
-	[TWHEEL_##NAME] = &tw_engine_runner_ops,
 static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	/* every engine of the registry (engines/list.h) */
-	TWHEEL_ENGINES(TW_RUNNER_ENGINE)
+#define TW_ENGINE_RUNNER_AT(NAME, ...) \
+	[TWHEEL_##NAME] = &tw_engine_runner_ops
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_RUNNER_AT(NAME, name, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
 	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
 	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
 };
-#undef TW_RUNNER_ENGINE
 
 struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 unsigned long tw_runner_mask;		/* runners the module runs */

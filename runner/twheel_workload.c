@@ -33,15 +33,17 @@ EXPORT_SYMBOL_GPL(twheel_wl_names);
  * TWHEEL_HRTIMER and TWHEEL_SHADOW, as engines= (the module's and a load
  * line's) gives them.
  */
-#define TW_RUNNER_NAME(name, NAME, path, exact)	[TWHEEL_##NAME] = #name,
 /* The engines' names from the registry (engines/list.h), then the others. */
 const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
-	TWHEEL_ENGINES(TW_RUNNER_NAME)
+#define TW_NAME_AT(name, NAME, ...) \
+	[TWHEEL_##NAME] = #name
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_NAME_AT(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 	[TWHEEL_TIMER_LIST]	= "timer_list",
 	[TWHEEL_HRTIMER]	= "hrtimer",
 	[TWHEEL_SHADOW]		= "shadow",
 };
-#undef TW_RUNNER_NAME
 EXPORT_SYMBOL_GPL(twheel_runner_names);
 
 /**

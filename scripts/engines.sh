@@ -14,5 +14,5 @@ case "${1:-}" in
 *) echo "engines.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 [ -r "$list" ] || { echo "engines.sh: cannot read $list" >&2; exit 2; }
-sed -n 's/^[[:space:]]*X(\([a-z_0-9]*\), *[A-Z_0-9]*, *\([A-Z]*\), *\([A-Z]*\)).*/\1 \2 \3/p' "$list" |
+sed -n 's/^TWHEEL_ENGINE(\([a-z_0-9]*\), *[A-Z_0-9]*, *\([A-Z]*\), *\([A-Z]*\)).*/\1 \2 \3/p' "$list" |
 	awk -v w="$want" '$0 ~ w { printf "%s%s", sep, $1; sep = " " } END { print "" }'

@@ -221,7 +221,9 @@ static void run_tick_##name(struct ss_stream *s, unsigned long tick,	\
 }
 #define SS_TICK_SLOW(name)
 #define SS_TICK(name, NAME, path, exact)	SS_TICK_##path(name)
-TWHEEL_ENGINES(SS_TICK)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	SS_TICK(name, NAME, path, exact)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 
 #define SS_TICK_REF_FAST(name)	run_tick_##name
 #define SS_TICK_REF_SLOW(name)	run_tick_other
@@ -230,7 +232,9 @@ TWHEEL_ENGINES(SS_TICK)
 static void (*const run_tick_of[TWHEEL_NR_KINDS])(struct ss_stream *s,
 						   unsigned long tick,
 						   int record) = {
-	TWHEEL_ENGINES(SS_TICK_REF)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	SS_TICK_REF(name, NAME, path, exact)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 };
 
 /* The whole stream, from a fresh engine and a fresh seed. */

@@ -20,7 +20,9 @@
 #define RP_KIND(name, NAME, path, exact)	\
 	{ #name, TWHEEL_##NAME, RP_EXACT_##exact },
 const struct rp_engine_kind rp_engines[] = {
-	TWHEEL_ENGINES(RP_KIND)
+#define TWHEEL_ENGINE(name, NAME, path, exact)	RP_KIND(name, NAME, path, exact)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 };
 const unsigned int rp_nr_engines = ARRAY_SIZE(rp_engines);
 
