@@ -19,13 +19,17 @@
  *                       runners: our engines (twheel_engines.c), the
  *                       kernel's timer_list and hrtimer (twheel_ktimers.c),
  *                       the live shadow of the kernel's own timers
- *                       (twheel_shadow*.c); workloads (twheel_workload.c)
+ *                       (twheel_shadow*.c, which asks twheel_events.c,
+ *                       the pure model of what a timer tracepoint event
+ *                       means, what the replay asks too); workloads
+ *                       (twheel_workload.c)
  *   engines             twheel_core.c (this contract) and engines/: pure
  *                       data structures
  *
  * The engines never read a clock, never lock, never print and never
  * allocate: twheel_core.c and engines/ also build as user-space C
- * (userspace/: fuzzing, instruction counts, trace replay). Time is always an
+ * (userspace/: fuzzing, instruction counts, trace replay), and so does
+ * shadow/twheel_events.c, as pure. Time is always an
  * argument: an engine's clock (clk) is the next jiffy it will process, and
  * twheel_advance(e, now) processes every jiffy from clk up to and including
  * now. Timers that became due are collected inside the engine and handed

@@ -30,12 +30,17 @@ static struct tw_ev_verdict tw_ev_feed(struct tw_ev_feed *f,
 	return tw_ev_take(t, &e, per_s);
 }
 
-#define TW_EV_EXPECT(test, v, w, d, a)					\
-	do {								\
-		KUNIT_EXPECT_EQ(test, (v).what, (u8)(w));		\
-		KUNIT_EXPECT_EQ(test, (v).del, (u8)(d));		\
-		KUNIT_EXPECT_EQ(test, (v).aged, (u8)(a));		\
-	} while (0)
+/* The verdict v is exactly what, del, aged (the caller's line in the message). */
+static void tw_ev_expect(struct kunit *test, struct tw_ev_verdict v, u8 what,
+			 u8 del, u8 aged, int line)
+{
+	KUNIT_EXPECT_EQ_MSG(test, v.what, what, "line %d", line);
+	KUNIT_EXPECT_EQ_MSG(test, v.del, del, "line %d", line);
+	KUNIT_EXPECT_EQ_MSG(test, v.aged, aged, "line %d", line);
+}
+
+#define TW_EV_EXPECT(test, v, what, del, aged)	\
+	tw_ev_expect(test, v, what, del, aged, __LINE__)
 
 /* A start of a new timer is an add; its timeout is the expiry less now. */
 static void events_add(struct kunit *test)
