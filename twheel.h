@@ -13,7 +13,9 @@
  *                  durations, the tracepoints (twheel_trace.h)
  *   driver/        the hrtimer soft tick (periodic or until the next
  *                  event), catch-up, the overload guard; the op-cost bench
- *   shadow/        the live shadow of the kernel's own timer traffic
+ *   shadow/        the live shadow of the kernel's own timer traffic;
+ *                  twheel_events.c, the pure model of what a timer
+ *                  tracepoint event means, which the replay asks too
  *   runner/        one runner type behind struct tw_runner_ops, one set of
  *                  counters and histograms; the runners: our engines
  *                  (twheel_engines.c), the kernel's timer_list and hrtimer
@@ -25,7 +27,8 @@
  *
  * The engines never read a clock, never lock, never print and never
  * allocate: twheel_core.c and engines/ also build as user-space C
- * (userspace/: fuzzing, instruction counts, trace replay). Time is always an
+ * (userspace/: fuzzing, instruction counts, trace replay), and so does
+ * shadow/twheel_events.c, as pure. Time is always an
  * argument: an engine's clock (clk) is the next jiffy it will process, and
  * twheel_advance(e, now) processes every jiffy from clk up to and including
  * now. Timers that became due are collected inside the engine and handed

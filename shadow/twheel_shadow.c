@@ -23,21 +23,24 @@
  * deletes them, and the engines fire the twins on their own; each firing
  * is set against the kernel's own expiry of the same arming.
  *
- * The tracepoints' rules: timer_cancel comes before every expiry (then
- * timer_expire_entry) and every re-arm of a pending timer (then
- * timer_start), so a cancel only detaches the shadow and what follows it
- * decides; a cancel still alone when the engines leave the jiffy after
- * its own is a delete. A mod_timer() that keeps the expiry or the bucket
+ * What each event means is the events' model's (twheel_events.h: the
+ * tracepoints' rules; the offline replay asks it too): a cancel only
+ * detaches the shadow and the timer's next event decides it; the shadow
+ * cannot wait longer than the engines' time, so a cancel still alone when
+ * the engines leave the jiffy after its own is settled a delete
+ * (tw_ev_settle()). A mod_timer() that keeps the expiry or the bucket
  * emits nothing: the twins keep the last expiry seen. Timers vanish
  * without a cancel when they are not pending (freed, or off the stack):
  * a shadow the kernel holds no arming of is freed as soon as no engine
  * holds its twin; an armed one the kernel never ends (an event lost) is
- * aged out TW_SH_STALE after its bucket was due.
+ * closed when the model takes it as gone (tw_ev_aged(): 2 s + timeout/8
+ * past its expiry), at the next aging pass or its next start.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/bottom_half.h>
+#include <linux/cpumask.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
@@ -50,7 +53,6 @@
 #include "shadow/twheel_shadow_impl.h"
 #include "readout/twheel_softirq.h"
 
-#define TW_SH_STALE	(30 * HZ)		/* after the bucket was due */
 #define TW_SH_AGE_EVERY	HZ
 
 struct tw_runner *tw_sh_runner;
@@ -84,7 +86,7 @@ static struct tw_shadow *tw_sh_new(struct tw_sh *sh, const void *key)
 		return NULL;
 	list_del_init(&s->link);
 	s->key = key;
-	s->state = TW_SH_IDLE;
+	memset(&s->t, 0, sizeof(s->t));
 	memset(s->twin, TW_TWIN_NONE, sizeof(s->twin));
 	hash_add(sh->tbl, &s->node, (unsigned long)key);
 	return s;
@@ -94,8 +96,21 @@ static void tw_sh_put(struct tw_sh *sh, struct tw_shadow *s)
 {
 	hash_del(&s->node);
 	s->key = NULL;
-	s->state = TW_SH_FREE;
 	list_add(&s->link, &sh->free);
+}
+
+/*
+ * The shadowing ends s's arming (aged, or the shadowing stops): its twins
+ * are deleted, the arming counted deleted and in why.
+ */
+static void tw_sh_end(struct tw_runner *r, struct tw_sh *sh,
+		      struct tw_shadow *s, u64 *why)
+{
+	tw_sh_drop_twins(sh, s, true);
+	spin_lock(&r->lock);
+	r->st->deleted++;
+	(*why)++;
+	spin_unlock(&r->lock);
 }
 
 /*
@@ -105,32 +120,54 @@ static void tw_sh_put(struct tw_sh *sh, struct tw_shadow *s)
 static void tw_sh_close(struct tw_runner *r, struct tw_sh *sh,
 			struct tw_shadow *s, u64 *why)
 {
-	tw_sh_drop_twins(sh, s, true);
-	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED) {
-		spin_lock(&r->lock);
-		r->st->deleted++;
-		(*why)++;
-		spin_unlock(&r->lock);
-	}
-	if (s->state == TW_SH_DETACHED)
+	if (s->t.cancel)
 		list_del_init(&s->link);
+	if (tw_sh_open(s))
+		tw_sh_end(r, sh, s, why);
+	else
+		tw_sh_drop_twins(sh, s, true);
 	tw_sh_put(sh, s);
 }
 
 /* ---- the drain: the events in their order, the engines in their time ---- */
 
-/* A cancel that stood alone: a delete. */
-static void tw_sh_cancelled(struct tw_runner *r, struct tw_sh *sh,
-			    struct tw_shadow *s)
+/* s's cancel was decided a delete (the model said so; s off the list). */
+static void tw_sh_deleted(struct tw_runner *r, struct tw_sh *sh,
+			  struct tw_shadow *s)
 {
-	list_del_init(&s->link);
 	tw_sh_drop_twins(sh, s, false);
-	s->state = TW_SH_IDLE;
 	spin_lock(&r->lock);
 	r->st->deleted++;
 	sh->c.cancels++;
 	spin_unlock(&r->lock);
+}
+
+/* A cancel that stood alone until the engines had to move on: a delete. */
+static void tw_sh_cancelled(struct tw_runner *r, struct tw_sh *sh,
+			    struct tw_shadow *s)
+{
+	list_del_init(&s->link);
+	tw_ev_settle(&s->t);
+	tw_sh_deleted(r, sh, s);
 	tw_sh_put(sh, s);
+}
+
+/*
+ * What the model makes of event e of s: s off the detached list if the
+ * event decided its cancel, the cancel's delete done if it was one.
+ */
+static struct tw_ev_verdict tw_sh_take(struct tw_runner *r, struct tw_sh *sh,
+				       struct tw_shadow *s,
+				       const struct tw_ev *e)
+{
+	bool detached = s->t.cancel;
+	struct tw_ev_verdict v = tw_ev_take(&s->t, e, HZ);
+
+	if (detached)
+		list_del_init(&s->link);
+	if (v.del)
+		tw_sh_deleted(r, sh, s);
+	return v;
 }
 
 /*
@@ -151,7 +188,7 @@ static void tw_sh_advance(struct tw_runner *r, struct tw_sh *sh,
 	while (time_before(sh->clk, target)) {
 		last = target - sh->clk > TW_SH_JUMP ? target - 1 : sh->clk;
 		list_for_each_entry_safe(s, tmp, &sh->detached, link)
-			if (time_before(s->cancel_j, last))
+			if (time_before(s->t.cancel_at, last))
 				tw_sh_cancelled(r, sh, s);
 		if (last != sh->clk)
 			tw_sh_count(r, &sh->c.jumps);
@@ -163,11 +200,11 @@ static void tw_sh_advance(struct tw_runner *r, struct tw_sh *sh,
 }
 
 static void tw_sh_start(struct tw_runner *r, struct tw_sh *sh,
-			const struct tw_sh_event *ev)
+			const struct tw_sh_event *ev, const struct tw_ev *e)
 {
+	struct tw_ev_verdict v;
 	struct tw_shadow *s;
 	enum tw_sh_idx where;
-	u8 was;
 
 	/* first: the engines' move may end the shadow's last arming */
 	tw_sh_advance(r, sh, ev->jiffy);
@@ -178,23 +215,20 @@ static void tw_sh_start(struct tw_runner *r, struct tw_sh *sh,
 		tw_sh_count(r, &sh->c.pool_full);
 		return;
 	}
-	was = s->state;
-	if (was == TW_SH_DETACHED)
-		list_del_init(&s->link);
+	v = tw_sh_take(r, sh, s, e);
+	/* the kernel never ended the arming before: the shadowing does */
+	if (v.aged)
+		tw_sh_end(r, sh, s, &sh->c.aged);
 	s->w.expires = ev->expires;
-	s->kbe = TW_SH_HAVE_BE ? ev->arg :
-		 tw_sh_level_expiry(ev->expires, ev->flags >> TIMER_ARRAYSHIFT);
-	s->last_j = ev->jiffy;
 	s->past = time_before(ev->expires, ev->jiffy);
-	s->state = TW_SH_ARMED;
 	where = tw_sh_arm_twins(sh, s, ev);
 	s->same_bucket = where == TW_SH_IDX_AGREE;
 	spin_lock(&r->lock);
-	if (was == TW_SH_IDLE) {
+	if (v.what == TW_EV_ADD) {
 		r->st->added++;
 	} else {
 		r->st->modified++;
-		if (was == TW_SH_DETACHED)
+		if (v.what == TW_EV_MOD)
 			sh->c.rearmed++;
 		else
 			sh->c.start_armed++;
@@ -211,43 +245,47 @@ static void tw_sh_start(struct tw_runner *r, struct tw_sh *sh,
 }
 
 static void tw_sh_cancel(struct tw_runner *r, struct tw_sh *sh,
-			 const struct tw_sh_event *ev)
+			 const struct tw_sh_event *ev, const struct tw_ev *e)
 {
 	struct tw_shadow *s = tw_sh_find(sh, ev->timer);
+	struct tw_ev_verdict v;
 
-	if (s && s->state == TW_SH_ARMED) {
-		s->state = TW_SH_DETACHED;
-		s->cancel_j = ev->jiffy;
-		s->last_j = ev->jiffy;
-		list_add_tail(&s->link, &sh->detached);
+	if (!s) {
+		tw_sh_count(r, &sh->c.cancel_untracked);
 		return;
 	}
-	tw_sh_count(r, s ? &sh->c.cancel_idle : &sh->c.cancel_untracked);
+	v = tw_sh_take(r, sh, s, e);
+	if (v.what == TW_EV_NOTED)
+		list_add_tail(&s->link, &sh->detached);
+	else
+		tw_sh_count(r, &sh->c.cancel_idle);
 }
 
 static void tw_sh_expire(struct tw_runner *r, struct tw_sh *sh,
-			 const struct tw_sh_event *ev)
+			 const struct tw_sh_event *ev, const struct tw_ev *e)
 {
 	struct tw_shadow *s = tw_sh_find(sh, ev->timer);
+	struct tw_ev_verdict v;
 
-	if (!s || s->state == TW_SH_IDLE) {
-		tw_sh_count(r, s ? &sh->c.expire_idle : &sh->c.expire_untracked);
+	if (!s) {
+		tw_sh_count(r, &sh->c.expire_untracked);
 		return;
 	}
-	/* Its own cancel is no delete: off the list before the engines move. */
-	if (s->state == TW_SH_DETACHED)
-		list_del_init(&s->link);
+	/* Its own cancel is no delete: decided before the engines move. */
+	v = tw_sh_take(r, sh, s, e);
+	if (v.what == TW_EV_STRAY) {
+		tw_sh_count(r, &sh->c.expire_idle);
+		return;
+	}
 	tw_sh_advance(r, sh, ev->arg + 1);
 	tw_sh_expire_twins(sh, s, ev->arg);
 	spin_lock(&r->lock);
-	if (s->state == TW_SH_ARMED)
+	if (v.what == TW_EV_EXPIRY_NOCANCEL)
 		sh->c.expire_unpaired++;
 	r->st->expired++;
 	/* the kernel's own lateness: the callback's jiffy against expires */
 	tw_runner_ran_j(r, (long)(ev->jiffy - s->w.expires));
 	spin_unlock(&r->lock);
-	s->state = TW_SH_IDLE;
-	s->last_j = ev->jiffy;
 	if (!tw_sh_held(sh, s))
 		tw_sh_put(sh, s);
 }
@@ -255,7 +293,7 @@ static void tw_sh_expire(struct tw_runner *r, struct tw_sh *sh,
 /*
  * Once every TW_SH_AGE_EVERY: idle shadows no engine holds a twin of any
  * more go back to the pool; armed ones the kernel never ended (an event
- * lost) TW_SH_STALE after their bucket was due are closed.
+ * lost) that the model takes as gone (tw_ev_aged()) are closed.
  */
 static void tw_sh_age(struct tw_runner *r, struct tw_sh *sh, unsigned long now)
 {
@@ -267,10 +305,11 @@ static void tw_sh_age(struct tw_runner *r, struct tw_sh *sh, unsigned long now)
 	sh->next_age = now + TW_SH_AGE_EVERY;
 	for (k = 0; k < r->nr_timers; k++) {
 		s = tw_sh_slot(r, k);
-		if (s->state == TW_SH_IDLE && !tw_sh_held(sh, s))
+		if (!s->key)
+			continue;
+		if (!tw_sh_open(s) && !tw_sh_held(sh, s))
 			tw_sh_put(sh, s);
-		else if (s->state == TW_SH_ARMED &&
-			 time_after(now, s->kbe + TW_SH_STALE))
+		else if (tw_ev_aged(&s->t, now, HZ))
 			tw_sh_close(r, sh, s, &sh->c.aged);
 	}
 }
@@ -281,6 +320,7 @@ static void tw_sh_drain(struct tw_runner *r, struct tw_sh *sh)
 	struct tw_sh_ring *ring = &sh->ring;
 	const struct tw_sh_event *ev;
 	unsigned long head, t, tail = ring->tail;
+	struct tw_ev e = { .timed = 1 };
 
 	if (!sh->clk_set) {
 		unsigned long unused_be, clk = jiffies;
@@ -300,12 +340,23 @@ static void tw_sh_drain(struct tw_runner *r, struct tw_sh *sh)
 	head = tw_sh_ring_head(ring);
 	for (t = tail; t != head; t++) {
 		ev = &ring->ev[t & ring->mask];
-		if (ev->type == TW_SH_START)
-			tw_sh_start(r, sh, ev);
-		else if (ev->type == TW_SH_CANCEL)
-			tw_sh_cancel(r, sh, ev);
-		else
-			tw_sh_expire(r, sh, ev);
+		/* the event as the model takes it: its number, its CPU's last */
+		e.cpu = ev->cpu < nr_cpu_ids ? ev->cpu : 0;
+		e.seq = ++sh->seq;
+		e.cpu_prev = sh->cpu_prev[e.cpu];
+		e.now = ev->jiffy;
+		e.expires = ev->expires;
+		if (ev->type == TW_SH_START) {
+			e.type = TW_EV_START;
+			tw_sh_start(r, sh, ev, &e);
+		} else if (ev->type == TW_SH_CANCEL) {
+			e.type = TW_EV_CANCEL;
+			tw_sh_cancel(r, sh, ev, &e);
+		} else {
+			e.type = TW_EV_EXPIRE;
+			tw_sh_expire(r, sh, ev, &e);
+		}
+		sh->cpu_prev[e.cpu] = e.seq;
 	}
 	tw_sh_ring_done(ring, head);
 	spin_lock(&r->lock);
@@ -360,7 +411,7 @@ static void tw_sh_stop(struct tw_runner *r, struct tw_sh *sh)
 		tw_sh_cancelled(r, sh, s);
 	for (k = 0; k < r->nr_timers; k++) {
 		s = tw_sh_slot(r, k);
-		if (s->state != TW_SH_FREE)
+		if (s->key)
 			tw_sh_close(r, sh, s, &sh->c.open_at_stop);
 	}
 	sh->attached = false;
@@ -395,6 +446,8 @@ static int tw_sh_activate(struct tw_runner *r, bool on)
 	}
 	memset(&sh->c, 0, sizeof(sh->c));
 	memset(sh->acct, 0, sizeof(sh->acct));
+	sh->seq = 0;
+	memset(sh->cpu_prev, 0, nr_cpu_ids * sizeof(*sh->cpu_prev));
 	tw_sh_ring_reset(&sh->ring);
 	ret = tw_sh_attach(sh);
 	if (ret)
@@ -413,6 +466,11 @@ static int tw_sh_init(struct tw_runner *r, const struct tw_config *cfg)
 
 	if (!sh)
 		return -ENOMEM;
+	sh->cpu_prev = kvcalloc(nr_cpu_ids, sizeof(*sh->cpu_prev), GFP_KERNEL);
+	if (!sh->cpu_prev) {
+		kvfree(sh);
+		return -ENOMEM;
+	}
 	raw_spin_lock_init(&sh->ring.lock);
 	spin_lock_init(&sh->drain_lock);
 	hash_init(sh->tbl);
@@ -432,6 +490,7 @@ static void tw_sh_release(struct tw_runner *r)
 	/* stop detached the probes (tw_runners_activate()) before the timers went */
 	WARN_ON_ONCE(sh->attached);
 	kvfree(sh->ring.ev);
+	kvfree(sh->cpu_prev);
 	kvfree(sh);
 	r->priv = NULL;
 	tw_sh_runner = NULL;
@@ -455,7 +514,8 @@ static void tw_sh_setup(struct tw_runner *r, struct tw_wtimer *w)
 		INIT_LIST_HEAD(&sh->detached);
 	}
 	INIT_HLIST_NODE(&s->node);
-	s->state = TW_SH_FREE;
+	s->key = NULL;
+	memset(&s->t, 0, sizeof(s->t));
 	list_add_tail(&s->link, &sh->free);
 }
 
@@ -470,20 +530,18 @@ static void tw_sh_del(struct tw_runner *r, struct tw_wtimer *w)
 {
 	struct tw_shadow *s = tw_shadow_of(w);
 
-	if (s->state == TW_SH_FREE)
+	if (!s->key)
 		return;
-	if (s->state == TW_SH_ARMED || s->state == TW_SH_DETACHED)
+	if (tw_sh_open(s))
 		r->st->deleted++;
-	if (s->state == TW_SH_DETACHED)
+	if (s->t.cancel)
 		list_del_init(&s->link);
 	tw_sh_put(tw_sh_of(r), s);
 }
 
 static bool tw_sh_pending(struct tw_runner *r, struct tw_wtimer *w)
 {
-	u8 state = tw_shadow_of(w)->state;
-
-	return state == TW_SH_ARMED || state == TW_SH_DETACHED;
+	return tw_sh_open(tw_shadow_of(w));
 }
 
 /* tick=nohz: events come at any jiffy, so the tick runs every one. */

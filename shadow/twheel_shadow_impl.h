@@ -14,6 +14,7 @@
 #include "runner/twheel_hist.h"
 #include "runner/twheel_runner.h"
 #include "shadow/twheel_shadow.h"
+#include "shadow/twheel_events.h"
 
 struct seq_file;
 struct tracepoint;
@@ -73,14 +74,6 @@ struct tw_sh_ring {
 	struct tw_sh_event *ev;
 };
 
-/* A shadow's state: what the kernel holds of its real timer. */
-enum tw_sh_state {
-	TW_SH_FREE,		/* in the pool */
-	TW_SH_IDLE,		/* tracked, not armed: an engine still holds a twin */
-	TW_SH_ARMED,
-	TW_SH_DETACHED,		/* cancelled; what follows decides */
-};
-
 /* A twin's state for the current arming. */
 enum tw_sh_twin {
 	TW_TWIN_NONE,
@@ -92,12 +85,13 @@ enum tw_sh_twin {
  * struct tw_shadow - the shadow of one real timer (the runner's workload timer)
  * @w: the workload timer; @w.expires is the expiry of its last start
  * @node: in the hash table while tracked
- * @link: in the pool's free list, or in the detached list
- * @key: the real timer_list's address; never dereferenced
- * @kbe: the kernel's bucket_expiry at the last start (if known)
- * @cancel_j: the jiffy of the cancel that detached it
- * @last_j: the jiffy of its last event
- * @state: enum tw_sh_state
+ * @link: in the pool's free list, or in the detached list (while @t has
+ *	an undecided cancel)
+ * @key: the real timer_list's address, never dereferenced; NULL: free, in
+ *	the pool
+ * @t: what the kernel holds of the real timer, in the events' model
+ *	(twheel_events.h): armed; detached by a cancel the next event decides;
+ *	neither (idle: tracked while an engine still holds a twin)
  * @same_bucket: the modern engine filed the last start where the kernel did
  * @past: the last start was for a jiffy already past
  * @twin: per engine, enum tw_sh_twin (under the engine runner's lock)
@@ -108,10 +102,7 @@ struct tw_shadow {
 	struct hlist_node node;
 	struct list_head link;
 	const void *key;
-	unsigned long kbe;
-	unsigned long cancel_j;
-	unsigned long last_j;
-	u8 state;
+	struct tw_ev_timer t;
 	u8 same_bucket;
 	u8 past;
 	u8 twin[TWHEEL_NR_KINDS];
@@ -219,6 +210,8 @@ struct tw_sh_counts {
  * @nr_eng: how many
  * @modern: the modern engine's runner, if loaded and of the kernel's depth
  * @depth: the modern engine's levels
+ * @seq: the events drained since start, the model's event numbers
+ * @cpu_prev: per CPU (nr_cpu_ids of them), the number of its last event
  * @clk: the next jiffy the engines process
  * @step: the jiffy they process now (for tw_shadow_ran())
  * @next_age: the jiffy of the next aging pass
@@ -239,6 +232,8 @@ struct tw_sh {
 	unsigned int nr_eng;
 	struct tw_runner *modern;
 	unsigned int depth;
+	u64 seq;
+	u64 *cpu_prev;
 	unsigned long clk, step, next_age;
 	bool attached, clk_set;
 	struct tracepoint *tp[TW_SH_NR_EV];
@@ -249,6 +244,12 @@ struct tw_sh {
 
 /* The one shadow runner (tw_shadow_ran() finds it here). */
 extern struct tw_runner *tw_sh_runner;
+
+/* The kernel holds an arming of s's timer: armed, or detached by a cancel. */
+static inline bool tw_sh_open(const struct tw_shadow *s)
+{
+	return s->t.armed || s->t.cancel;
+}
 
 static inline struct tw_sh *tw_sh_of(const struct tw_runner *r)
 {

@@ -3,21 +3,20 @@
  * The replay: a trace's timer events as operations on shadow timers
  * (replay_run.c plays them through an engine).
  *
- * The tracepoints' rules, and what is done with each:
- * - timer_cancel is emitted before every expiry (the timer is detached,
- *   then its callback runs) and before every re-arm of a pending timer
- *   (mod_timer detaches it, then starts it again). So a cancel is only
- *   noted, as a delete to be, and decided by the next event of the same
- *   timer: its expiry on the same CPU makes it part of the expiry (no
- *   delete: the engines run the timer themselves); its start on the same
- *   CPU with no other event of that CPU in between makes it part of a
- *   re-arm (the start is a mod in the engines); anything else, or nothing,
- *   leaves it a delete, at the place of the cancel. hrtimers alike.
+ * What each event means is the one model's, shadow/twheel_events.h (the
+ * live shadow in the module asks it too), and what is done with it here:
+ * - a cancel is noted, as a delete to be (an RP_DEL at its place), and
+ *   decided by the timer's next event: part of an expiry or of a re-arm
+ *   (the RP_DEL becomes an RP_NOP: the engines run the timer themselves,
+ *   or take the start as a mod), or a delete (the RP_DEL stays); at the
+ *   end of the trace an undecided one stays a delete. hrtimers alike.
  * - A mod_timer that keeps the expiry, or moves it within the bucket it is
  *   in, emits nothing: the engines keep the expiry they were given.
- * - Timers can vanish without a cancel. A timer thought pending with no
- *   event long past its expiry is counted as aged out of the kernel's view;
- *   the engines need nothing: they run it at its expiry, as they must.
+ * - Timers can vanish without a cancel. A timer thought pending past the
+ *   model's age limit (tw_ev_aged(): 2 s of the traced machine's clock and
+ *   an eighth of its timeout past its expiry) is counted as aged out of
+ *   the kernel's view; the engines need nothing: they run it at its
+ *   expiry, as they must.
  * - Events of several CPUs interleave: the clock of a stream is the latest
  *   time any event has shown (jiffies: a timer_start's expires - timeout,
  *   a timer_expire_entry's now; hrtimer: an hrtimer_expire_entry's now),
@@ -31,25 +30,46 @@
 #include <string.h>
 #include <linux/jiffies.h>
 #include "replay.h"
+#include "shadow/twheel_events.h"
 
 /*
- * A timer as the trace shows it. @armed: pending in the kernel's view;
- * @wall: an hrtimer last started on a wall-clock base (not replayed);
- * @boot: an hrtimer on a clock ahead of the trace's (rp_calibrate());
- * @expires, @timeout: its last start; @cancel: index + 1 of its undecided
- * cancel's RP_DEL, made at event @cancel_seq on CPU @cancel_cpu.
+ * A timer as the trace shows it. @ev: the model's state of it (armed in
+ * the kernel's view, its last start, its undecided cancel); @wall: an
+ * hrtimer last started on a wall-clock base (not replayed); @boot: an
+ * hrtimer on a clock ahead of the trace's (rp_calibrate()); @cancel:
+ * index + 1 of the RP_DEL of its undecided cancel.
  */
 struct rp_shadow {
 	uint64_t ptr;
-	uint32_t hr:1, armed:1, wall:1, boot:1;
-	unsigned long expires, timeout;
+	uint32_t hr:1, wall:1, boot:1;
+	struct tw_ev_timer ev;
 	size_t cancel;
-	uint64_t cancel_seq;
-	unsigned int cancel_cpu;
 };
 
-/* hrtimers are taken as gone a second after their expiry. */
-#define RP_HR_AGE	1000000000UL
+/* A stream's ticks per second: the traced machine's HZ, or ns. */
+static unsigned long rp_per_s(const struct rp_trace *tr, int hr)
+{
+	return hr ? 1000000000UL : tr->hz.hz;
+}
+
+/* Event ev of timer sh, as the model takes it, at the stream's clock. */
+static struct tw_ev_verdict rp_take(struct rp_trace *tr, struct rp_shadow *sh,
+				    enum tw_ev_type type,
+				    const struct tp_event *ev, unsigned long v)
+{
+	const struct rp_stream *s = &tr->st[sh->hr];
+	struct tw_ev e = {
+		.type = type,
+		.timed = s->has_clock,
+		.cpu = ev->cpu,
+		.seq = tr->seq,
+		.cpu_prev = tr->cpu_seq[ev->cpu],
+		.now = s->clock,
+		.expires = v,
+	};
+
+	return tw_ev_take(&sh->ev, &e, rp_per_s(tr, sh->hr));
+}
 
 int rp_init(struct rp_trace *tr)
 {
@@ -219,26 +239,23 @@ static struct rp_shadow *rp_shadow(struct rp_trace *tr, uint64_t ptr, int hr,
 	return sh;
 }
 
-/* An undecided cancel stays a delete. */
+/* An undecided cancel stays a delete (its RP_DEL stays). */
 static void rp_settle(struct rp_stream *s, struct rp_shadow *sh)
 {
-	if (sh->cancel) {
+	if (tw_ev_settle(&sh->ev))
 		s->k.dels++;
-		sh->cancel = 0;
-	}
+	sh->cancel = 0;
 }
 
-/*
- * Long past its expiry with no event: gone from the kernel's view. A
- * timer_list timer after 2 s of the traced machine's jiffies and an eighth
- * of its timeout.
- */
-static int rp_aged(const struct rp_trace *tr, const struct rp_shadow *sh)
+/* The model decided sh's undecided cancel: its RP_DEL stays, or goes. */
+static void rp_decided(struct rp_stream *s, struct rp_shadow *sh,
+		       const struct tw_ev_verdict *v)
 {
-	const struct rp_stream *s = &tr->st[sh->hr];
-	unsigned long age = sh->hr ? RP_HR_AGE : 2 * tr->hz.hz + sh->timeout / 8;
-
-	return time_after(s->clock, sh->expires + age);
+	if (v->del)
+		s->k.dels++;
+	else if (sh->cancel && (v->what == TW_EV_MOD || v->what == TW_EV_EXPIRY))
+		s->op[sh->cancel - 1].type = RP_NOP;
+	sh->cancel = 0;
 }
 
 static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
@@ -258,26 +275,33 @@ static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
 /*
  * An hrtimer started on a wall-clock base, or to expire never (KTIME_MAX):
  * not replayed. The engines drop what they hold of it (an undecided cancel
- * stays a delete); a later cancel of a wall-clock one is counted with it.
+ * stays a delete); a later cancel of a wall-clock one is counted with it,
+ * one of a KTIME_MAX one is the kernel's delete of a pending timer (the
+ * model holds it armed at KTIME_MAX, an expiry it never reaches).
  */
 static void rp_drop(struct rp_trace *tr, struct rp_stream *s,
 		    struct rp_shadow *sh, const struct tp_event *ev)
 {
 	rp_settle(s, sh);
-	if (sh->armed)
+	if (sh->ev.armed)
 		rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
-	sh->armed = 0;
 	sh->wall = ev->expires != RP_HR_NEVER;
-	if (sh->wall)
+	if (sh->wall) {
+		/* not replayed: forgotten */
+		memset(&sh->ev, 0, sizeof(sh->ev));
 		s->k.wall++;
-	else
-		s->k.never++;
+		return;
+	}
+	/* pending in the kernel, never to expire: its cancel is a delete */
+	rp_take(tr, sh, TW_EV_START, ev, RP_HR_NEVER);
+	s->k.never++;
 }
 
 static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 {
 	struct rp_stream *s = &tr->st[hr];
 	unsigned long v = hr ? ev->softexpires : ev->expires;
+	struct tw_ev_verdict vd;
 	struct rp_shadow *sh;
 
 	if (!hr && ev->has_timeout)
@@ -294,19 +318,14 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		return;
 	}
 	sh->wall = 0;
-	if (sh->cancel && sh->cancel_cpu == ev->cpu &&
-	    tr->cpu_seq[ev->cpu] == sh->cancel_seq) {
-		/* mod_timer: the cancel and the start are one re-arm */
-		s->op[sh->cancel - 1].type = RP_NOP;
-		sh->cancel = 0;
+	vd = rp_take(tr, sh, TW_EV_START, ev, v);
+	/* mod_timer: the cancel and the start are one re-arm */
+	rp_decided(s, sh, &vd);
+	s->k.aged += vd.aged;
+	if (vd.what == TW_EV_MOD || vd.what == TW_EV_MOD_NOCANCEL) {
 		s->k.rearms++;
-	} else if (!sh->cancel && sh->armed && !rp_aged(tr, sh)) {
-		s->k.rearms++;
-		s->k.rearms_nocancel++;
+		s->k.rearms_nocancel += vd.what == TW_EV_MOD_NOCANCEL;
 	} else {
-		if (!sh->cancel && sh->armed)
-			s->k.aged++;
-		rp_settle(s, sh);
 		s->k.adds++;
 	}
 	if (!s->has_clock) {
@@ -314,7 +333,6 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		if (!s->has_pre || time_before(v, s->pre))
 			s->pre = v;
 		s->has_pre = 1;
-		sh->timeout = 0;
 	} else {
 		if (!time_after(v, s->clock))
 			s->k.past++;
@@ -322,10 +340,7 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 			s->k.past++;
 		if (rp_far(s, v, s->clock))
 			s->tame = 0;
-		sh->timeout = v - s->clock;
 	}
-	sh->armed = 1;
-	sh->expires = v;
 	s->starts++;
 	rp_emit(tr, s, RP_START, sh - tr->sh, v);
 }
@@ -334,6 +349,7 @@ static void rp_cancel(struct rp_trace *tr, const struct tp_event *ev, int hr)
 {
 	struct rp_stream *s = &tr->st[hr];
 	struct rp_shadow *sh = rp_shadow(tr, ev->ptr, hr, 0);
+	struct tw_ev_verdict vd;
 
 	if (!sh) {
 		s->k.unknown++;
@@ -343,16 +359,18 @@ static void rp_cancel(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		s->k.wall++;
 		return;
 	}
-	rp_settle(s, sh);
-	sh->cancel = rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
-	sh->cancel_seq = tr->seq;
-	sh->cancel_cpu = ev->cpu;
-	sh->armed = 0;
+	vd = rp_take(tr, sh, TW_EV_CANCEL, ev, 0);
+	rp_decided(s, sh, &vd);
+	if (vd.what == TW_EV_NOTED)
+		sh->cancel = rp_emit(tr, s, RP_DEL, sh - tr->sh, 0);
+	else	/* a timer neither pending nor just started: not ours */
+		s->k.unknown++;
 }
 
 static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 {
 	struct rp_stream *s = &tr->st[hr];
+	struct tw_ev_verdict vd;
 	struct rp_shadow *sh;
 
 	if (hr && ev->now >= RP_HR_WALL) {
@@ -365,20 +383,16 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		s->k.unknown++;
 		return;
 	}
-	if (sh->cancel && sh->cancel_cpu == ev->cpu) {
-		s->op[sh->cancel - 1].type = RP_NOP;
-		sh->cancel = 0;
-	} else if (sh->armed) {
-		s->k.expired_nocancel++;
-	} else {
+	vd = rp_take(tr, sh, TW_EV_EXPIRE, ev, 0);
+	rp_decided(s, sh, &vd);
+	if (vd.what == TW_EV_STRAY) {
 		/* a timer neither pending nor just cancelled: not ours */
-		rp_settle(s, sh);
 		s->k.unknown++;
 		return;
 	}
-	sh->armed = 0;
+	s->k.expired_nocancel += vd.what == TW_EV_EXPIRY_NOCANCEL;
 	s->k.expired++;
-	rp_kernel_late(tr, s, ev->now, sh->expires);
+	rp_kernel_late(tr, s, ev->now, sh->ev.expires);
 }
 
 /*
@@ -635,9 +649,9 @@ void rp_finish(struct rp_trace *tr)
 	for (i = 0; i < tr->nsh; i++) {
 		sh = &tr->sh[i];
 		rp_settle(&tr->st[sh->hr], sh);
-		if (!sh->armed)
+		if (!sh->ev.armed)
 			continue;
-		if (rp_aged(tr, sh))
+		if (tw_ev_aged(&sh->ev, tr->st[sh->hr].clock, rp_per_s(tr, sh->hr)))
 			tr->st[sh->hr].k.aged++;
 		else
 			tr->st[sh->hr].k.pending++;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "replay.h"
+#include "shadow/twheel_events.h"
 
 /*
  * A time fits an HZ within 20 ms (5 jiffies at HZ 250); the HZ fits if 90 %
@@ -199,6 +200,7 @@ void rp_hz_report(const struct rp_hz *h)
 		printf(")");
 	else if (!h->told)
 		printf("; REPLAY_HZ=N sets it");
-	printf("; timer_list timers aged out 2 s (%lu jiffies) + timeout/8 past their expiry\n",
-	       2 * h->hz);
+	/* the one ageing rule, shadow/twheel_events.h's */
+	printf("; timer_list timers aged out %d s (%lu jiffies) + timeout/8 past their expiry\n",
+	       TW_EV_AGE_S, TW_EV_AGE_S * h->hz);
 }
