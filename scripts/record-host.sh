@@ -128,7 +128,7 @@ perf)
 	wait "$bgpid" || { cat "$work/log" >&2; bgpid=; say "perf record failed"; exit 1; }
 	bgpid=
 	perf script -i "$work/p.data" >"$out" 2>"$work/log" || { cat "$work/log" >&2; say "perf script failed"; exit 1; }
-	lost=$(grep -o 'lost [0-9]* ' "$work/log" | awk '{ n += $2 } END { print n + 0 }')
+	lost=$({ grep -o 'lost [0-9]* ' "$work/log" || true; } | awk '{ n += $2 } END { print n + 0 }')
 	;;
 esac
 n=$(grep -c -E 'timer_start|hrtimer_start' "$out" || true)

@@ -83,3 +83,4 @@ perf) perf script -i "$work/raw" >"$work/text" 2>"$work/err" ||
 esac
 gzip -9n <"$work/text" >"$out"
 log "$out: $(wc -l <"$work/text") lines, $(stat -c %s "$out") bytes gzipped"
+printf 'next: make replay TRACE=%q\n' "$out"
