@@ -1,28 +1,61 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # twheel: `make` builds the modules against KDIR (this machine's kernel
-# headers when present, else the project's test kernel); `make demo` and
-# `make check` run everything in QEMU. Kbuild holds the object lists.
+# headers unless told otherwise; without them it stops and says which
+# package to install); `make modules-test` builds them for the QEMU test
+# kernel; `make demo` and `make check` run everything in QEMU. Kbuild holds
+# the object lists. `make help` lists every target.
 
-HOST_KDIR := /lib/modules/$(shell uname -r)/build
-ifeq ($(origin KDIR),undefined)
-ifneq ($(wildcard $(HOST_KDIR)/Makefile),)
-KDIR := $(HOST_KDIR)
-endif
+KREL := $(shell uname -r)
+HOST_KDIR := /lib/modules/$(KREL)/build
+KDIR ?= $(HOST_KDIR)
+# What `make` says, in one line, when it has no kernel tree to build against.
+ifeq ($(KDIR),$(HOST_KDIR))
+NO_KDIR := twheel: no headers for the running kernel $(KREL) ($(HOST_KDIR) is missing): \
+	install linux-headers-$(KREL) (Debian/Ubuntu) or kernel-devel (Fedora), or point KDIR at a \
+	kernel tree: make KDIR=/path/to/build (make modules-test builds for the QEMU test kernel)
+else
+NO_KDIR := twheel: KDIR=$(KDIR) is not a kernel build tree (no $(KDIR)/Makefile): point KDIR at \
+	one (make KDIR=/path/to/build), or leave KDIR out to build for the running kernel
 endif
 
-.PHONY: all modules clean check demo kernel kunit shell compare stress
+.PHONY: all modules modules-test load help clean check demo kernel kunit shell compare stress
 
 all: modules
 
 modules:
-ifneq ($(KDIR),)
+	$(if $(wildcard $(KDIR)/Makefile),,$(error $(NO_KDIR)))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
-else
-	@echo "no $(HOST_KDIR): building against the twheel test kernel"
+
+# The same modules for the project's QEMU test kernel (built once into the
+# cache, see scripts/build-kernel.sh), in the checkout.
+modules-test:
 	KDIR=$$(scripts/build-kernel.sh test) && \
 		$(MAKE) -C "$$KDIR" M=$(CURDIR) modules
-endif
+
+# Build for the running kernel and insmod twheel.ko with PARAMS (root):
+# refuses first, saying why and the way out, under kernel lockdown (Secure
+# Boot), and says how to mount debugfs when it is not.
+PARAMS ?=
+load: modules
+	scripts/load.sh $(PARAMS)
+
+help:
+	@echo 'make                 build twheel.ko for the running kernel (KDIR=/path/to/build for another tree)'
+	@echo 'make modules-test    build the modules for the QEMU test kernel (built once into ~/.cache/twheel)'
+	@echo 'make load PARAMS=..  build for the running kernel and insmod (root; says why when it cannot load)'
+	@echo 'make clean           remove the build products from the checkout'
+	@echo 'make demo            boot QEMU, run workloads on both wheels, show the stats'
+	@echo 'make shell           a QEMU guest shell with twheel loaded'
+	@echo 'make check           every test, ending "N passed, N failed"'
+	@echo 'make compare         every workload on every runner in one QEMU boot, into results/'
+	@echo 'make kernel          build the QEMU test kernel'
+	@echo 'make kunit           the KUnit suites in QEMU'
+	@echo 'make stress          the stress test at full length on the debug kernel'
+	@echo 'make fuzz            the user-space fuzzers, FUZZ_SECONDS each'
+	@echo 'make bench-user      the user-space benchmarks'
+	@echo 'make replay TRACE=f  a kernel timer trace through every engine (scripts/record-trace.sh --host records one)'
+	@echo 'make help            this list'
 
 clean:
 	rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers \

@@ -43,6 +43,21 @@ lap_note "packages and the test kernel"
 nice -n 10 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
 debug_pid=$!
 
+# 0. A user's own machine, host side (seconds, no QEMU, no module): make
+# without headers, make help, the lockdown and debugfs explanations of make
+# load and compare --host's preflight (the kernel's files faked),
+# compare.sh's and record-trace.sh's options, and, as root with tracefs,
+# record-trace.sh --host for 1 s with every tracing setting put back.
+"$TWHEEL_ROOT/scripts/host-checks.sh" >"$work/host.out" 2>"$work/host.err"
+while read -r verdict name; do
+	case "$verdict" in
+	PASS) res "own machine: $name" 0 ;;
+	FAIL) res "own machine: $name" 1 ;;
+	esac
+done <"$work/host.out"
+grep -q '^FAIL' "$work/host.out" && cat "$work/host.err"
+grep -q '^PASS' "$work/host.out" || { cat "$work/host.err"; res "own machine: scripts/host-checks.sh ran" 1; }
+
 # A clean build that must print no warning: build_clean NAME KDIR [args]
 build_clean() {
 	local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}

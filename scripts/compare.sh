@@ -7,36 +7,58 @@
 # markdown tables, CSV files and a gnuplot plot.
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
-#   scripts/compare.sh --host [--quick] [--out DIR]
+#   scripts/compare.sh --host [--quick] [--out DIR] [--install]
 #
-# DIR defaults to results/ in the checkout (what results/README.md describes).
+# --out DIR: where the files go. Without it: results/ in the checkout for
+#   the guest run (what results/README.md describes); for --host a new
+#   stamped directory outside the checkout, $XDG_DATA_HOME/twheel/results/
+#   or else ~/twheel-results/, named <date>-<time>-<host> (printed).
 # --quick: small counts and short runs (make check uses it to prove the
-# pipeline works); its numbers mean little. The run fails when a table is
-# missing or a row breaks what the engines guarantee (early runs, classic
-# not exact, the burst cascade not in one classic tick).
+#   pipeline works); its numbers mean little. The run fails when a table
+#   is missing or a row breaks what the engines guarantee (early runs,
+#   classic not exact, the burst cascade not in one classic tick).
+# --kernel: the guest's kernel, test (default) or stock (Debian's 6.12).
 # --host: the same sequence on this machine, as root, against the twheel
-# already loaded here (its runners), loads sized by its admission; no QEMU.
-# The guest runs exactly this (scripts/guest/compare.sh) after its insmod.
+#   already loaded here (its runners), loads sized by its admission; no
+#   QEMU. The guest runs exactly this (scripts/guest/compare.sh) after its
+#   insmod. It installs nothing: without gnuplot the tables and CSV are
+#   written and the plot is skipped, unless --install (apt-get install
+#   gnuplot-nox). The guest run installs what it needs (gnuplot-nox).
+# -h, --help: this text.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=full out=$TWHEEL_ROOT/results kernel=test where=guest
+mode=full out= kernel=test where=guest install=0
+usage() { printf '[twheel] error: %s (see scripts/compare.sh --help)\n' "$*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) mode=quick; shift ;;
-	--out) out=$2; shift 2 ;;
-	--kernel) kernel=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
+	--out=*) out=${1#*=}; [ -n "$out" ] || usage "--out needs a directory"; shift ;;
+	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
 	--host) where=host; shift ;;
-	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-	*) die "unknown option $1 (see --help)" ;;
+	--install) install=1; shift ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage "unknown option $1" ;;
 	esac
 done
+if [ -z "$out" ]; then
+	if [ $where = host ]; then
+		base=${XDG_DATA_HOME:+$XDG_DATA_HOME/twheel/results}
+		out=${base:-$HOME/twheel-results}/$(date +%Y-%m-%d-%H%M%S)-$(hostname -s 2>/dev/null || uname -n)
+	else
+		out=$TWHEEL_ROOT/results
+	fi
+fi
 measure=$TWHEEL_ROOT/scripts/guest/compare.sh
 
 # The host: refuse before anything else if the run cannot happen here.
 if [ $where = host ]; then
 	sh "$measure" "$mode" --check || die "compare --host cannot run here (above)"
-	command -v gnuplot >/dev/null || apt_need gnuplot-nox
+	log "results go to $out"
+	if ! command -v gnuplot >/dev/null && [ $install -eq 1 ]; then
+		apt_need gnuplot-nox
+	fi
 else
 	apt_need gnuplot-nox
 fi
@@ -351,8 +373,12 @@ kern=${info#*kernel=}; kern=${kern%% *}
 	plot "sweep: tick cost per expired timer" sweep "1:3"
 	echo "unset multiplot"
 } >"$work/plot.gp"
-gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed"; }
-check "plot written" [ -s "$out/compare.png" ]
+if command -v gnuplot >/dev/null; then
+	gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed"; }
+	check "plot written" [ -s "$out/compare.png" ]
+else
+	log "no gnuplot: compare.png skipped (apt-get install gnuplot-nox, or rerun with --install)"
+fi
 
 # ---- real traffic: the shadow's run, when the twheel here has it ----
 # sv BLOCK KEY: a value of the shadow run's stats
@@ -432,6 +458,6 @@ fi
 
 cat "$out/summary.md"
 echo
-echo "wrote $out/: summary.md (above), compare.md (every column), compare.csv, sweep.csv, shadow.md, shadow.csv, compare.png, capabilities.md"
+echo "wrote $out/: summary.md (above), compare.md (every column), the rest: $(cd "$out" && ls | grep -v -x 'summary.md\|compare.md' | tr '\n' ' ')"
 cat "$out/capabilities.md"
 [ $bad -eq 0 ] || die "the comparison broke an engine guarantee (see FAILED above)"

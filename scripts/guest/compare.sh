@@ -47,7 +47,10 @@ ctl() { echo "$*" >$d/control || fail "control refused: $*"; }
 # too much for this machine it is run at the largest count that fits.
 load() { load_fit "$@" || fail "load refused: $*"; }
 
-# The preflight: what this script needs of the system it runs on.
+# The preflight: what this script needs of the system it runs on. Kernel
+# lockdown (Secure Boot) first: twheel's control file is refused under it.
+. "$(dirname "$0")/lockdown.sh"
+tw_lockdown_explain compare >&2 || exit 2
 [ "$(id -u)" = 0 ] || refuse "needs root: twheel's debugfs files are root's only (run it with sudo)"
 awk '$2 == "/sys/kernel/debug" && $3 == "debugfs" { m = 1 } END { exit !m }' /proc/mounts ||
 	refuse "debugfs is not mounted at /sys/kernel/debug (mount -t debugfs none /sys/kernel/debug)"
