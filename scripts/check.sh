@@ -112,6 +112,13 @@ kdrc=$?
 head -n 20 "$work/kdoc.log"
 res "kernel-doc (scripts/kdoc.sh)" $kdrc
 
+# 2c. The layers: no two files of the module, or of a user-space tool, call
+# or include each other (scripts/cycles.py, file-level; a cycle is listed).
+python3 "$TWHEEL_ROOT/scripts/cycles.py" "$TWHEEL_ROOT" >"$work/cycles.log" 2>&1
+cyrc=$?
+head -n 10 "$work/cycles.log"
+res "no call or include cycles between files (scripts/cycles.py)" $cyrc
+
 # 3. KUnit in QEMU: every case counts.
 "$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
 krc=$?

@@ -213,14 +213,14 @@ static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
  * A copy of the tick for each engine with fast paths (FAST in the
  * registry), the kind a constant in it; the others run run_tick_other().
  */
-#define SS_TICK_FAST(name)						\
+#define SS_TICK_FAST(name, NAME)					\
 static void run_tick_##name(struct ss_stream *s, unsigned long tick,	\
 			    int record)					\
 {									\
-	run_tick_as(s, tick, record, twheel_##name##_ops.kind);		\
+	run_tick_as(s, tick, record, TWHEEL_##NAME);			\
 }
-#define SS_TICK_SLOW(name)
-#define SS_TICK(name, NAME, path, exact)	SS_TICK_##path(name)
+#define SS_TICK_SLOW(name, NAME)
+#define SS_TICK(name, NAME, path, exact)	SS_TICK_##path(name, NAME)
 #define TWHEEL_ENGINE(name, NAME, path, exact)	SS_TICK(name, NAME, path, exact)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
