@@ -46,8 +46,8 @@
  * Where to add what (docs/hacking.md has the steps):
  * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,
  *   state, constructor, operations), one line in engines/list.h (the one
- *   list of engines), kunit/<name>_test.c, its structure check in the
- *   fuzzer, its row in docs/engines.md;
+ *   list of engines), kunit/<name>_test.c, its fuzz model
+ *   (userspace/fuzz/models/<name>.c), its row in docs/engines.md;
  * - a runner: a struct tw_runner_ops and its id in runner/twheel_workload.h;
  * - a stats key: the runner's show op, or the runner layer's counters;
  * - a workload: runner/twheel_workload.c (its parameters, deltas, re-arms).

@@ -8,6 +8,12 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
 
+# The registry's engines (scripts/engines.sh), as a regex alternation.
+engines=$("$here/../scripts/engines.sh") || exit 2
+alt() { echo "$*" | tr ' ' '|'; }
+set -- $engines
+nr_engines=$#
+
 fail=0
 result() {
 	if [ "$1" -eq 0 ]; then
@@ -27,23 +33,27 @@ result $? userspace-build
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz/fuzz.sh" || fail=1
 
+cache="classic hash hash_vec"
 table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
-	"$here/bench/bench.sh")
+	CACHE_ENGINES="$cache" "$here/bench/bench.sh")
 rc=$?
 printf '%s\n' "$table" >&2
-# Thirteen engine rows, every cell filled in; then the cache table's three
-# rows (classic, hash, hash_vec) once more.
-rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|heap|hash|simple|hash_sorted|straight|ordered|ratas|volt|hash_vec|classic_bounded) \| 1000 ')
-[ $rc -eq 0 ] && [ "$rows" -eq 16 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+# A row per engine of the registry, every cell filled in; then the cache
+# table's rows ($cache) once more.
+set -- $cache
+rows=$(printf '%s\n' "$table" | grep -cE "^\| ($(alt $engines)) \| 1000 ")
+[ $rc -eq 0 ] && [ "$rows" -eq $((nr_engines + $#)) ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? bench-user-tiny
 
 table=$(STREAM_SIZES=1000 STREAM_MIXES="u s" STREAM_OPS=2000 STREAM_REPEAT=1 \
 	STREAM_JOBS=$TWHEEL_JOBS "$here/bench/stream.sh")
 rc=$?
 printf '%s\n' "$table" >&2
-# Twelve rows (six engines, two mixes), every cell filled in.
-rows=$(printf '%s\n' "$table" | grep -cE '^\| (classic|modern|reference|ratas|volt|classic_bounded) \| [us] \| 1000 ')
-[ $rc -eq 0 ] && [ "$rows" -eq 12 ] && ! printf '%s\n' "$table" | grep -q '| - |'
+# Its default engines (those with fast paths and the reference) on two
+# mixes: two rows each, every cell filled in.
+set -- $("$here/../scripts/engines.sh" --fast) reference
+rows=$(printf '%s\n' "$table" | grep -cE "^\| ($(alt "$@")) \| [us] \| 1000 ")
+[ $rc -eq 0 ] && [ "$rows" -eq $((2 * $#)) ] && ! printf '%s\n' "$table" | grep -q '| - |'
 result $? stream-user-tiny
 
 # The hash engines on the short delays' stream (the long ones make a

@@ -13,9 +13,8 @@
 #   BENCH_REPEAT    native runs; the table keeps the fastest (3)
 #   CG_SIZES        sizes run under callgrind (BENCH_SIZES)
 #   CG_JIFFIES      jiffies per add/del/mod phase under callgrind (32)
-#   BENCH_ENGINES   engines to run (classic modern reference heap hash simple
-#                   hash_sorted straight ordered ratas volt hash_vec
-#                   classic_bounded)
+#   BENCH_ENGINES   engines to run (every engine of the registry,
+#                   scripts/engines.sh)
 #   CACHE_ENGINES   of those, the ones whose callgrind run simulates the
 #                   caches too (classic hash hash_vec; "" for none)
 #   CACHE_GEOMETRY  valgrind's cache options (--I1=32768,8,64
@@ -30,8 +29,7 @@ jiffies=${BENCH_JIFFIES:-2048}
 repeat=${BENCH_REPEAT:-3}
 cg_sizes=${CG_SIZES:-$sizes}
 cg_jiffies=${CG_JIFFIES:-32}
-engines=${BENCH_ENGINES:-classic modern reference heap hash simple hash_sorted straight ordered
-	ratas volt hash_vec classic_bounded}
+engines=${BENCH_ENGINES:-$("$top/../scripts/engines.sh")}
 cache_engines=${CACHE_ENGINES-classic hash hash_vec}
 cache_geometry=${CACHE_GEOMETRY:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64}
 bench=$top/build/bench

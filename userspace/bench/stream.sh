@@ -5,10 +5,12 @@
 # an empty tick's, over the timers it fired), then ns of the same natively.
 #   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
-#   STREAM_ENGINES  engines                 (classic modern reference ratas volt
-#                   classic_bounded; also hash, hash_vec: mix s only, in
-#                   practice, as each tick walks a slot of every timer within
-#                   256 jiffies' turn)
+#   STREAM_ENGINES  engines                 (a chosen subset: those with fast
+#                   paths, scripts/engines.sh --fast, the ones to set beside
+#                   Ratas' inlined C++, and the reference as the baseline;
+#                   any other engine of the registry may be named: hash,
+#                   hash_vec with mix s only, in practice, as each tick
+#                   walks a slot of every timer within 256 jiffies' turn)
 #   STREAM_OPS      touches per run         (20000, as in results/README.md's
 #                   table; stream.c's own default, 10 per pending timer,
 #                   is 10M at 1M)
@@ -25,7 +27,15 @@ top=$(cd "$here/.." && pwd)
 
 sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
 mixes=${STREAM_MIXES:-u s}
-engines=${STREAM_ENGINES:-classic modern reference ratas volt classic_bounded}
+# stream_default: the fast-path engines and the reference, in the registry's order
+stream_default() {
+	local fast e
+	fast=" $("$top/../scripts/engines.sh" --fast) "
+	for e in $("$top/../scripts/engines.sh"); do
+		case "$fast $e" in *" $e "*|*" reference") echo "$e" ;; esac
+	done
+}
+engines=${STREAM_ENGINES:-$(stream_default | tr '\n' ' ')}
 ops=${STREAM_OPS:-20000}
 repeat=${STREAM_REPEAT:-3}
 jobs=${STREAM_JOBS:-1}

@@ -1,47 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel differential fuzzer (libFuzzer). One engine - FZ_WHEEL 0 for the
- * classic wheel, 8 or 9 for the modern wheel of that depth, FZ_HEAP for the
- * heap, FZ_HASH for the hash engine, FZ_SIMPLE for the simple engine,
- * FZ_HASH_SORTED, FZ_STRAIGHT, FZ_ORDERED, FZ_RATAS, FZ_VOLT, FZ_HASH_VEC for
- * those, FZ_BOUNDED for the classic wheel with a bounded cascade - and the
- * reference
- * engine run the same operations on a pool of timers. A model of
- * each engine knows, from the specification alone, the jiffy at which every
- * timer must be collected; after every step each engine is checked against
- * its model, its structure against its counters, and the wheel against what
- * the reference did:
- *  - classic, heap, hash, simple, hash_sorted, straight, ordered, ratas,
- *    volt, classic_bounded (the exact engines): the same timers at
+ * twheel differential fuzzer (libFuzzer). One engine of the registry
+ * (FZ_ENGINE, its name) and the reference engine run the same operations
+ * on a pool of timers. A model of each engine knows, from the
+ * specification alone, the jiffy at which every timer must be collected;
+ * after every step each engine is checked against its model, its
+ * structure against its counters, and the engine against what the
+ * reference did:
+ *  - the exact engines (EXACT in engines/list.h): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
- *    jiffy); simple refuses deltas of MaxInterval and more, which its
- *    model knows, and is compared for the arms it took; so is hash_vec,
- *    which refuses an arm it has no array for (fuzz_vec.c: the input
- *    feeds and drains its pool);
- *  - modern: exactly at the bucket expiry of the kernel's calc_wheel_index()
- *    rule (computed in closed form), so never before the reference and
- *    at most one level granularity after it, unless clamped beyond range.
- * Input: one byte picks the start clock, then one byte per op (low 3 bits
- * the op, high 5 bits the timer) followed by its arguments; the hash,
- * simple and hash_sorted engines take one more byte first, their number
- * of slots (hash_vec a second one: the spares it keeps), and classic_bounded
- * its chunk (1 to 64). FZ_TRACE=1 in
- * the environment prints every op.
+ *    jiffy); an engine whose model refuses arms (simple beyond its
+ *    MaxInterval, hash_vec without an array for it) is compared for the
+ *    arms it took;
+ *  - the late ones (modern): at the jiffy their model says (the modern
+ *    wheel's bucket expiry, the kernel's calc_wheel_index() rule in closed
+ *    form), so never before the reference and at most the model's
+ *    granule after it, unless clamped beyond range.
+ * What is particular to an engine is its model (FZ_MODEL, struct fz_model:
+ * models/<name>.c), the rest is this harness's, the same for every engine.
+ * Input: one byte picks the start clock, then whatever the engine's model
+ * reads to set it up (the hashed wheels' number of slots, hash_vec the
+ * spares it keeps, classic_bounded its chunk), then one byte per op (low
+ * 3 bits the op, high 5 bits the timer) followed by its arguments.
+ * FZ_TRACE=1 in the environment prints every op.
  *
  * This file decodes the input into ops and runs each on both engines;
  * fuzz_ops.c applies an op to one engine and its model, fuzz_check.c
- * checks an engine's structure, fuzz_vec.c feeds hash_vec's pool (fuzz.h):
- * each is given the engine it works on, the context with it (fe->ctx).
+ * checks an engine against its model (fuzz.h): each is given the engine
+ * it works on, the context with it (fe->ctx).
  */
 #include "fuzz.h"
-
-/*
- * The hash engine visits each non-empty slot once a turn however far its
- * timers are (as Netty's wheel ticks through idle time): its advances stay
- * below 2^16 jiffies, or a run would take minutes.
- */
-#define FZ_STEP_MASK	(FZ_WHEEL == FZ_HASH || FZ_WHEEL == FZ_HASH_SORTED || \
-			 FZ_WHEEL == FZ_HASH_VEC ? 0xffffUL : ~0UL)
+#include "twheel_user.h"
 
 /*
  * hash_sorted and ordered order by time_before(), which is no order at all
@@ -55,27 +44,25 @@
 #define FZ_WIDE		0
 #endif
 
+/* The model of the engine under test (fz_model_<name>, or the default). */
+extern const struct fz_model FZ_MODEL;
+
+/* Whether each kind of engine is exact, from the registry. */
+#define FZ_IS_EXACT	true
+#define FZ_IS_LATE	false
+static const bool fz_exact[TWHEEL_NR_KINDS] = {
+#define TWHEEL_ENGINE(name, NAME, path, exact)	[TWHEEL_##NAME] = FZ_IS_##exact,
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+};
+
 /*
  * The engines and the input's context, set up afresh for each input by
  * LLVMFuzzerTestOneInput(): only this file's. The other files are given
  * the engine they work on (fz_wheel or fz_ref), and the context with it.
  */
-static struct twheel_classic fz_classic;
-static struct twheel_classic_bounded fz_bounded;
-static struct twheel_modern fz_modern;
-static struct twheel_reference fz_reference;
-static struct twheel_heap fz_heap;
-static struct twheel_heap_slot fz_heap_slots[FZ_POOL];
-static struct twheel_hash fz_hash;
-static unsigned long fz_hash_mem[(FZ_HASH_SLOTS * sizeof(struct list_head) +
-				  FZ_HASH_SLOTS / 8) / sizeof(long)];
-static struct twheel_simple fz_simple;
-static struct twheel_hash_sorted fz_hash_sorted;
-static struct twheel_straight fz_straight;
-static struct twheel_ordered fz_ordered;
-static struct twheel_ratas fz_ratas;
-static struct twheel_volt fz_volt;
-static struct twheel_hash_vec fz_vec;
+static const struct twheel_ops *fz_ops;
+static struct tw_user_engine fz_wheel_mem, fz_ref_mem;
 /* The wheel under test and the reference, each with its model. */
 static struct fz_engine fz_wheel, fz_ref;
 static struct fz_ctx fz;
@@ -166,7 +153,16 @@ static unsigned long fz_step_any(void)
 
 static unsigned long fz_step(void)
 {
-	return fz_step_any() & FZ_STEP_MASK;
+	return fz_step_any() & (fz_wheel.model->step_mask ?: ~0UL);
+}
+
+/*
+ * Whether the wheel's return values must be the reference's: it runs
+ * every timer at the same jiffy and takes every arm the reference takes.
+ */
+static bool fz_same_returns(void)
+{
+	return fz_wheel.exact && !fz_wheel.model->refuses;
 }
 
 /* The wheel against the reference, timer by timer, for the same arm. */
@@ -180,7 +176,7 @@ static void fz_cross(void)
 		r = &fz_ref.s[i];
 		if (w->seq != r->seq || !w->seq)
 			continue;
-		if (fz_wheel.e->ops->kind != TWHEEL_MODERN) {
+		if (fz_wheel.exact) {
 			FZ_CHECK(&fz_wheel, w->state == r->state && w->hit == r->hit,
 				 "timer %u: state %d hit %d, reference %d %d", i,
 				 w->state, w->hit, r->state, r->hit);
@@ -227,28 +223,19 @@ static void fz_op(void)
 			v = fz_pick(&fz_wheel, x, x + w);
 			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
 			r2 = fz_mod_range(&fz_wheel, i, x, x + w, v, false);
-			FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
-				 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
-				 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
-				 r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
+			FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
 		FZ_TRACE(&fz, "%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
 		r2 = fz_mod(&fz_wheel, i, x);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
-			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
-			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
-			 r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
+		FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
 		FZ_TRACE(&fz, "%lu: del %u\n", fz.op, i);
 		r1 = fz_del(&fz_ref, i);
 		r2 = fz_del(&fz_wheel, i);
-		FZ_CHECK(&fz_wheel, fz_wheel.e->ops->kind == TWHEEL_MODERN ||
-			 fz_wheel.e->ops->kind == TWHEEL_SIMPLE ||
-			 fz_wheel.e->ops->kind == TWHEEL_HASH_VEC ||
-			 r1 == r2, "del %u: %d, reference %d", i, r2, r1);
+		FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
 	case 4:
@@ -278,60 +265,47 @@ static void fz_op(void)
 		FZ_TRACE(&fz, "%lu: pop all, pool %u\n", fz.op, i);
 		fz_drain(&fz_ref);
 		fz_drain(&fz_wheel);
-		if (FZ_WHEEL == FZ_HASH_VEC)
-			fz_vec_pool(&fz_wheel, i);
+		if (fz_wheel.model->pool)
+			fz_wheel.model->pool(&fz_wheel, i);
 	}
 }
 
-/* The slots of a hash, hash_sorted or simple engine: 2 to FZ_HASH_SLOTS. */
-static unsigned int fz_nr_slots(void)
+/*
+ * Makes an engine of kind ops at the input's clock, with the config its
+ * model reads from the input, its timers set up, and lets its model set
+ * up the rest.
+ */
+static void fz_make(struct fz_engine *fe, struct tw_user_engine *u,
+		    const struct twheel_ops *ops, const struct fz_model *model)
 {
-	unsigned int n = 2U << (fz_byte(&fz) % 10);
-
-	FZ_TRACE(&fz, "%u slots\n", n);
-	if (sizeof(fz_hash_mem) < twheel_hash_storage_size(n))
-		abort();
-	return n;
-}
-
-static void fz_setup(struct fz_engine *fe, struct twheel_engine *e)
-{
+	struct twheel_config cfg = tw_user_config();
 	unsigned int i;
 
 	fe->ctx = &fz;
-	fe->e = e;
+	fe->model = model;
+	if (model->config)
+		model->config(&fz, &cfg);
+	if (tw_user_engine_make(u, ops, fz.clk, &cfg))
+		abort();
+	fe->e = u->e;
+	fe->exact = fz_exact[ops->kind];
+	memset(fe->own, 0, sizeof(fe->own));
 	memset(fe->s, 0, sizeof(fe->s));
 	for (i = 0; i < FZ_POOL; i++)
-		twheel_timer_setup(e, &fe->t[i], NULL);
+		twheel_timer_setup(fe->e, &fe->t[i], NULL);
+	if (model->setup)
+		model->setup(fe);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fz.trace = getenv("FZ_TRACE");
-	return 0;
-}
-
-/*
- * Every level boundary +-2 from this input's clock: the modern wheel's
- * O(1) level against the model's walk over the levels.
- */
-static void fz_boundaries(void)
-{
-	unsigned long fire;
-	struct fz_slot s;
-	unsigned int lvl, idx;
-	int d;
-
-	for (lvl = 1; lvl <= FZ_WHEEL; lvl++) {
-		for (d = -2; d <= 2; d++) {
-			s.expires = fz.clk + tw_lvl_start(lvl) + d;
-			fz_bucket(&s, fz.clk, FZ_WHEEL);
-			idx = twheel_modern_index(&fz_modern, s.expires, &fire);
-			FZ_CHECK(&fz_wheel, idx == s.bucket && fire == s.fire,
-				 "boundary %u%+d: index %u at %lu, want %u at %lu",
-				 lvl, d, idx, fire, s.bucket, s.fire);
-		}
+	fz_ops = twheel_ops_by_name(FZ_ENGINE);
+	if (!fz_ops) {
+		fprintf(stderr, "twheel-fuzz: no engine '%s' in the registry\n", FZ_ENGINE);
+		exit(2);
 	}
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -356,57 +330,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz.clk = fz_bytes(8);
 	}
 	FZ_TRACE(&fz, "start at %lu\n", fz.clk);
-	twheel_reference_init(&fz_reference, fz.clk);
-	fz_setup(&fz_ref, &fz_reference.e);
-	if (FZ_WHEEL == FZ_HEAP) {
-		if (twheel_heap_init(&fz_heap, fz.clk, fz_heap_slots, FZ_POOL))
-			abort();
-		fz_setup(&fz_wheel, &fz_heap.e);
-	} else if (FZ_WHEEL == FZ_HASH) {
-		if (twheel_hash_init(&fz_hash, fz.clk, fz_hash_mem, fz_nr_slots()))
-			abort();
-		fz_setup(&fz_wheel, &fz_hash.e);
-	} else if (FZ_WHEEL == FZ_STRAIGHT) {
-		twheel_straight_init(&fz_straight, fz.clk);
-		fz_setup(&fz_wheel, &fz_straight.e);
-	} else if (FZ_WHEEL == FZ_ORDERED) {
-		twheel_ordered_init(&fz_ordered, fz.clk);
-		fz_setup(&fz_wheel, &fz_ordered.e);
-	} else if (FZ_WHEEL == FZ_RATAS) {
-		twheel_ratas_init(&fz_ratas, fz.clk);
-		fz_setup(&fz_wheel, &fz_ratas.e);
-	} else if (FZ_WHEEL == FZ_VOLT) {
-		twheel_volt_init(&fz_volt, fz.clk);
-		fz.lazy_max = 0;
-		fz_setup(&fz_wheel, &fz_volt.e);
-	} else if (FZ_WHEEL == FZ_HASH_SORTED) {
-		if (twheel_hash_sorted_init(&fz_hash_sorted, fz.clk, fz_hash_mem,
-					    fz_nr_slots()))
-			abort();
-		fz_setup(&fz_wheel, &fz_hash_sorted.wheel.e);
-	} else if (FZ_WHEEL == FZ_HASH_VEC) {
-		fz_vec_init(&fz, &fz_vec, fz_nr_slots());
-		fz_setup(&fz_wheel, &fz_vec.e);
-	} else if (FZ_WHEEL == FZ_BOUNDED) {
-		twheel_classic_bounded_init(&fz_bounded, fz.clk);
-		/* small chunks: a pool's few timers spread over several ticks */
-		fz_bounded.chunk = 1U << (fz_byte(&fz) % 7);
-		FZ_TRACE(&fz, "chunk %u\n", fz_bounded.chunk);
-		fz_setup(&fz_wheel, &fz_bounded.e);
-	} else if (FZ_WHEEL == FZ_SIMPLE) {
-		/* its MaxInterval */
-		if (twheel_simple_init(&fz_simple, fz.clk, fz_hash_mem, fz_nr_slots()))
-			abort();
-		fz_setup(&fz_wheel, &fz_simple.wheel.e);
-	} else if (FZ_WHEEL) {
-		if (twheel_modern_init(&fz_modern, fz.clk, FZ_WHEEL))
-			abort();
-		fz_setup(&fz_wheel, &fz_modern.e);
-		fz_boundaries();
-	} else {
-		twheel_classic_init(&fz_classic, fz.clk);
-		fz_setup(&fz_wheel, &fz_classic.e);
-	}
+	fz_make(&fz_ref, &fz_ref_mem, &twheel_reference_ops, &fz_model_reference);
+	fz_make(&fz_wheel, &fz_wheel_mem, fz_ops, &FZ_MODEL);
 	while (fz.n) {
 		fz.op++;
 		fz_op();
@@ -414,7 +339,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz_check_engine(&fz_wheel, true);
 		fz_cross();
 	}
-	if (FZ_WHEEL == FZ_HASH_VEC)
-		fz_vec_done(&fz_wheel);
+	if (fz_wheel.model->done)
+		fz_wheel.model->done(&fz_wheel);
+	tw_user_engine_free(&fz_wheel_mem);
+	tw_user_engine_free(&fz_ref_mem);
 	return 0;
 }

@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the differential fuzzer's files share: the engine under test
- * (FZ_WHEEL), the model of a timer, the input's context, the check
- * macros, and each file's entry points. The files share no variables:
- * each function is given the engine it works on (struct fz_engine), and
- * through it the engine itself (fe->e, of which container_of() gives the
- * engine's own structure) and the input's context (fe->ctx).
+ * What the differential fuzzer's files share: the model of a timer, the
+ * input's context, the engine under test, the model of an engine (struct
+ * fz_model), the check macros, and each file's entry points. The files
+ * share no variables: each function is given the engine it works on
+ * (struct fz_engine), and through it the engine itself (fe->e, of which
+ * container_of() gives the engine's own structure), its model (fe->model)
+ * and the input's context (fe->ctx).
+ *
+ * A target is built for one engine of the registry (engines/list.h):
+ * FZ_ENGINE its name, FZ_MODEL its model (fz_model_<name>, defined by
+ * fuzz/models/<name>.c, or fz_model_default where there is no such file),
+ * FZ_VARIANT a number the model may read (the modern wheel's depth).
  *
  * Calls go one way, from the top down, never back:
- *   fuzz.c        decodes the input into ops and runs them on both engines
- *   fuzz_ops.c    applies one op to one engine and moves its model
- *   fuzz_check.c  checks an engine against its model and its structure
- *                 (fuzz_seeds.h, included there: ratas and volt)
- *   fuzz_vec.c    hash_vec's pool of arrays, its refusals and structure
- * and each of them reports a failed check with fz_report(), below.
+ *   fuzz.c         decodes the input into ops and runs them on both engines
+ *   fuzz_ops.c     applies one op to one engine and moves its model
+ *   fuzz_check.c   checks an engine against its model: counters, pops,
+ *                  next_event, and the model's structure check
+ *   models/<name>.c  one engine's knowledge: its set-up from the input,
+ *                  expiry rule if late, refusals, range pick, structure
+ *   fuzz_model.c   what the models share (walks of lists, the slots'
+ *                  byte, the default model)
+ * fuzz.c, fuzz_ops.c and fuzz_check.c reach a model only through
+ * fe->model; each of them reports a failed check with fz_report(), below.
  */
 #ifndef TW_FUZZ_H
 #define TW_FUZZ_H
@@ -24,35 +34,20 @@
 #include <linux/errno.h>
 #include <linux/jiffies.h>
 #include "twheel.h"
-/* The engines the harness models: their structures and fast paths. */
-#include "engines/registry.h"
-#include "engines/hash.h"
-#include "engines/hash_sorted.h"
-#include "engines/hash_vec.h"
-#include "engines/heap.h"
-#include "engines/ordered.h"
-#include "engines/reference.h"
-#include "engines/simple.h"
-#include "engines/straight.h"
 
-#ifndef FZ_WHEEL
-#define FZ_WHEEL	0
+#ifndef FZ_ENGINE
+#define FZ_ENGINE	"classic"
+#endif
+#ifndef FZ_MODEL
+#define FZ_MODEL	fz_model_default
+#endif
+#ifndef FZ_VARIANT
+#define FZ_VARIANT	0
 #endif
 
 #define FZ_POOL		32
 
-/* FZ_WHEEL values of the engines that are not wheels of levels. */
-#define FZ_HEAP		100
-#define FZ_HASH		101
-#define FZ_SIMPLE	102
-#define FZ_HASH_SORTED	103
-#define FZ_STRAIGHT	104
-#define FZ_ORDERED	105
-#define FZ_RATAS	106
-#define FZ_VOLT		107
-#define FZ_HASH_VEC	108
-#define FZ_BOUNDED	109
-
+/* Most slots fz_nr_slots() gives a hashed wheel. */
 #define FZ_HASH_SLOTS	1024
 
 enum fz_state { FZ_IDLE, FZ_ARMED, FZ_COLLECTED };
@@ -62,9 +57,10 @@ struct fz_slot {
 	enum fz_state state;
 	unsigned long expires;
 	unsigned long fire;	/* ARMED: the jiffy it must be collected at */
-	unsigned long gran;	/* modern: granularity of its level */
-	unsigned int bucket;	/* modern: the bucket it must be in */
-	bool clamped;		/* modern: beyond the wheel's range */
+	/* A late engine's model (modern) says, with fire: */
+	unsigned long gran;	/* how late it may run (its level's granule) */
+	unsigned int bucket;	/* the bucket it must be in */
+	bool clamped;		/* beyond the engine's range: may run early */
 	unsigned long seq;	/* the op that armed it */
 	bool hit;		/* collected since then ... */
 	bool hit_exact;		/* ... at a known jiffy: */
@@ -78,17 +74,81 @@ struct fz_ctx {
 	unsigned long clk;	/* every engine's clock between ops */
 	unsigned long op;	/* number of the current op */
 	bool trace;
-	u64 lazy_max;		/* the most cancelled timers volt held after any op */
-	unsigned long vec_arrays;	/* arrays given to hash_vec, not taken back */
 };
+
+struct fz_engine;
+
+/**
+ * struct fz_model - what the fuzzer knows of one kind of engine beyond the
+ * contract (twheel.h) and the registry (its exactness): every member is
+ * optional, and a model of all NULLs (fz_model_default) fuzzes any engine
+ * that is exact, refuses nothing and has no range rule of its own
+ * @config: before the engine is made: its config (the module's defaults,
+ *	tw_user_config(), given) from the input's bytes (ctx)
+ * @setup: the engine made, no timer armed yet: what its config cannot
+ *	say (from the input's bytes), and checks of an empty engine
+ * @arm: a late engine's expiry rule: timer s armed now for s->expires;
+ *	sets s->fire (given: the exact jiffy, expires or the clock), and
+ *	s->gran, s->bucket, s->clamped. NULL: exact
+ * @refuses: whether arming timer i for expires is refused (@refuse_err);
+ *	NULL: never. The reference takes every arm, so the engine's return
+ *	values are then compared on the timers both armed only
+ * @refuse_err: the error twheel_add() returns for a refused arm (-ERANGE)
+ * @pick: checks x, the engine's pick for [lo, hi] (twheel_range_expiry(),
+ *	already known to be in the range); NULL: hi, if the engine has no
+ *	twheel_ops.range_pick
+ * @collected: whether a pending timer is on the engine's collected list
+ *	(not popped yet); NULL: not checked timer by timer
+ * @timer: checks of timer i after every step, beside the generic ones
+ * @check: the engine's structure after every op, from its specification,
+ *	with armed timers in buckets and due collected ones
+ * @pool: the pop-all op's second half: x, 5 bits of the input, to feed
+ *	or drain what the engine is fed (hash_vec's arrays)
+ * @done: the input's end: give back what the engine was fed
+ * @step_mask: advances are masked with it (an engine that visits each
+ *	timer once a turn however far it is); 0: none
+ * @next_exact: twheel_next_event() is exactly the model's next due jiffy;
+ *	false: it may be earlier (work before it: cascades, promotions, rounds)
+ *
+ * A model's own state for an input is in fe->own[] (zeroed before @setup).
+ */
+struct fz_model {
+	void (*config)(struct fz_ctx *ctx, struct twheel_config *cfg);
+	void (*setup)(struct fz_engine *fe);
+	void (*arm)(struct fz_engine *fe, struct fz_slot *s);
+	bool (*refuses)(const struct fz_engine *fe, unsigned int i,
+			unsigned long expires);
+	int refuse_err;
+	void (*pick)(struct fz_engine *fe, unsigned long lo, unsigned long hi,
+		     unsigned long x);
+	bool (*collected)(const struct fz_engine *fe,
+			  const struct twheel_timer *t);
+	void (*timer)(struct fz_engine *fe, unsigned int i);
+	void (*check)(struct fz_engine *fe, unsigned long armed,
+		      unsigned long due);
+	void (*pool)(struct fz_engine *fe, unsigned int x);
+	void (*done)(struct fz_engine *fe);
+	unsigned long step_mask;
+	bool next_exact;
+};
+
+/* The oracle's model (models/reference.c), and the one of all NULLs. */
+extern const struct fz_model fz_model_reference;
+extern const struct fz_model fz_model_default;
 
 /* An engine under test (the wheel, or the reference) and its model. */
 struct fz_engine {
 	struct fz_ctx *ctx;
+	const struct fz_model *model;
 	struct twheel_engine *e;
+	bool exact;		/* EXACT in the registry */
+	u64 own[2];		/* the model's state for this input */
 	struct twheel_timer t[FZ_POOL];
 	struct fz_slot s[FZ_POOL];
 };
+
+/* The engine under test as its own structure: type, whose member is fe->e. */
+#define fz_engine_of(fe, type, member)	container_of((fe)->e, type, member)
 
 /* Names the failed check; the caller prints the details and aborts. */
 static inline void fz_report(const struct fz_engine *fe, const char *file,
@@ -155,7 +215,6 @@ static inline unsigned long fz_level0(const struct fz_engine *fe)
 }
 
 /* fuzz_ops.c: an op on one engine, its model following. */
-void fz_bucket(struct fz_slot *s, unsigned long clk, unsigned int depth);
 void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires);
 bool fz_del(struct fz_engine *fe, unsigned int i);
 bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires);
@@ -171,13 +230,24 @@ unsigned long fz_pick(struct fz_engine *fe, unsigned long lo, unsigned long hi);
 void fz_check_engine(struct fz_engine *fe, bool full);
 void fz_check_next(struct fz_engine *fe, unsigned long limit, unsigned long d);
 
-/* fuzz_vec.c: hash_vec's pool of arrays, its refusals, its structure. */
-void fz_vec_init(struct fz_ctx *ctx, struct twheel_hash_vec *hv,
-		 unsigned int nr_slots);
-void fz_vec_pool(struct fz_engine *fe, unsigned int x);
-bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
-		    unsigned long expires);
-void fz_check_vec(struct fz_engine *fe, unsigned long armed);
-void fz_vec_done(struct fz_engine *fe);
+/* fuzz_model.c: what the models share. */
+unsigned int fz_nr_slots(struct fz_ctx *ctx);
+bool fz_collected(const struct fz_engine *fe, const struct twheel_timer *t);
+unsigned long fz_walk_list(struct fz_engine *fe, const struct list_head *head,
+			   unsigned int bucket);
+unsigned long fz_walk_hlist(struct fz_engine *fe, struct hlist_head *head,
+			    unsigned int bucket, struct hlist_node ***tail);
+void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
+		     const struct list_head *collected, unsigned long due);
+unsigned long fz_walk_collected(struct fz_engine *fe,
+				const struct list_head *head, size_t link);
+void fz_check_slots(struct fz_engine *fe, unsigned long armed,
+		    unsigned long due, const struct list_head *slots,
+		    const unsigned long *map, unsigned long mask,
+		    unsigned int bits, const struct list_head *collected);
+void fz_check_point(struct fz_engine *fe, unsigned int i, unsigned long fire,
+		    unsigned int shift, unsigned int bits, unsigned long slot);
+void fz_pick_levels(struct fz_engine *fe, unsigned long lo, unsigned long hi,
+		    unsigned long x, int step, int top);
 
 #endif /* TW_FUZZ_H */

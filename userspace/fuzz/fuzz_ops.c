@@ -2,97 +2,40 @@
 /*
  * The fuzzer's ops on one engine (fuzz.h): each calls the engine, checks
  * what it returned, and moves the engine's model (struct fz_slot) to what
- * the specification says it must have done: when every timer is due
- * (modern: at its bucket's expiry, in closed form), what is refused,
- * collected and run; twheel_run_until() checked from its fn at each
- * jiffy with work, and a range mod's pick against the engine's rule.
+ * the specification says it must have done: when every timer is due (its
+ * jiffy, or what a late engine's model says), what is refused (the
+ * model's), collected and run; twheel_run_until() checked from its fn at
+ * each jiffy with work, and a range mod's pick against the model's rule.
  * Called by fuzz.c; calls down into fuzz_check.c (the engine after a
- * step, next_event) and fuzz_vec.c (hash_vec's refusals), never up.
+ * step, next_event) and into the engine's model through fe->model, never
+ * up.
  */
 #include "fuzz.h"
 
 /*
- * The kernel's calc_wheel_index() in closed form: level n holds the deltas
- * below 63 * 8^n (the last level all others, clamped to 62 * 8^(depth-1));
- * a bucket fires at the first multiple of its granularity after expires.
+ * Timer i armed for expires: due at that jiffy (the clock, if past), or
+ * where a late engine's model says.
  */
-void fz_bucket(struct fz_slot *s, unsigned long clk, unsigned int depth)
-{
-	unsigned long delta = s->expires - clk, expires = s->expires;
-	unsigned long gran = 1, top = 1;
-	unsigned int lvl;
-
-	s->clamped = false;
-	if ((long)delta < 0) {
-		s->gran = 1;
-		s->fire = clk;
-		s->bucket = clk % TW_LVL_SIZE;
-		return;
-	}
-	for (lvl = 0; lvl + 1 < depth; lvl++)
-		top *= 8;
-	for (lvl = 0; lvl + 1 < depth && delta >= 63 * gran; lvl++)
-		gran *= 8;
-	if (delta >= 63 * top) {
-		expires = clk + 62 * top;
-		s->clamped = true;
-	}
-	s->gran = gran;
-	s->fire = expires - expires % gran + gran;
-	s->bucket = lvl * TW_LVL_SIZE + (s->fire / gran) % TW_LVL_SIZE;
-}
-
 static void fz_arm(struct fz_engine *fe, unsigned int i, unsigned long expires)
 {
 	struct fz_slot *s = &fe->s[i];
 	unsigned long clk = fe->e->clk;
-	unsigned long exact = time_after(expires, clk) ? expires : clk;
-	unsigned long fire;
-	unsigned int idx;
 
 	s->state = FZ_ARMED;
 	s->expires = expires;
 	s->seq = fe->ctx->op;
 	s->hit = false;
 	s->clamped = false;
-	s->fire = exact;
-	if (fe->e->ops->kind != TWHEEL_MODERN)
-		return;
-	fz_bucket(s, clk, fe->e->nr_levels);
-	/* The rule: never early unless clamped, late by at most a granule. */
-	FZ_CHECK(fe, s->clamped || (!time_before(s->fire, exact) &&
-				    s->fire - exact <= s->gran),
-		 "model: expires %lu bucket expiry %lu gran %lu", expires,
-		 s->fire, s->gran);
-	idx = twheel_modern_index(container_of(fe->e, struct twheel_modern, e),
-				  expires, &fire);
-	FZ_CHECK(fe, idx == s->bucket && fire == s->fire,
-		 "twheel_modern_index(%lu) = %u at %lu, want %u at %lu",
-		 expires, idx, fire, s->bucket, s->fire);
+	s->fire = time_after(expires, clk) ? expires : clk;
+	if (fe->model->arm)
+		fe->model->arm(fe, s);
 }
 
-/* The simple engine's MaxInterval less one: its slots' mask. */
-static unsigned long fz_simple_mask(const struct fz_engine *fe)
-{
-	return container_of(fe->e, struct twheel_simple, wheel.e)->wheel.mask;
-}
-
-/* The simple engine refuses a delta from its clock of MaxInterval or more. */
-static bool fz_refused(const struct fz_engine *fe, unsigned long expires)
-{
-	unsigned long delta = expires - fe->e->clk;
-
-	return fe->e->ops->kind == TWHEEL_SIMPLE && (long)delta >= 0 &&
-	       delta > fz_simple_mask(fe);
-}
-
-/* Whether arming timer i for expires is refused: simple's range, hash_vec's pool. */
+/* Whether arming timer i for expires is refused, as the model says. */
 static bool fz_refuses(const struct fz_engine *fe, unsigned int i,
 		       unsigned long expires)
 {
-	if (fe->e->ops->kind == TWHEEL_HASH_VEC)
-		return fz_vec_refuses(fe, i, expires);
-	return fz_refused(fe, expires);
+	return fe->model->refuses && fe->model->refuses(fe, i, expires);
 }
 
 void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
@@ -107,7 +50,7 @@ void fz_add(struct fz_engine *fe, unsigned int i, unsigned long expires)
 		return;
 	}
 	if (refuse) {
-		FZ_CHECK(fe, ret == (fe->e->ops->kind == TWHEEL_HASH_VEC ? -ENOMEM : -ERANGE) &&
+		FZ_CHECK(fe, ret == fe->model->refuse_err &&
 			 fe->e->st.refused == refused + 1,
 			 "add of timer %u, delta %lu: %d", i, expires - fe->e->clk, ret);
 		return;
@@ -383,57 +326,17 @@ void fz_jiffies(struct fz_engine *fe, unsigned int count)
 }
 
 /*
- * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked against
- * its rule: in the range, and the classic wheels the latest multiple of
- * the coarsest cascade point the range crosses (else hi), ratas the same
- * with its levels' powers of 256; the modern wheel the latest whose bucket
- * runs by hi (else hi); simple hi, or the last jiffy below MaxInterval;
- * the others hi.
+ * The wheel's pick for [lo, hi] (twheel_range_expiry()), checked: in the
+ * range, and by its model's rule (else hi, if it has no rule of its own).
  */
 unsigned long fz_pick(struct fz_engine *fe, unsigned long lo, unsigned long hi)
 {
-	unsigned long x = twheel_range_expiry(fe->e, lo, hi), want = hi, m, e1;
-	struct fz_slot b;
-	int s, step;
+	unsigned long x = twheel_range_expiry(fe->e, lo, hi);
 
 	FZ_CHECK(fe, x - lo <= hi - lo, "pick %lu outside [%lu, %lu]", x, lo, hi);
-	switch (fe->e->ops->kind) {
-	case TWHEEL_CLASSIC:
-	case TWHEEL_CLASSIC_BOUNDED:
-	case TWHEEL_RATAS:
-		/* cascade points 2^26, 2^20, 2^14, 2^8; ratas' 2^56, 2^48, ... */
-		step = fe->e->ops->kind == TWHEEL_RATAS ? 8 : 6;
-		for (s = step == 8 ? 56 : 26; s >= 8 && want == hi; s -= step) {
-			m = hi & ~((1UL << s) - 1);
-			if (m - lo <= hi - lo && m != lo)
-				want = m;
-		}
-		FZ_CHECK(fe, x == want, "%s pick %lu for [%lu, %lu], want %lu",
-			 fe->e->ops->name, x, lo, hi, want);
-		break;
-	case TWHEEL_MODERN:
-		/*
-		 * the jiffy before hi's granule, if in the range: it runs by
-		 * hi; none when hi is past (every jiffy runs at the clock)
-		 */
-		b.expires = hi;
-		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
-		m = b.fire - b.gran - 1;
-		want = m - lo <= hi - lo && (long)(hi - fe->e->clk) >= 0 ? m : hi;
-		b.expires = x;
-		fz_bucket(&b, fe->e->clk, fe->e->nr_levels);
-		e1 = b.fire;
-		FZ_CHECK(fe, x == want && (x == hi || e1 - lo <= hi - lo),
-			 "modern pick %lu for [%lu, %lu], want %lu: runs at %lu",
-			 x, lo, hi, want, e1);
-		break;
-	case TWHEEL_SIMPLE:
-		m = fe->e->clk + fz_simple_mask(fe);
-		FZ_CHECK(fe, x == (fz_refused(fe, hi) && m - lo <= hi - lo ? m : hi),
-			 "simple pick %lu for [%lu, %lu]", x, lo, hi);
-		break;
-	default:
+	if (fe->model->pick)
+		fe->model->pick(fe, lo, hi, x);
+	else if (!fe->e->ops->range_pick)
 		FZ_CHECK(fe, x == hi, "pick %lu for [%lu, %lu], want hi", x, lo, hi);
-	}
 	return x;
 }

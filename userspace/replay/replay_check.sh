@@ -33,11 +33,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/../scripts/lib.sh"
 
-exact="classic reference heap hash simple hash_sorted straight ordered ratas volt hash_vec
-	classic_bounded"
-# every engine replays timer_list: the exact ones and modern
-set -- $exact
-engines=$(($# + 1))
+# the registry's engines, and of them the exact ones: every engine
+# replays timer_list
+exact=$("$top/../scripts/engines.sh" --exact) || exit 2
+set -- $("$top/../scripts/engines.sh") || exit 2
+engines=$#
 fail=0
 # result STATUS NAME
 result() { [ "$1" = 0 ] && echo "PASS $2" || { echo "FAIL $2"; fail=1; }; }

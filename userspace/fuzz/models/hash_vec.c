@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's part for the hash_vec engine (FZ_WHEEL == FZ_HASH_VEC,
- * fuzz.h): its pool of arrays, fed and drained by the input, the refusals
- * that follow from it predicted from the slots and the pool alone, and
- * its structure checked after every op. The lowest of the fuzzer's files:
- * called by fuzz.c, fuzz_ops.c and fuzz_check.c, it calls none of them.
- * The arrays given and not taken back are counted in the context
- * (fe->ctx->vec_arrays).
+ * The fuzzer's model of hash_vec (fuzz.h): its slots from the input, its
+ * pool of arrays fed and drained by the input (the pop-all op's second
+ * half), the refusals that follow from it (-ENOMEM; a mod disarms)
+ * predicted from the slots and the pool alone, its structure checked
+ * after every op, and at the input's end every array back. The arrays
+ * given and not taken back are counted in fz_vec_arrays(fe). Advances are
+ * kept below 2^16 jiffies, as the hash engine's; next_event may stop early
+ * at a slot whose timers only wait a round.
  */
 #include <linux/log2.h>
-#include "fuzz.h"
+#include "../fuzz.h"
+#include "engines/hash_vec.h"
 
-/* The engine's slots and bitmap, handed to it by fz_vec_init(). */
-static unsigned long fz_vec_mem[(FZ_HASH_SLOTS * sizeof(struct twheel_vec_slot) +
-				 FZ_HASH_SLOTS / 8) / sizeof(long)];
+/* The arrays given to the engine and not taken back yet. */
+#define fz_vec_arrays(fe)	((fe)->own[0])
 
 /* The hash_vec engine fe tests. */
 static struct twheel_hash_vec *fz_vec_of(const struct fz_engine *fe)
@@ -28,7 +29,7 @@ static void fz_vec_give(struct fz_engine *fe, unsigned int order)
 	if (!a)
 		abort();
 	twheel_hash_vec_give(fz_vec_of(fe), order, a);
-	fe->ctx->vec_arrays++;
+	fz_vec_arrays(fe)++;
 }
 
 static bool fz_vec_take(struct fz_engine *fe, bool all)
@@ -38,34 +39,38 @@ static bool fz_vec_take(struct fz_engine *fe, bool all)
 	if (!a)
 		return false;
 	free(a);
-	fe->ctx->vec_arrays--;
+	fz_vec_arrays(fe)--;
 	return true;
 }
 
-/*
- * Sets up the engine, and how many spares of order 0 and of the small
- * orders it asks to keep: a small pool, so that arms are refused often.
- */
-void fz_vec_init(struct fz_ctx *ctx, struct twheel_hash_vec *hv,
-		 unsigned int nr_slots)
+/* Its slots from the input; it keeps no spares until fz_vec_setup(). */
+static void fz_vec_config(struct fz_ctx *ctx, struct twheel_config *cfg)
 {
-	u8 k = fz_byte(ctx);
+	cfg->slots = fz_nr_slots(ctx);
+	cfg->keep = 0;
+}
+
+/*
+ * How many spares of order 0 and of the small orders it asks to keep: a
+ * small pool, so that arms are refused often.
+ */
+static void fz_vec_setup(struct fz_engine *fe)
+{
+	struct twheel_hash_vec *hv = fz_vec_of(fe);
+	u8 k = fz_byte(fe->ctx);
 	unsigned int o;
 
-	if (twheel_hash_vec_init(hv, ctx->clk, fz_vec_mem, nr_slots))
-		abort();
 	twheel_hash_vec_keep(hv, 0, k & 7);
 	for (o = 1; o < TW_VEC_SMALL_ORDERS; o++)
 		twheel_hash_vec_keep(hv, o, (k >> 3) & 3);
-	FZ_TRACE(ctx, "keep %u first, %u small\n", k & 7, (k >> 3) & 3);
-	ctx->vec_arrays = 0;
+	FZ_TRACE(fe->ctx, "keep %u first, %u small\n", k & 7, (k >> 3) & 3);
 }
 
 /*
  * The pool op (x, 5 bits): give what the engine asks for, give one array
  * of some order, take back the excess, or take any one spare.
  */
-void fz_vec_pool(struct fz_engine *fe, unsigned int x)
+static void fz_vec_pool(struct fz_engine *fe, unsigned int x)
 {
 	struct twheel_hash_vec *hv = fz_vec_of(fe);
 	unsigned int order;
@@ -98,8 +103,8 @@ void fz_vec_pool(struct fz_engine *fe, unsigned int x)
  * of a pending timer takes it out first: from the same slot that makes
  * room; emptying another slot makes that slot's array a spare.
  */
-bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
-		    unsigned long expires)
+static bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
+			   unsigned long expires)
 {
 	const struct twheel_hash_vec *hv = fz_vec_of(fe);
 	const struct twheel_timer *t = &fe->t[i];
@@ -134,10 +139,11 @@ bool fz_vec_refuses(const struct fz_engine *fe, unsigned int i,
  * Every slot: its array as long as its count (none while empty), every
  * entry's timer pointing back at it and due at the model's jiffy, in the
  * slot of that jiffy; the bitmap; every pending timer's slot and index at
- * an entry that holds it; each order's spares, hot slots and bits. Its
- * collected list is fuzz_check.c's to walk, as the other hash engines'.
+ * an entry that holds it; each order's spares, hot slots and bits; then
+ * its collected list, as the other hash engines'.
  */
-void fz_check_vec(struct fz_engine *fe, unsigned long armed)
+static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
+			 unsigned long due)
 {
 	const struct twheel_hash_vec *hv = fz_vec_of(fe);
 	u32 hot[TW_VEC_ORDERS] = { 0 }, want, n;
@@ -212,12 +218,15 @@ void fz_check_vec(struct fz_engine *fe, unsigned long armed)
 			 test_bit(k, &hv->scarce), test_bit(k, &hv->high));
 		arrays += n;
 	}
-	FZ_CHECK(fe, arrays == fe->ctx->vec_arrays, "%lu arrays in slots and spares, %lu given",
-		 arrays, fe->ctx->vec_arrays);
+	FZ_CHECK(fe, arrays == fz_vec_arrays(fe), "%lu arrays in slots and spares, %llu given",
+		 arrays, fz_vec_arrays(fe));
+	FZ_CHECK(fe, fz_walk_collected(fe, &hv->collected,
+				       offsetof(struct twheel_timer, hash_link)) == due,
+		 "collected list is not %lu long", due);
 }
 
 /* The input's end: every timer deleted, every array back, none lost. */
-void fz_vec_done(struct fz_engine *fe)
+static void fz_vec_done(struct fz_engine *fe)
 {
 	unsigned int i;
 
@@ -225,7 +234,25 @@ void fz_vec_done(struct fz_engine *fe)
 		twheel_del(fe->e, &fe->t[i]);
 	while (fz_vec_take(fe, true))
 		;
-	FZ_CHECK(fe, !fe->ctx->vec_arrays && !twheel_stats_pending(&fe->e->st),
-		 "%lu arrays not handed back, %lu timers pending", fe->ctx->vec_arrays,
+	FZ_CHECK(fe, !fz_vec_arrays(fe) && !twheel_stats_pending(&fe->e->st),
+		 "%llu arrays not handed back, %lu timers pending", fz_vec_arrays(fe),
 		 twheel_stats_pending(&fe->e->st));
 }
+
+static bool fz_vec_collected(const struct fz_engine *fe,
+			     const struct twheel_timer *t)
+{
+	return t->vec_slot == TW_VEC_COLLECTED;
+}
+
+const struct fz_model fz_model_hash_vec = {
+	.config		= fz_vec_config,
+	.setup		= fz_vec_setup,
+	.refuses	= fz_vec_refuses,
+	.refuse_err	= -ENOMEM,
+	.collected	= fz_vec_collected,
+	.check		= fz_check_vec,
+	.pool		= fz_vec_pool,
+	.done		= fz_vec_done,
+	.step_mask	= 0xffffUL,
+};
