@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include "runner/twheel_runner.h"
 #include "runner/twheel_engines.h"
+#include "engines/registry.h"
 
 #define CREATE_TRACE_POINTS
 #include "readout/twheel_trace.h"
@@ -207,10 +208,20 @@ static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
 		trace_twheel_start(er->e, t, er->clock_offset, false);
 }
 
-static bool tw_engine_mod_range(struct twheel_engine *e, struct twheel_timer *t,
-				unsigned long lo, unsigned long hi)
+/*
+ * The operations of the runner's hot path (arm, del) take the engine's kind:
+ * a constant in the copies made for the engines with fast paths (their own
+ * runner ops, tw_engine_runner_ops_<name>), where the engine's code is
+ * inlined with no call; TWHEEL_NR_KINDS in the shared ops, where it is one
+ * indirect call (twheel_mod() and the others).
+ */
+static __always_inline bool tw_engine_mod_range(struct twheel_engine *e,
+						enum twheel_kind kind,
+						struct twheel_timer *t,
+						unsigned long lo, unsigned long hi)
 {
-	return hi == lo ? twheel_mod(e, t, lo) : twheel_mod_range(e, t, lo, hi);
+	return hi == lo ? twheel_mod_as(e, kind, t, lo) :
+			  twheel_mod_range(e, t, lo, hi);
 }
 
 static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
@@ -219,25 +230,28 @@ static noinline void tw_engine_mod_traced(struct tw_engine_runner *er,
 {
 	struct twheel_engine *e = er->e;
 	u64 noops = e->st.mod_noop;
-	bool was_pending = tw_engine_mod_range(e, t, lo, hi);
+	bool was_pending = tw_engine_mod_range(e, TWHEEL_NR_KINDS, t, lo, hi);
 
 	if (e->st.mod_noop == noops)
 		trace_twheel_start(e, t, er->clock_offset, was_pending);
 }
 
-static void tw_engine_mod(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long lo, unsigned long hi)
+static __always_inline void tw_engine_mod(struct tw_engine_runner *er,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t,
+					  unsigned long lo, unsigned long hi)
 {
 	if (trace_twheel_start_enabled())
 		tw_engine_mod_traced(er, t, lo, hi);
 	else
-		tw_engine_mod_range(er->e, t, lo, hi);
+		tw_engine_mod_range(er->e, kind, t, lo, hi);
 }
 
-static void tw_engine_del_one(struct tw_engine_runner *er,
-			      struct twheel_timer *t)
+static __always_inline void tw_engine_del_one(struct tw_engine_runner *er,
+					      enum twheel_kind kind,
+					      struct twheel_timer *t)
 {
-	if (twheel_del(er->e, t))
+	if (twheel_del_as(er->e, kind, t))
 		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
 }
 
@@ -245,28 +259,43 @@ static void tw_engine_del_one(struct tw_engine_runner *er,
  * With slack the engine picks the expiry in the range: the instant its
  * lateness is judged against moves with it.
  */
-static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
-			  unsigned long expires)
+static __always_inline void tw_engine_arm_as(struct tw_runner *r,
+					     struct tw_wtimer *w,
+					     unsigned long expires,
+					     enum twheel_kind kind)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_timer *t = &tw_et(w)->t;
 	unsigned long lo = expires + er->clock_offset;
 	unsigned long slack = tw_runner_slack(expires);
 
-	tw_engine_mod(er, t, lo, lo + slack);
+	tw_engine_mod(er, kind, t, lo, lo + slack);
 	if (slack && twheel_pending(er->e, t))
 		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
 }
 
-static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
+static __always_inline void tw_engine_del_as(struct tw_runner *r,
+					     struct tw_wtimer *w,
+					     enum twheel_kind kind)
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	tw_engine_del_one(er, &tw_et(w)->t);
+	tw_engine_del_one(er, kind, &tw_et(w)->t);
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
+}
+
+static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
+			  unsigned long expires)
+{
+	tw_engine_arm_as(r, w, expires, TWHEEL_NR_KINDS);
+}
+
+static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
+{
+	tw_engine_del_as(r, w, TWHEEL_NR_KINDS);
 }
 
 /*
@@ -426,9 +455,9 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 	if (op == TW_OP_ADD)
 		tw_engine_add(er, t, lo, hi);
 	else if (op == TW_OP_MOD)
-		tw_engine_mod(er, t, lo, hi);
+		tw_engine_mod(er, TWHEEL_NR_KINDS, t, lo, hi);
 	else
-		tw_engine_del_one(er, t);
+		tw_engine_del_one(er, TWHEEL_NR_KINDS, t);
 	spin_unlock(&r->lock);
 }
 
@@ -558,25 +587,66 @@ static void tw_engine_forget(struct tw_runner *r)
 	spin_unlock_bh(&r->lock);
 }
 
+/* What every engine runner's ops have; arm and del are set apart. */
+#define TW_ENGINE_RUNNER_OPS					\
+	.timer_size	= sizeof(struct tw_engine_timer),	\
+	.caps		= TW_CAP_ENGINE,			\
+	.init		= tw_engine_init,			\
+	.release	= tw_engine_release,			\
+	.reserve	= tw_engine_reserve,			\
+	.setup		= tw_engine_setup,			\
+	.pending	= tw_engine_pending,			\
+	.tick		= tw_engine_tick,			\
+	.next_event	= tw_engine_next_event,			\
+	.needs_room	= tw_engine_needs_room,			\
+	.make_room	= tw_engine_make_room,			\
+	.bench_op	= tw_engine_bench_op,			\
+	.calibrate	= tw_engine_calibrate,			\
+	.show		= tw_engine_show,			\
+	.occupancy	= tw_engine_occupancy,			\
+	.max_timers	= tw_engine_max_timers,			\
+	.forget		= tw_engine_forget,			\
+	.where		= tw_engine_where
+
+/* The engines without fast paths: one indirect call an operation. */
 const struct tw_runner_ops tw_engine_runner_ops = {
-	.timer_size	= sizeof(struct tw_engine_timer),
-	.caps		= TW_CAP_ENGINE,
-	.init		= tw_engine_init,
-	.release	= tw_engine_release,
-	.reserve	= tw_engine_reserve,
-	.setup		= tw_engine_setup,
+	TW_ENGINE_RUNNER_OPS,
 	.arm		= tw_engine_arm,
 	.del		= tw_engine_del,
-	.pending	= tw_engine_pending,
-	.tick		= tw_engine_tick,
-	.next_event	= tw_engine_next_event,
-	.needs_room	= tw_engine_needs_room,
-	.make_room	= tw_engine_make_room,
-	.bench_op	= tw_engine_bench_op,
-	.calibrate	= tw_engine_calibrate,
-	.show		= tw_engine_show,
-	.occupancy	= tw_engine_occupancy,
-	.max_timers	= tw_engine_max_timers,
-	.forget		= tw_engine_forget,
-	.where		= tw_engine_where,
+};
+
+/*
+ * Each engine gets its own arm and del, its kind a constant in them: an
+ * engine with fast paths (FAST in the registry) has its code inlined
+ * there, any other a direct call of its composed operation. The kind is
+ * decided once, when the runner is set up (its ops: one of
+ * tw_engine_runner_ops_of[]), and never tested on the hot path.
+ */
+#define TW_ENGINE_FNS(name, NAME, ...)						\
+static void tw_engine_arm_##name(struct tw_runner *r, struct tw_wtimer *w,	\
+				 unsigned long expires)				\
+{										\
+	tw_engine_arm_as(r, w, expires, TWHEEL_##NAME);				\
+}										\
+static void tw_engine_del_##name(struct tw_runner *r, struct tw_wtimer *w)	\
+{										\
+	tw_engine_del_as(r, w, TWHEEL_##NAME);					\
+}
+
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_FNS(name, NAME, path, exact)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+
+#define TW_ENGINE_OPS_AT(name, NAME, ...)				\
+	[TWHEEL_##NAME] = {						\
+		TW_ENGINE_RUNNER_OPS,					\
+		.arm	= tw_engine_arm_##name,				\
+		.del	= tw_engine_del_##name,				\
+	}
+
+/* Every engine runner's ops, by the engine's kind. */
+const struct tw_runner_ops tw_engine_runner_ops_of[TWHEEL_NR_KINDS] = {
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_OPS_AT(name, NAME, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
 };

@@ -26,7 +26,7 @@
 static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
 	/* every engine of the registry (engines/list.h) */
 #define TW_ENGINE_RUNNER_AT(NAME, ...) \
-	[TWHEEL_##NAME] = &tw_engine_runner_ops
+	[TWHEEL_##NAME] = &tw_engine_runner_ops_of[TWHEEL_##NAME]
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_RUNNER_AT(NAME, name, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE

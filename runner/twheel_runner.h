@@ -350,6 +350,8 @@ extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 extern unsigned long tw_runner_mask;
 
 extern const struct tw_runner_ops tw_engine_runner_ops;
+/* Every engine runner's ops by the engine's kind (runner/twheel_engines.c). */
+extern const struct tw_runner_ops tw_engine_runner_ops_of[TWHEEL_NR_KINDS];
 extern const struct tw_runner_ops tw_timer_list_runner_ops;
 extern const struct tw_runner_ops tw_hrtimer_runner_ops;
 extern const struct tw_runner_ops tw_shadow_runner_ops;
