@@ -93,8 +93,12 @@ scripts/record-trace.sh --host --seconds=x >"$work/out" 2>&1
 rc=$?
 result "record-trace.sh --seconds=x: exit 2, named" eval '[ $rc -eq 2 ] && has "not '\''x'\''"'
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups scripts/record-trace.sh --host --seconds=1 \
-		>"$work/out" 2>&1
+	# from a copy the unprivileged user can read (the checkout may be in a
+	# folder only root enters, as mktemp -d makes them)
+	ucopy=$work/user
+	mkdir -p "$ucopy" && cp -r scripts "$ucopy/" && chmod -R a+rX "$work"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$ucopy/scripts/record-trace.sh" \
+		--host --seconds=1 >"$work/out" 2>&1
 	rc=$?
 	result "record-trace.sh --host as a user: needs root, exit 2" eval '[ $rc -eq 2 ] && has "needs root"'
 fi
