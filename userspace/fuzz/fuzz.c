@@ -33,10 +33,10 @@
 #include "twheel_user.h"
 
 /*
- * hash_sorted and ordered order by time_before(), which is no order at all
- * over expiries more than LONG_MAX apart: an armed-in-the-past timer then
- * may hide behind a far future one (their documented limit; the reference
- * and the heap order against the clock and do not). Unless FZ_WIDE,
+ * The engines whose ops say narrow order by time_before(), which is no
+ * order at all over expiries more than LONG_MAX apart: an armed-in-the-past
+ * timer then may hide behind a far future one (their documented limit; the
+ * others order against the clock and do not). Unless FZ_WIDE,
  * deltas are kept within +-2^62 so that no two live expiries are that far
  * apart.
  */
