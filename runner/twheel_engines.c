@@ -201,10 +201,13 @@ static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
  * timer already had (it counts those in st.mod_noop), as is a range mod
  * that left the timer where it was.
  */
-static void tw_engine_add(struct tw_engine_runner *er, struct twheel_timer *t,
-			  unsigned long lo, unsigned long hi)
+static __always_inline void tw_engine_add(struct tw_engine_runner *er,
+					  enum twheel_kind kind,
+					  struct twheel_timer *t,
+					  unsigned long lo, unsigned long hi)
 {
-	if (!(hi == lo ? twheel_add(er->e, t, lo) : twheel_add_range(er->e, t, lo, hi)))
+	if (!(hi == lo ? twheel_add_as(er->e, kind, t, lo) :
+			 twheel_add_range(er->e, t, lo, hi)))
 		trace_twheel_start(er->e, t, er->clock_offset, false);
 }
 
@@ -440,10 +443,15 @@ static unsigned long tw_engine_next_event(struct tw_runner *r,
 /*
  * The bench: the engine stands still (no tick), so deltas are from its
  * clock. The op includes an uncontended spinlock, as mod_timer() includes
- * its base lock, and its tracepoint (a no-op unless enabled).
+ * its base lock, and its tracepoint (a no-op unless enabled). It takes the
+ * path the runner's arm and del take: the engine's kind a constant in each
+ * engine's own copy (tw_engine_runner_ops_of[]).
  */
-static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
-			       enum tw_bench_op op, unsigned long delta)
+static __always_inline void tw_engine_bench_op_as(struct tw_runner *r,
+						  struct tw_wtimer *w,
+						  enum tw_bench_op op,
+						  unsigned long delta,
+						  enum twheel_kind kind)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_timer *t = &tw_et(w)->t;
@@ -453,12 +461,18 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 	lo = er->e->clk + delta;
 	hi = lo + twheel_wl_slack(&tw_wl.p, delta);
 	if (op == TW_OP_ADD)
-		tw_engine_add(er, t, lo, hi);
+		tw_engine_add(er, kind, t, lo, hi);
 	else if (op == TW_OP_MOD)
-		tw_engine_mod(er, TWHEEL_NR_KINDS, t, lo, hi);
+		tw_engine_mod(er, kind, t, lo, hi);
 	else
-		tw_engine_del_one(er, TWHEEL_NR_KINDS, t);
+		tw_engine_del_one(er, kind, t);
 	spin_unlock(&r->lock);
+}
+
+static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
+			       enum tw_bench_op op, unsigned long delta)
+{
+	tw_engine_bench_op_as(r, w, op, delta, TWHEEL_NR_KINDS);
 }
 
 #define TW_CAL_TIMERS	1024
@@ -587,7 +601,7 @@ static void tw_engine_forget(struct tw_runner *r)
 	spin_unlock_bh(&r->lock);
 }
 
-/* What every engine runner's ops have; arm and del are set apart. */
+/* What every engine runner's ops have; arm, del and bench_op are set apart. */
 #define TW_ENGINE_RUNNER_OPS					\
 	.timer_size	= sizeof(struct tw_engine_timer),	\
 	.caps		= TW_CAP_ENGINE,			\
@@ -600,7 +614,6 @@ static void tw_engine_forget(struct tw_runner *r)
 	.next_event	= tw_engine_next_event,			\
 	.needs_room	= tw_engine_needs_room,			\
 	.make_room	= tw_engine_make_room,			\
-	.bench_op	= tw_engine_bench_op,			\
 	.calibrate	= tw_engine_calibrate,			\
 	.show		= tw_engine_show,			\
 	.occupancy	= tw_engine_occupancy,			\
@@ -613,6 +626,7 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	TW_ENGINE_RUNNER_OPS,
 	.arm		= tw_engine_arm,
 	.del		= tw_engine_del,
+	.bench_op	= tw_engine_bench_op,
 };
 
 /*
@@ -631,6 +645,13 @@ static void tw_engine_arm_##name(struct tw_runner *r, struct tw_wtimer *w,	\
 static void tw_engine_del_##name(struct tw_runner *r, struct tw_wtimer *w)	\
 {										\
 	tw_engine_del_as(r, w, TWHEEL_##NAME);					\
+}										\
+static void tw_engine_bench_op_##name(struct tw_runner *r,			\
+				      struct tw_wtimer *w,			\
+				      enum tw_bench_op op,			\
+				      unsigned long delta)			\
+{										\
+	tw_engine_bench_op_as(r, w, op, delta, TWHEEL_##NAME);			\
 }
 
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_FNS(name, NAME, path, exact)
@@ -642,6 +663,7 @@ static void tw_engine_del_##name(struct tw_runner *r, struct tw_wtimer *w)	\
 		TW_ENGINE_RUNNER_OPS,					\
 		.arm	= tw_engine_arm_##name,				\
 		.del	= tw_engine_del_##name,				\
+		.bench_op = tw_engine_bench_op_##name,			\
 	}
 
 /* Every engine runner's ops, by the engine's kind. */
