@@ -29,14 +29,12 @@ const char *const twheel_wl_names[TWHEEL_WL_NR] = {
 EXPORT_SYMBOL_GPL(twheel_wl_names);
 
 /*
- * The runners' names, by enum twheel_kind then TWHEEL_TIMER_LIST,
- * TWHEEL_HRTIMER and TWHEEL_SHADOW, as engines= (the module's and a load
- * line's) gives them.
+ * The runners' names as engines= (the module's and a load line's) gives
+ * them: the registry's engines (engines/list.h), then the kernel's timers.
  */
-/* The engines' names from the registry (engines/list.h), then the others. */
-const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 #define TW_NAME_AT(name, NAME, ...) \
 	[TWHEEL_##NAME] = #name
+const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_NAME_AT(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
