@@ -32,9 +32,9 @@ EXPORT_SYMBOL_GPL(twheel_wl_names);
  * The runners' names as engines= (the module's and a load line's) gives
  * them: the registry's engines (engines/list.h), then the kernel's timers.
  */
+const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 #define TW_NAME_AT(name, NAME, ...) \
 	[TWHEEL_##NAME] = #name
-const char *const twheel_runner_names[TWHEEL_NR_RUNNERS] = {
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_NAME_AT(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
