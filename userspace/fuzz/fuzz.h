@@ -241,6 +241,9 @@ void fz_check_levels(struct fz_engine *fe, const unsigned long *lvl,
 		     const struct list_head *collected, unsigned long due);
 unsigned long fz_walk_collected(struct fz_engine *fe,
 				const struct list_head *head, size_t link);
+void fz_check_list_counts(struct fz_engine *fe, unsigned long n,
+			  unsigned long armed, const struct list_head *collected,
+			  unsigned long due);
 void fz_check_slots(struct fz_engine *fe, unsigned long armed,
 		    unsigned long due, const struct list_head *slots,
 		    const unsigned long *map, unsigned long mask,

@@ -122,6 +122,23 @@ unsigned long fz_walk_collected(struct fz_engine *fe,
  * such that the slot's visit after them is the jiffy the model says, the
  * bitmap as the slots are.
  */
+/*
+ * The engines of one list of timers (straight, ordered): n timers walked in
+ * it, all in level 0, must be the armed ones; the collected list (through
+ * hash_link) is due long.
+ */
+void fz_check_list_counts(struct fz_engine *fe, unsigned long n,
+			  unsigned long armed, const struct list_head *collected,
+			  unsigned long due)
+{
+	FZ_CHECK(fe, n == armed && fz_level0(fe) == armed,
+		 "%lu timers in the list, in level 0 %lu, want %lu", n,
+		 fz_level0(fe), armed);
+	FZ_CHECK(fe, fz_walk_collected(fe, collected,
+				       offsetof(struct twheel_timer, hash_link)) == due,
+		 "collected list is not %lu long", due);
+}
+
 void fz_check_slots(struct fz_engine *fe, unsigned long armed,
 		    unsigned long due, const struct list_head *slots,
 		    const unsigned long *map, unsigned long mask,

@@ -33,12 +33,7 @@ static void fz_check_ordered(struct fz_engine *fe, unsigned long armed,
 			 "list: %lu after %lu", t->expires, prev->expires);
 		prev = t;
 	}
-	FZ_CHECK(fe, n == armed && fz_level0(fe) == armed,
-		 "%lu timers in the list, in level 0 %lu, want %lu", n,
-		 fz_level0(fe), armed);
-	FZ_CHECK(fe, fz_walk_collected(fe, &ord->collected,
-				       offsetof(struct twheel_timer, hash_link)) == due,
-		 "collected list is not %lu long", due);
+	fz_check_list_counts(fe, n, armed, &ord->collected, due);
 }
 
 const struct fz_model fz_model_ordered = {

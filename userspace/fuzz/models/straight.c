@@ -35,12 +35,7 @@ static void fz_check_straight(struct fz_engine *fe, unsigned long armed,
 			 "timer %u: base %lu + %lu ticks, model fire %lu",
 			 i, st->base, t->rounds, fe->s[i].fire);
 	}
-	FZ_CHECK(fe, n == armed && fz_level0(fe) == armed,
-		 "%lu timers in the list, in level 0 %lu, want %lu", n,
-		 fz_level0(fe), armed);
-	FZ_CHECK(fe, fz_walk_collected(fe, &st->collected,
-				       offsetof(struct twheel_timer, hash_link)) == due,
-		 "collected list is not %lu long", due);
+	fz_check_list_counts(fe, n, armed, &st->collected, due);
 }
 
 const struct fz_model fz_model_straight = {
