@@ -183,25 +183,16 @@ static unsigned long tw_pick_simple(const struct twheel_engine *e,
 /*
  * An engine's rules here, where they are not the defaults: exact (EXACT in
  * the registry) or no expiry rule at all (a LATE engine must state one),
- * and hi for a range. Each rule is stated independently of the engine.
+ * and hi for a range; its own set-up where the one constructor does not
+ * do. Each rule is stated independently of the engine.
  */
-struct tw_contract_rule {
-	const char *name;
-	size_t size;
-	struct twheel_engine *(*init)(void *mem, unsigned long clk);
-	unsigned long (*fires_at)(const struct twheel_engine *e,
-				  unsigned long expires);
-	unsigned long (*range_pick)(const struct twheel_engine *e,
-				    unsigned long lo, unsigned long hi);
-};
-
-static const struct tw_contract_rule tw_contract_rules[] = {
+static const struct tw_engine_param tw_contract_rules[] = {
 	{ "classic", .range_pick = tw_pick_cascade },
 	{ "classic_bounded", .range_pick = tw_pick_cascade },
 	{ "modern", .fires_at = tw_fires_bucket, .range_pick = tw_pick_edge },
 	{ "ratas", .range_pick = tw_pick_digits },
 	{ "simple", .range_pick = tw_pick_simple },
-	{ "hash_vec", sizeof(struct tw_contract_vec), tw_init_hash_vec },
+	{ "hash_vec", .size = sizeof(struct tw_contract_vec), .init = tw_init_hash_vec },
 };
 
 #define TW_FIRES_EXACT	tw_fires_exact
@@ -221,7 +212,7 @@ const void *tw_contract_params(const void *prev, char *desc)
 {
 	struct tw_engine_param *p = prev ? (struct tw_engine_param *)prev + 1 :
 					   tw_contract_engines;
-	const struct tw_contract_rule *rule;
+	const struct tw_engine_param *rule;
 
 	if (p >= tw_contract_engines + TWHEEL_NR_KINDS)
 		return NULL;
