@@ -518,16 +518,19 @@ static void rp_read_progress(const struct rp_trace *tr, const struct rp_in *in)
 		    in->bytes / 1048576.0 / (t > 0 ? t : 1));
 }
 
-/* What a text starting with head[0, n) is, if it is not a text trace. */
-static const char *rp_binary(const char *head, size_t n)
+/* Refuses a text starting with head[0, n) that is not a text trace. */
+static void rp_binary(const struct rp_in *in, const char *head, size_t n)
 {
+	const char *f = strcmp(in->path, "-") ? in->path : "FILE";
+
 	if (n >= 8 && !memcmp(head, "PERFILE2", 8))
-		return "perf's binary perf.data, not text: run `perf script -i FILE > timers.txt` on it first and replay that";
+		rp_die("%s: perf's binary perf.data, not text: run `perf script -i '%s' > timers.txt` first and replay that",
+		       in->name, f);
 	if (n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10))
-		return "trace-cmd's binary trace.dat, not text: run `trace-cmd report -i FILE > timers.txt` on it first and replay that";
+		rp_die("%s: trace-cmd's binary trace.dat, not text: run `trace-cmd report -i '%s' > timers.txt` first and replay that",
+		       in->name, f);
 	if (memchr(head, '\0', n < 512 ? n : 512))
-		return "binary data, not the text of a trace";
-	return NULL;
+		rp_die("%s: binary data, not the text of a trace", in->name);
 }
 
 /*
@@ -580,7 +583,6 @@ static void rp_stream(struct rp_trace *tr, struct rp_in *in, char *buf, size_t c
 static void rp_read(struct rp_trace *tr, struct rp_in *in)
 {
 	size_t len, n, cut;
-	const char *what;
 	char *buf, *nl;
 
 	buf = malloc(RP_HEAD_MAX);
@@ -591,9 +593,7 @@ static void rp_read(struct rp_trace *tr, struct rp_in *in)
 		len += n;
 		rp_read_progress(tr, in);
 	}
-	what = rp_binary(buf, len);
-	if (what)
-		rp_die("%s: %s", in->name, what);
+	rp_binary(in, buf, len);
 	if (len < RP_HEAD_MAX) {
 		rp_calibrate(tr, buf, len);
 		rp_text(tr, buf, len);
