@@ -1026,7 +1026,7 @@ static void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *ro
 				 modern->p50 + modern->p99 > kern->p50 + kern->p99 ? "later" : "earlier");
 	} else if (s == RP_TIMER && modern) {
 		snprintf(v[0] + l, 1024 - l, "; the trace shows no kernel expiry to hold modern against");
-	} else if (kern->nlate) {
+	} else if (s == RP_HRTIMER && kern->nlate) {
 		snprintf(v[0] + l, 1024 - l, "; the kernel ran its hrtimers %.1f/%.1f/%.1f %s late (p50/p99/max)",
 			 kern->p50, kern->p99, kern->max, unit);
 	}
@@ -1082,13 +1082,21 @@ static void rp_u64(char *c, uint64_t v)
 	snprintf(c, RP_CELL, "%llu", (unsigned long long)v);
 }
 
-/* Lateness in its unit: whole jiffies, us to 0.1. */
+/*
+ * Lateness in its unit: whole jiffies; us to the ns in md, csv and json
+ * (an hrtimer 40 ns late is not on time), to 0.1 in text.
+ */
+static const char *rp_late_fmt(int s)
+{
+	return s == RP_TIMER ? "%.0f" : o.format == RP_FMT_TEXT ? "%.1f" : "%.3f";
+}
+
 static void rp_late(char *c, int s, double v, int have)
 {
 	if (!have)
 		snprintf(c, RP_CELL, "-");
 	else
-		snprintf(c, RP_CELL, s == RP_TIMER ? "%.0f" : "%.1f", v);
+		snprintf(c, RP_CELL, rp_late_fmt(s), v);
 }
 
 static void rp_tab_print(const struct rp_tab *t, int md)
@@ -1247,7 +1255,7 @@ static void rp_csv_num(double v, const char *fmt)
 
 static void rp_out_row(int s, const struct rp_row *w, int first)
 {
-	const char *lf = s == RP_TIMER ? "%.0f" : "%.1f";
+	const char *lf = rp_late_fmt(s);
 	int c;
 
 	if (o.format == RP_FMT_CSV) {

@@ -82,7 +82,7 @@ check_tables() {
 			[ $((adds - dels - exp - pend)) = 0 ] || bad "$t $e: adds $adds != dels $dels + expired $exp + pending $pend"
 			[ "$ref" != 0 ] || [ $((adds + mods)) = "$s" ] || bad "$t $e: $adds adds + $mods mods != $s starts"
 			case " $exact " in *" $e "*)
-				[ "$late" = 0 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
+				[ "$late" = 0 ] || [ "$late" = 0.000 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
 			esac
 		done < <(rows $t adds mods dels expired pending refused "$(late $t)" early counters)
 		[ "$t" = timer_list ] && [ $n -ne $((engines + 1)) ] && bad "$t: $n rows, not $engines engines and the kernel"
@@ -150,7 +150,7 @@ grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_s
 # the one timer expired in the kernel on time, the hrtimer 100 us late
 [ "$(rows timer_list expired "$(late timer_list)" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "malformed: the kernel's timer_list expiry"; fails=1; }
-[ "$(rows hrtimer expired "$(late hrtimer)" | grep '^kernel')" = "kernel (trace)|1|100.0" ] ||
+[ "$(rows hrtimer expired "$(late hrtimer)" | grep '^kernel')" = "kernel (trace)|1|100.000" ] ||
 	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
