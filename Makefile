@@ -54,7 +54,7 @@ help:
 	@echo 'make stress          the stress test at full length on the debug kernel'
 	@echo 'make fuzz            the user-space fuzzers, FUZZ_SECONDS each'
 	@echo 'make bench-user      the user-space benchmarks'
-	@echo 'make replay TRACE=f  a kernel timer trace through every engine (scripts/record-trace.sh --host records one)'
+	@echo 'make replay TRACE=f  a kernel timer trace through every engine, ARGS= its options (scripts/record-trace.sh --host records one)'
 	@echo 'make help            this list'
 
 clean:
@@ -110,15 +110,16 @@ bench-user:
 	userspace/bench/stream.sh
 
 # A kernel timer trace replayed through every engine in user space
-# (userspace/replay/replay.sh): TRACE= text in any of tracefs' (trace, trace_pipe),
+# (userspace/replay/twheel-replay): TRACE= text in any of tracefs' (trace, trace_pipe),
 # trace-cmd report's or perf script's form, plain, gzip or xz (told by their
 # first bytes, whatever the name); by default the trace recorded in the guest
-# under TCP traffic (userspace/replay/traces/). REPLAY_HZ=N gives the traced
-# machine's HZ (unset, the trace tells it if it can; replay.sh lists the
-# other settings).
+# under TCP traffic (userspace/replay/traces/). ARGS= the tool's options
+# (ARGS='--format=json --no-callgrind'; twheel-replay --help lists them);
+# REPLAY_HZ=N and the other REPLAY_* variables still work.
 # TRACE is taken as it is ($(value)) and passed quoted: a path may have
-# spaces, quotes, '&', '|' or '$'.
+# spaces, quotes, '&', '|' or '$'. Nothing but the tool's output on stdout.
 TRACE ?=
+ARGS ?=
 .PHONY: replay
 replay:
-	userspace/replay/replay.sh $(if $(value TRACE),'$(subst ','\'',$(value TRACE))')
+	@userspace/replay/twheel-replay $(ARGS) -- '$(subst ','\'',$(or $(value TRACE),userspace/replay/traces/guest-tcp.tracefs.gz))'

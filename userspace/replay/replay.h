@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "twheel.h"
 #include "trace.h"
 
@@ -173,6 +174,9 @@ struct rp_shadow;
  *	wrapping at 2^32 (taken as malformed)
  * @hz: the traced machine's HZ, what aged-out thresholds in seconds are
  *	turned into jiffies with
+ * @streamed: rp_calibrate() saw only the trace's head (the rest is read
+ *	as it comes): an hrtimer found ahead of the trace's clock after it is
+ *	set aside from that event on (rp_line())
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -192,6 +196,7 @@ struct rp_trace {
 	int has_hr_off;
 	uint64_t boot_timers, boot_ahead, wrap32;
 	struct rp_hz hz;
+	int streamed;
 };
 
 int rp_init(struct rp_trace *tr);
@@ -203,7 +208,7 @@ void rp_free(struct rp_trace *tr);
 int rp_hz_time(struct rp_trace *tr, const struct tp_event *ev);
 void rp_hz_decide(struct rp_trace *tr);
 void rp_hz_free(struct rp_hz *hz);
-void rp_hz_report(const struct rp_hz *hz);
+void rp_hz_report(FILE *out, const struct rp_hz *hz);
 
 /* The engines a stream is replayed through. */
 struct rp_engine_kind {
@@ -221,6 +226,36 @@ static inline int rp_hrtimer(const struct rp_engine_kind *k)
 extern const struct rp_engine_kind rp_engines[];
 extern const unsigned int rp_nr_engines;
 
+/*
+ * A histogram, rtla's way: RP_HIST_N buckets of one width from 0, then
+ * the values beyond (b[RP_HIST_N], "over"); count, min, sum and max of
+ * every value.
+ */
+#define RP_HIST_N	64
+/* Per-call cost histograms (RP_COST): buckets of this many ns. */
+#define RP_COST_NS	10
+
+struct rp_hist {
+	uint64_t b[RP_HIST_N + 1];
+	uint64_t n;
+	double min, max, sum;
+};
+
+static inline void rp_hist_add(struct rp_hist *h, double v, double width)
+{
+	double i = v / width;
+
+	if (v < 0)
+		v = i = 0;
+	h->b[i >= RP_HIST_N ? RP_HIST_N : (unsigned int)i]++;
+	if (!h->n || v < h->min)
+		h->min = v;
+	if (!h->n || v > h->max)
+		h->max = v;
+	h->sum += v;
+	h->n++;
+}
+
 enum rp_call { RP_CALL_ADD, RP_CALL_MOD, RP_CALL_DEL, RP_CALL_ADV, RP_NR_CALLS };
 
 /**
@@ -233,6 +268,7 @@ enum rp_call { RP_CALL_ADD, RP_CALL_MOD, RP_CALL_DEL, RP_CALL_ADV, RP_NR_CALLS }
  * @worst_work: the most timers expired and cascaded in one tick
  * @worst_ns: the longest advance, ns (RP_WORST)
  * @ns: the whole replay, ns (RP_TIME, RP_TIME_NULL)
+ * @cost: each call's ns, the clock's own cost taken off (RP_COST)
  */
 struct rp_result {
 	struct twheel_stats st;
@@ -244,13 +280,15 @@ struct rp_result {
 	uint64_t worst_work;
 	double worst_ns;
 	double ns;
+	struct rp_hist cost;
 };
 
 /*
  * What rp_run() times: nothing; each advance (worst_ns); the whole replay
- * (ns); the whole replay's loop without the engine calls (ns).
+ * (ns); the whole replay's loop without the engine calls (ns); each
+ * advance and each call (worst_ns and cost).
  */
-enum rp_mode { RP_PLAIN, RP_WORST, RP_TIME, RP_TIME_NULL };
+enum rp_mode { RP_PLAIN, RP_WORST, RP_TIME, RP_TIME_NULL, RP_COST };
 
 int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	   uint32_t nsh, int collect, enum rp_mode mode, struct rp_result *res);

@@ -62,6 +62,8 @@ rows() {
 		!n { for (i = 2; i < NF; i++) c[trim($i)] = i; n = split(want, k, "|"); next }
 		{ l = trim($2); for (j = 1; j <= n; j++) l = l "|" trim($c[k[j]]); print l }' "$out"
 }
+# late TABLE: its late-max column, in the stream's unit
+late() { [ "$1" = timer_list ] && echo "late max (jiffies)" || echo "late max (us)"; }
 # starts TABLE: the starts its heading counts
 starts() { sed -n "s/^## $1: [0-9]* operations, \([0-9]*\) starts.*/\1/p" "$out"; }
 
@@ -80,9 +82,9 @@ check_tables() {
 			[ $((adds - dels - exp - pend)) = 0 ] || bad "$t $e: adds $adds != dels $dels + expired $exp + pending $pend"
 			[ "$ref" != 0 ] || [ $((adds + mods)) = "$s" ] || bad "$t $e: $adds adds + $mods mods != $s starts"
 			case " $exact " in *" $e "*)
-				[ "$late" = 0 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
+				[ "$late" = 0 ] || [ "$late" = 0.000 ] && [ "$early" = 0 ] || bad "$t $e (exact): late max $late, early $early"
 			esac
-		done < <(rows $t adds mods dels expired pending refused "late max" early counters)
+		done < <(rows $t adds mods dels expired pending refused "$(late $t)" early counters)
 		[ "$t" = timer_list ] && [ $n -ne $((engines + 1)) ] && bad "$t: $n rows, not $engines engines and the kernel"
 		[ "$t" = hrtimer ] && [ $n -ne 3 ] && bad "$t: $n rows, not heap, reference and the kernel"
 	done
@@ -113,7 +115,7 @@ check_form() {
 	# real traffic: timers expired, and the modern wheel ran some late
 	[ "$(rows timer_list expired | awk -F'|' '$1 == "classic" { print $2 }')" -gt 100 ] ||
 		{ bad "$what: next to no expiries"; fails=1; }
-	[ "$(rows timer_list "late max" | awk -F'|' '$1 == "modern" { print $2 }')" -gt 0 ] ||
+	[ "$(rows timer_list "$(late timer_list)" | awk -F'|' '$1 == "modern" { print $2 }')" -gt 0 ] ||
 		{ bad "$what: the modern wheel never late"; fails=1; }
 	if [ "$cg" = 1 ]; then
 		rows timer_list "Ir/op" "ns/op" >"$tmp/ir"
@@ -146,9 +148,9 @@ grep -qxF "# lines 18: events 5, blank or header 3, other events 2, stack-trace 
 grep -qxF "# events: timer_start=1 timer_cancel=1 timer_expire_entry=1 hrtimer_start=1 hrtimer_cancel=0 hrtimer_expire_entry=1" "$out" ||
 	{ bad "malformed: event counts"; fails=1; }
 # the one timer expired in the kernel on time, the hrtimer 100 us late
-[ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
+[ "$(rows timer_list expired "$(late timer_list)" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "malformed: the kernel's timer_list expiry"; fails=1; }
-[ "$(rows hrtimer expired "late max" | grep '^kernel')" = "kernel (trace)|1|100000" ] ||
+[ "$(rows hrtimer expired "$(late hrtimer)" | grep '^kernel')" = "kernel (trace)|1|100.000" ] ||
 	{ bad "malformed: the kernel's hrtimer expiry"; fails=1; }
 check_tables 2>"$tmp/malformed.bad" && [ ! -s "$tmp/malformed.bad" ] || { cat "$tmp/malformed.bad" >&2; fails=1; }
 result $fails replay-malformed-lines
@@ -181,7 +183,7 @@ expect stack "$here/traces/stack.txt" \
 	"# lines 16: events 4, blank or header 1, other events 0, stack-trace 9, malformed 2, lost 0 events on 0 lines" \
 	"# HZ 250, assumed: the trace cannot tell: its 3 timer_list times with a timestamp in seconds span 0.040 s, 1 s needed; REPLAY_HZ=N sets it; timer_list timers aged out 2 s (500 jiffies) + timeout/8 past their expiry" \
 	"# malformed lines (2): 12 (not an event line) 13 (not an event line)"
-[ "$(rows timer_list expired "late max" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
+[ "$(rows timer_list expired "$(late timer_list)" | grep '^kernel')" = "kernel (trace)|1|0" ] ||
 	{ bad "stack: the kernel's timer_list expiry"; fails=1; }
 result $fails replay-stack-lines
 
@@ -362,7 +364,7 @@ for v in abc 0 9 10001 250x -250 +250 0250 " 250" "250 " 1e3 2.5e2 9999999999999
 	rc=0
 	REPLAY_HZ=$v "$bin" -r 1 -e heap "$here/traces/stack.txt" >"$tmp/hz.out" 2>"$tmp/hz.err" || rc=$?
 	[ $rc = 2 ] && [ ! -s "$tmp/hz.out" ] &&
-		grep -qxF "replay: REPLAY_HZ='$v' is not an HZ: give the traced machine's as a whole number from 10 to 10000 (250, 1000, ...), or leave REPLAY_HZ unset for the trace to tell it" "$tmp/hz.err" ||
+		grep -qxF "twheel-replay: REPLAY_HZ='$v' is not an HZ: give the traced machine's as a whole number from 10 to 10000 (250, 1000, ...), or leave REPLAY_HZ unset for the trace to tell it" "$tmp/hz.err" ||
 		{ bad "REPLAY_HZ='$v': exit $rc, $(cat "$tmp/hz.err")"; fails=1; }
 done
 REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap make -s -C "$top/.." replay TRACE="$here/traces/stack.txt" \
@@ -370,30 +372,132 @@ REPLAY_CALLGRIND=0 REPLAY_ENGINES=heap make -s -C "$top/.." replay TRACE="$here/
 grep -qF "replay: REPLAY_HZ='1000x' is not an HZ" "$tmp/hz.err" || { bad "make replay REPLAY_HZ=1000x: $(cat "$tmp/hz.err")"; fails=1; }
 result $fails replay-hz-override
 
-# refuse WANT CMD...: CMD fails, and says WANT on stderr
+# refuse WANT CMD...: CMD exits 2, prints nothing on stdout and one line on
+# stderr, WANT exactly
 refuse() {
 	local want=$1 rc=0
 	shift
 	"$@" >"$tmp/refuse.out" 2>"$tmp/refuse.err" || rc=$?
-	[ "$rc" != 0 ] || { bad "$* exited 0: $(head -n 3 "$tmp/refuse.out")"; return 1; }
-	grep -qF -- "$want" "$tmp/refuse.err" || { bad "$*: not '$want': $(cat "$tmp/refuse.err")"; return 1; }
+	[ "$rc" = 2 ] || { bad "$* exited $rc, not 2: $(head -n 3 "$tmp/refuse.out")"; return 1; }
+	[ ! -s "$tmp/refuse.out" ] || { bad "$*: printed on stdout: $(head -n 3 "$tmp/refuse.out")"; return 1; }
+	[ "$(cat "$tmp/refuse.err")" = "$want" ] || { bad "$*: not '$want': $(cat "$tmp/refuse.err")"; return 1; }
 }
-# No timer event in the file: refused, saying what the file is; and an
-# engine that does not exist.
+# What is not a trace: refused in one line naming the file and what it is;
+# and an engine that does not exist.
 fails=0
 : >"$tmp/empty.txt"
-gzip -c "$here/traces/malformed.tracefs" >"$tmp/gz.txt"
 printf '\027\010Dtracing6\0\0\0\0\001\010' >"$tmp/trace.dat"
+printf 'PERFILE2\0\0\0\0\0\0\0\0h\0\0\0' >"$tmp/perf.data"
 printf 'cpus=2\n# just a header\n' >"$tmp/header.txt"
-none="no timer events in"
-refuse "$none $tmp/empty.txt: is this the text of tracefs" "$bin" -r 1 "$tmp/empty.txt" || fails=1
-refuse "is empty" "$bin" -r 1 "$tmp/empty.txt" || fails=1
-refuse "is gzip data" "$bin" -r 1 "$tmp/gz.txt" || fails=1
-refuse "is trace-cmd's binary trace.dat: run trace-cmd report on it" "$bin" -r 1 "$tmp/trace.dat" || fails=1
-refuse "has 2 lines, none a timer event" "$bin" -r 1 "$tmp/header.txt" || fails=1
-refuse "$none my.txt" "$bin" -r 1 -n my.txt - <"$tmp/empty.txt" || fails=1
-refuse "unknown engine 'nosuch' (engines: classic, modern," \
+mkdir -p "$tmp/adir"
+p="twheel-replay:"
+refuse "$p $tmp/empty.txt: empty: no timer events in it" "$bin" -r 1 "$tmp/empty.txt" || fails=1
+refuse "$p $tmp/adir: is a directory, not a trace file" "$bin" -r 1 "$tmp/adir" || fails=1
+refuse "$p $tmp/nosuch: no such file" "$bin" -r 1 "$tmp/nosuch" || fails=1
+refuse "$p $bin: binary data, not the text of a trace" "$bin" -r 1 "$bin" || fails=1
+refuse "$p $tmp/trace.dat: trace-cmd's binary trace.dat, not text: run \`trace-cmd report -i '$tmp/trace.dat' > timers.txt\` first and replay that" \
+	"$bin" -r 1 "$tmp/trace.dat" || fails=1
+refuse "$p $tmp/perf.data: perf's binary perf.data, not text: run \`perf script -i '$tmp/perf.data' > timers.txt\` first and replay that" \
+	"$bin" -r 1 "$tmp/perf.data" || fails=1
+gzip -c "$tmp/perf.data" >"$tmp/perf.data.gz"
+refuse "$p $tmp/perf.data.gz: perf's binary perf.data, not text: run \`perf script -i '$tmp/perf.data.gz' > timers.txt\` first and replay that" \
+	"$bin" -r 1 "$tmp/perf.data.gz" || fails=1
+refuse "$p $tmp/header.txt: none of its 2 lines is a timer event: is it the text of tracefs trace/trace_pipe, \`trace-cmd report\` or \`perf script\`, with timer:timer_* and timer:hrtimer_* enabled?" \
+	"$bin" -r 1 "$tmp/header.txt" || fails=1
+refuse "$p my.txt: empty: no timer events in it" "$bin" -r 1 -n my.txt - <"$tmp/empty.txt" || fails=1
+refuse "$p $tmp/empty.txt: empty: no timer events in it" "$here/twheel-replay" "$tmp/empty.txt" || fails=1
+head -c 20 "$tmp/gz-named.txt" >"$tmp/bad.gz"
+refuse "$p $tmp/bad.gz: gzip data that does not decompress (gzip: stdin: unexpected end of file)" "$bin" "$tmp/bad.gz" || fails=1
+refuse "$p unknown engine 'nosuch' (engines: $(echo "$@" | sed 's/ /, /g'))" \
 	env REPLAY_ENGINES=heap,nosuch REPLAY_CALLGRIND=0 "$here/replay.sh" "$here/traces/malformed.tracefs" || fails=1
-refuse "unknown engine 'hea' (engines:" "$bin" -r 1 -e hea "$here/traces/malformed.tracefs" || fails=1
+refuse "$p unknown engine 'hea' (engines: $(echo "$@" | sed 's/ /, /g'))" "$bin" -r 1 -e hea "$here/traces/malformed.tracefs" || fails=1
+refuse "$p unknown option '--nosuch' (try --help)" "$bin" --nosuch x || fails=1
+refuse "$p --format=yaml: not text, md, csv or json" "$bin" --format=yaml x || fails=1
 result $fails replay-refusals
+
+# --help: on stdout, exit 0, every long option of the binary's table and its
+# short form listed, every REPLAY_* variable named with its flag.
+fails=0
+rc=0
+"$here/twheel-replay" --help >"$tmp/help.out" 2>"$tmp/help.err" || rc=$?
+[ $rc = 0 ] && [ ! -s "$tmp/help.err" ] && [ -s "$tmp/help.out" ] || { bad "--help: exit $rc, $(cat "$tmp/help.err")"; fails=1; }
+opts=$(sed -n 's/^\t\t{ "\([a-z-]*\)", [a-z_]*, NULL, \(.*\) },$/\1 \2/p' "$here/replay.c")
+[ "$(echo "$opts" | wc -l)" -ge 12 ] || { bad "--help: the option table not found in replay.c"; fails=1; }
+while read -r name val; do
+	case $val in
+	"'"?"'") s=${val:1:1}; grep -qE "^  -$s, --$name([= ]|$)" "$tmp/help.out" || { bad "--help: no '-$s, --$name'"; fails=1; } ;;
+	*) grep -qE "^      --$name([= ]|$)" "$tmp/help.out" || { bad "--help: no '--$name'"; fails=1; } ;;
+	esac
+done <<<"$opts"
+for v in REPLAY_REPEAT REPLAY_ENGINES REPLAY_CALLGRIND REPLAY_HZ; do
+	grep -q "$v" "$tmp/help.out" || { bad "--help: $v not named"; fails=1; }
+done
+"$bin" -h | cmp -s - "$tmp/help.out" || { bad "-h is not --help"; fails=1; }
+result $fails replay-help
+
+# The formats, on the hand-made HZ 1000 trace (no hrtimer event in it) with
+# the callgrind pass: json parses and has one object per engine of the
+# registry and the kernel; csv one row each; text fits 120 columns, also
+# with --hist, and has no hrtimer section, nor has md; Ir/op is on every
+# engine's row though the trace has no delete; --hist has rtla's rows.
+fails=0
+hz=$here/traces/hz1000.tracefs
+"$here/twheel-replay" -r 1 -f json "$hz" >"$tmp/f.json" 2>"$tmp/f.err" || { cat "$tmp/f.err" >&2; fails=1; }
+python3 -m json.tool "$tmp/f.json" >/dev/null || { bad "json does not parse"; fails=1; }
+python3 - "$tmp/f.json" "$*" <<'PY' || fails=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+engines = sys.argv[2].split()
+got = [r["engine"] for r in d["results"] if r["stream"] == "timer_list"]
+ok = got == engines + ["kernel"]
+ok &= not any(r["stream"] == "hrtimer" for r in d["results"])
+ok &= all(r["ir_op"] is not None and r["ops"] > 0 and isinstance(r["exact"], bool)
+          for r in d["results"] if r["engine"] != "kernel")
+ok &= len(d["verdicts"]["timer_list"]) == 2 and "hrtimer" not in d["verdicts"]
+if not ok:
+    print("replay-check: json:", got, d["verdicts"], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+"$here/twheel-replay" -r 1 --no-callgrind -f csv "$hz" >"$tmp/f.csv" 2>&2 || fails=1
+[ "$(grep -c '^timer_list,' "$tmp/f.csv")" = $((engines + 1)) ] && ! grep -q '^hrtimer,' "$tmp/f.csv" ||
+	{ bad "csv: $(cut -d, -f1,2 "$tmp/f.csv" | tr '\n' ' ')"; fails=1; }
+REPLAY_CALLGRIND=1 "$here/twheel-replay" -r 1 -f md "$hz" >"$tmp/f.md" 2>&2 || fails=1
+out=$tmp/f.md
+[ "$(rows timer_list "Ir/op" | grep -v '^kernel' | grep -cE '\|[0-9]+\.[0-9]$')" = "$engines" ] ||
+	{ bad "Ir/op on hz1000: $(rows timer_list "Ir/op" | tr '\n' ' ')"; fails=1; }
+grep -q '^## hrtimer' "$tmp/f.md" && { bad "md: an hrtimer section with no hrtimer event"; fails=1; }
+grep -q '^- verdict: cheapest exact engine: [a-z_]*, [0-9.]* Ir/op, [0-9.]* % below the next, [a-z_]* ([0-9.]*); modern ran timers ' "$tmp/f.md" ||
+	{ bad "md: no verdict: $(grep verdict "$tmp/f.md")"; fails=1; }
+"$here/twheel-replay" -r 1 --no-callgrind --hist -f text "$hz" >"$tmp/f.txt" 2>&2 || fails=1
+"$here/twheel-replay" -r 1 --no-callgrind --hist -f text "$here/traces/guest-tcp.trace_pipe.gz" >>"$tmp/f.txt" 2>&2 || fails=1
+awk 'length($0) > 120 { print "replay-check: text: " length($0) " columns: " $0 > "/dev/stderr"; bad = 1 } END { exit bad }' "$tmp/f.txt" || fails=1
+[ "$(grep -c '^timer_list:\|^## timer_list:' "$tmp/f.txt")" = 2 ] && [ "$(grep -c '^## hrtimer:' "$tmp/f.txt")" = 1 ] ||
+	{ bad "text: sections $(grep '^## ' "$tmp/f.txt" | tr '\n' ' ')"; fails=1; }
+for r in over count min avg max; do
+	# a lateness and a cost histogram per stream: 2 on hz1000, 4 on the other
+	[ "$(grep -c "^$r: " "$tmp/f.txt")" -ge 6 ] || { bad "--hist: $(grep -c "^$r: " "$tmp/f.txt") '$r:' rows"; fails=1; }
+done
+grep -q '^Index  *classic  *modern ' "$tmp/f.txt" || { bad "--hist: no Index row"; fails=1; }
+# make replay ARGS=...: nothing but the tool's output on stdout
+make -s -C "$top/.." replay TRACE="$hz" ARGS="-f json -r 1 --no-callgrind -e heap" 2>"$tmp/make.err" |
+	python3 -m json.tool >/dev/null || { cat "$tmp/make.err" >&2; bad "make replay ARGS=-f json: not json"; fails=1; }
+(cd "$top/.." && make replay TRACE="$hz" ARGS="-f csv -r 1 --no-callgrind -e heap" 2>/dev/null) >"$tmp/make.csv"
+[ "$(head -n 1 "$tmp/make.csv" | cut -d, -f1)" = stream ] && [ "$(wc -l <"$tmp/make.csv")" = 3 ] ||
+	{ bad "make replay: stdout $(head -n 2 "$tmp/make.csv")"; fails=1; }
+result $fails replay-formats
+
+# A trace over the head the HZ is told from (16 MiB): the rest streams, each
+# line once (six copies of the shipped trace, the clock moving back at each
+# start is never moved back), the header says so.
+fails=0
+for i in 1 2 3 4 5 6; do cat "$tmp/tracefs.txt"; done >"$tmp/six.txt"
+n=$(grep -cE ': (hr)?timer_[a-z_]*: ' "$tmp/six.txt")
+"$bin" -r 1 -e heap --no-callgrind "$tmp/six.txt" >"$tmp/six.out" 2>&2 || fails=1
+grep -q "^# lines $(wc -l <"$tmp/six.txt"): events $n, .* malformed 0," "$tmp/six.out" &&
+	grep -q "^# the HZ and the hrtimers on another clock were told from the trace's first 16 MiB" "$tmp/six.out" ||
+	{ bad "six copies: $(grep '^# lines' "$tmp/six.out")"; fails=1; }
+gzip -c "$tmp/six.txt" | "$bin" -r 1 -e heap --no-callgrind - >"$tmp/six-gz.out" 2>&2 || fails=1
+[ "$(grep -v '^# replay of' "$tmp/six.out" | grep '^#')" = "$(grep -v '^# replay of' "$tmp/six-gz.out" | grep '^#')" ] ||
+	{ bad "six copies through gzip on stdin: not the plain text's header"; fails=1; }
+result $fails replay-streamed
 exit $fail

@@ -432,6 +432,54 @@ static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
 		lines[n - 1] = line;
 }
 
+/*
+ * An hrtimer_expire_entry's now less its timestamp, into off, if both are
+ * ns (not a wall-clock time, not a counter): 1, else 0.
+ */
+static int rp_ev_offset(const struct tp_event *ev, int64_t *off)
+{
+	if (ev->type != TP_HRTIMER_EXPIRE || ev->ts_counter ||
+	    ev->now >= RP_HR_WALL || ev->ts_ns >= RP_HR_WALL)
+		return 0;
+	*off = (int64_t)(ev->now - ev->ts_ns);
+	return 1;
+}
+
+/* The hrtimer ptr runs ahead of the trace's clock by off less hr_off. */
+static void rp_boot_mark(struct rp_trace *tr, uint64_t ptr, int64_t off)
+{
+	struct rp_shadow *sh = rp_shadow(tr, ptr, 1, 1);
+
+	if (!sh) {
+		tr->nomem = 1;
+		return;
+	}
+	if (!sh->boot)
+		tr->boot_timers++;
+	sh->boot = 1;
+	if ((uint64_t)(off - tr->hr_off) > tr->boot_ahead)
+		tr->boot_ahead = off - tr->hr_off;
+}
+
+/*
+ * Past the head rp_calibrate() saw (@streamed): an hrtimer found ahead of
+ * the trace's clock is set aside from this event on (its events before it
+ * were replayed), and the least offset is kept up.
+ */
+static void rp_boot_check(struct rp_trace *tr, const struct tp_event *ev)
+{
+	int64_t off;
+
+	if (!rp_ev_offset(ev, &off))
+		return;
+	if (!tr->has_hr_off || off < tr->hr_off) {
+		tr->hr_off = off;
+		tr->has_hr_off = 1;
+	} else if (off - tr->hr_off > RP_HR_AHEAD) {
+		rp_boot_mark(tr, ev->ptr, off);
+	}
+}
+
 /**
  * rp_line() - take the next line of the trace
  * @tr: the trace, set up by rp_init()
@@ -491,6 +539,8 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	tr->forms[ev.form]++;
 	if (tr->nomem)
 		return;
+	if (hr && tr->streamed)
+		rp_boot_check(tr, &ev);
 	if (hr && tr->boot_timers) {
 		sh = rp_shadow(tr, ev.ptr, hr, 0);
 		if (sh && sh->boot) {
@@ -554,11 +604,7 @@ static int rp_hr_offset(const char *s, size_t n, int eol, struct tp_event *ev,
 {
 	if (!eol || tp_parse_line(s, n, ev) != TP_EVENT)
 		return 0;
-	if (ev->type != TP_HRTIMER_EXPIRE || ev->ts_counter ||
-	    ev->now >= RP_HR_WALL || ev->ts_ns >= RP_HR_WALL)
-		return 1;
-	*off = (int64_t)(ev->now - ev->ts_ns);
-	return 2;
+	return 1 + rp_ev_offset(ev, off);
 }
 
 /* The first pass: the least hrtimer offset, and the times that tell HZ. */
@@ -579,29 +625,19 @@ static void rp_cal_least(struct rp_trace *tr, const char *s, size_t n, int eol)
 
 static void rp_cal_ahead(struct rp_trace *tr, const char *s, size_t n, int eol)
 {
-	struct rp_shadow *sh;
 	struct tp_event ev;
 	int64_t off;
 
-	if (rp_hr_offset(s, n, eol, &ev, &off) != 2 || off - tr->hr_off <= RP_HR_AHEAD)
-		return;
-	sh = rp_shadow(tr, ev.ptr, 1, 1);
-	if (!sh) {
-		tr->nomem = 1;
-		return;
-	}
-	if (!sh->boot)
-		tr->boot_timers++;
-	sh->boot = 1;
-	if ((uint64_t)(off - tr->hr_off) > tr->boot_ahead)
-		tr->boot_ahead = off - tr->hr_off;
+	if (rp_hr_offset(s, n, eol, &ev, &off) == 2 && off - tr->hr_off > RP_HR_AHEAD)
+		rp_boot_mark(tr, ev.ptr, off);
 }
 
 /**
  * rp_calibrate() - the traced machine's HZ, and the hrtimers on a clock
  *	ahead of the trace's
  * @tr: the trace, before any line of it is taken (@tr->hz.set given)
- * @buf: its whole text
+ * @buf: its whole text, or its head when the rest is to be read as it
+ *	comes (then set @tr->streamed before the lines are taken)
  * @len: its length
  *
  * The HZ: the one the timer_list events' jiffies and timestamps tell

@@ -172,35 +172,36 @@ void rp_hz_free(struct rp_hz *h)
 
 /**
  * rp_hz_report() - the header line on the HZ used, and where it came from
+ * @out: where to
  * @h: the trace's, after rp_calibrate()
  */
-void rp_hz_report(const struct rp_hz *h)
+void rp_hz_report(FILE *out, const struct rp_hz *h)
 {
 	unsigned long long n = h->times;
 	unsigned int i;
 
-	printf("# HZ %lu, %s", h->hz,
+	fprintf(out, "# HZ %lu, %s", h->hz,
 	       h->set ? "as REPLAY_HZ sets (" : h->told ? "as " : "assumed: ");
 	if (h->told) {
-		printf("the trace tells: %.1f %% of its %llu timer_list times (jiffies against timestamps) fit %u a second within %.0f ms, over %.1f s",
+		fprintf(out, "the trace tells: %.1f %% of its %llu timer_list times (jiffies against timestamps) fit %u a second within %.0f ms, over %.1f s",
 		       100 * h->fit, n, h->told, RP_HZ_SLACK * 1000, h->best_span);
 	} else if (h->span < RP_HZ_SPAN) {
-		printf("the trace cannot tell: its %llu timer_list times with a timestamp in seconds span %.3f s, %.0f s needed",
+		fprintf(out, "the trace cannot tell: its %llu timer_list times with a timestamp in seconds span %.3f s, %.0f s needed",
 		       n, h->span, RP_HZ_SPAN);
 	} else {
-		printf("the trace cannot tell: its %llu timer_list times fit %s", n,
+		fprintf(out, "the trace cannot tell: its %llu timer_list times fit %s", n,
 		       h->fits ? "several of" : "none of");
 		for (i = 0; i < ARRAY_SIZE(rp_hz_usual); i++)
-			printf("%s %u", i ? "," : "", rp_hz_usual[i]);
+			fprintf(out, "%s %u", i ? "," : "", rp_hz_usual[i]);
 		if (!h->fits)
-			printf(" (the closest, %u: %.1f %% of them within %.0f ms, over %.1f s)",
+			fprintf(out, " (the closest, %u: %.1f %% of them within %.0f ms, over %.1f s)",
 			       h->best, 100 * h->fit, RP_HZ_SLACK * 1000, h->best_span);
 	}
 	if (h->set)
-		printf(")");
+		fprintf(out, ")");
 	else if (!h->told)
-		printf("; REPLAY_HZ=N sets it");
+		fprintf(out, "; REPLAY_HZ=N sets it");
 	/* the one ageing rule, shadow/twheel_events.h's */
-	printf("; timer_list timers aged out %d s (%lu jiffies) + timeout/8 past their expiry\n",
+	fprintf(out, "; timer_list timers aged out %d s (%lu jiffies) + timeout/8 past their expiry\n",
 	       TW_EV_AGE_S, TW_EV_AGE_S * h->hz);
 }
