@@ -138,15 +138,13 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 		 */
 		if (parent == grand->rb_left) {
 			if (node == parent->rb_right) {
-				/* node goes above parent, on the same side */
+				/* node goes above parent: grand's left, red */
 				tw_rb_turn_left(root, parent, 0);
-				parent = node;
 			}
 			tw_rb_turn_right(root, grand, 0);
 		} else {
 			if (node == parent->rb_left) {
 				tw_rb_turn_right(root, parent, 0);
-				parent = node;
 			}
 			tw_rb_turn_left(root, grand, 0);
 		}
