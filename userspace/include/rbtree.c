@@ -107,7 +107,8 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 	struct rb_node *parent, *grand, *uncle;
 
 	for (;;) {
-		parent = tw_rb_up(node);
+		/* node is red: its word is its parent's address alone */
+		parent = (struct rb_node *)node->__rb_parent_color;
 		if (!parent) {
 			/* node is the root: black, every black height +1 */
 			tw_rb_set(node, NULL, TW_RB_BLACK);
@@ -116,7 +117,7 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 		if (!tw_rb_red(parent))
 			return;
 		/* parent is red, so not the root: grand exists and is black */
-		grand = tw_rb_up(parent);
+		grand = (struct rb_node *)parent->__rb_parent_color;
 		uncle = parent == grand->rb_left ? grand->rb_right : grand->rb_left;
 		if (tw_rb_red(uncle)) {
 			/*
