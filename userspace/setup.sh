@@ -2,7 +2,7 @@
 # Installs what the user-space builds need, when it is missing (Debian's
 # packages, non-interactive; elsewhere it says what to install).
 #   userspace/setup.sh        the bench, the stream and the replay: a C
-#                             compiler and make; valgrind for their Ir
+#                             compiler (gcc, libc6-dev) and make; valgrind for their Ir
 #                             columns (callgrind), not to build or run them
 #   userspace/setup.sh fuzz   the fuzz targets as well: clang and libFuzzer
 #                             (libclang-rt-14-dev); the Makefile asks for it
@@ -20,9 +20,12 @@ fuzz) fuzz=1 ;;
 *) die "usage: userspace/setup.sh [fuzz]" ;;
 esac
 
-# The packages whose commands are missing (a compiler of any name will do).
+# The packages whose commands are missing. The C compiler (make's $(CC),
+# cc) must build against the C library's and the kernel's UAPI headers
+# (Debian's gcc only recommends libc6-dev).
 missing=()
-command -v "${CC:-cc}" >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+printf '#include <limits.h>\n#include <linux/errno.h>\nint main(void) { return 0; }\n' |
+	"${CC:-cc}" -x c - -o /dev/null >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ $fuzz = 1 ]; then
