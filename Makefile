@@ -98,7 +98,10 @@ stress:
 # twheel_core.c built in user space (userspace/): the libFuzzer differential
 # targets, FUZZ_SECONDS each, and the ns + instructions per op benchmarks
 # (bench.sh: a timeout workload; stream.sh: the op stream of the core-cost
-# work, Ir per add/del/mod, per empty tick and per fired timer).
+# work, Ir per add/del/mod, per empty tick and per fired timer). The
+# benchmarks and the replay need only a C compiler and make (valgrind for
+# their Ir columns), the fuzz targets clang and libFuzzer too; no kernel
+# source (userspace/setup.sh installs what is missing).
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz bench-user
 fuzz:

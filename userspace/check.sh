@@ -30,6 +30,7 @@ result $? userspace-setup
 make -s -j"$TWHEEL_JOBS" -C "$here" KSRC="$ksrc" all >&2
 result $? userspace-build
 [ $fail -eq 0 ] || exit 1
+"$here/build/rbtree_test" >&2; result $? rbtree-selftest
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz/fuzz.sh" || fail=1
 
