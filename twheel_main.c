@@ -6,7 +6,8 @@
  * The module's files, from the bottom up:
  *   twheel_core.c        the engine-independent operations (twheel.h)
  *   engines/             the engines, one file each: pure data structures
- *   twheel_workload.c    workloads and the control language (pure)
+ *   twheel_workload.c    workloads and their demand (pure)
+ *   twheel_parse.c       the control language (pure)
  *   twheel_hist.c        histograms
  *   twheel_config.c      the module's parameters checked, into a config
  *   twheel_runner.c      the runner layer: one table of runners and what
