@@ -66,7 +66,48 @@ static int tw_parse_engines(char *val, u32 *mask, char *why, size_t why_len)
 	return 0;
 }
 
-#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget slack"
+/*
+ * cpus=all, cpus=N (the first N online CPUs) or cpus=LIST, CPU numbers and
+ * ranges split by commas as the kernel writes CPU lists (0-1,3): a list
+ * has a comma or a dash (one CPU by number: cpus=3-3).
+ */
+static int tw_parse_cpus(char *val, struct twheel_params *p, char *why,
+			 size_t why_len)
+{
+	unsigned int a, b;
+	char *tok, *hi;
+
+	p->cpus = 0;
+	p->ncpus = 0;
+	if (!strcmp(val, "all")) {
+		p->ncpus = TWHEEL_CPUS_ALL;
+		return 0;
+	}
+	if (!strpbrk(val, ",-"))
+		return tw_parse_u32("cpus", val, 1, TWHEEL_MAX_CPUS, &p->ncpus,
+				    why, why_len);
+	while ((tok = strsep(&val, ",")) != NULL) {
+		if (!*tok)
+			continue;
+		hi = strchr(tok, '-');
+		if (hi)
+			*hi++ = '\0';
+		if (kstrtouint(tok, 10, &a) || (hi && kstrtouint(hi, 10, &b)) ||
+		    (hi ? b : a) >= TWHEEL_MAX_CPUS || (hi && b < a)) {
+			WHY("cpus=: '%s%s%s' is not a CPU or a range of CPUs below %u",
+			    tok, hi ? "-" : "", hi ? hi : "", TWHEEL_MAX_CPUS);
+			return -EINVAL;
+		}
+		p->cpus |= GENMASK_ULL(hi ? b : a, a);
+	}
+	if (!p->cpus) {
+		WHY("cpus=: no CPU named (all, a count, or a list such as 0-1,3)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget slack cpus"
 
 static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_COUNT]	= "count",
@@ -80,6 +121,7 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_FORCE]	= "force",
 	[TWHEEL_KEY_BUDGET]	= "budget",
 	[TWHEEL_KEY_SLACK]	= "slack",
+	[TWHEEL_KEY_CPUS]	= "cpus",
 };
 
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
@@ -115,6 +157,8 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 	case TWHEEL_KEY_SLACK:
 		return tw_parse_u32(key, val, 0, TWHEEL_MAX_SLACK, &p->slack,
 				    why, why_len);
+	case TWHEEL_KEY_CPUS:
+		return tw_parse_cpus(val, p, why, why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
 	}
@@ -178,7 +222,7 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * takes arguments, the other verbs refuse any: a workload name
  * (twheel_wl_names), then
  * key=value pairs (count seed min max cancel ops duration engines force
- * budget slack)
+ * budget slack cpus)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
  * top, recorded in @cmd->p.set; a shadow load's keys but count duration

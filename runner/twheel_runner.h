@@ -47,6 +47,12 @@ struct tw_runner;
  * @cascade_ns: ticks that cascaded
  * @late_j: jiffy run - jiffy asked for
  * @late_ns: ns past the instant of the jiffy asked for
+ * @lock_acquired: acquisitions of a per-CPU instance's lock by its hot
+ *	paths (its tick, the activity ops, its timers' callbacks)
+ * @lock_contended: of those, the ones that had to wait (a trylock failed)
+ * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
+ *
+ * The lock keys are counted on per-CPU instances only (tw_runner_lock()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -67,6 +73,9 @@ struct tw_run_stats {
 	struct twheel_hist cascade_ns;
 	struct twheel_hist late_j;
 	struct twheel_hist late_ns;
+	u64 lock_acquired;
+	u64 lock_contended;
+	struct twheel_hist lock_wait_ns;
 };
 
 /**
@@ -372,6 +381,9 @@ static inline bool tw_runner_loaded(const struct tw_runner *r)
 {
 	return r->nr_timers;
 }
+
+void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
+void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);
 
 int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 		    unsigned long *mask, bool *nohz);

@@ -257,6 +257,25 @@ void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 }
 EXPORT_SYMBOL_GPL(twheel_wl_op);
 
+/**
+ * twheel_wl_cpu_index() - which of a workload's CPUs owns a timer
+ * @p: the workload; @p->count must not be 0
+ * @id: the timer, an index below @p->count
+ * @n: the CPUs the workload is spread over, at least 1
+ *
+ * Timers are dealt out in blocks of consecutive ids, @p->count / @n each
+ * (rounded), so that every CPU owns the same mix of a mixed workload's
+ * classes and the same share of the activity ops (twheel_wl_op() picks
+ * uniformly, and a mixed workload's picks stay within their ten).
+ *
+ * Return: the owner's index among the @n CPUs, from 0 to @n - 1.
+ */
+u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n)
+{
+	return div_u64((u64)id * n, p->count);
+}
+EXPORT_SYMBOL_GPL(twheel_wl_cpu_index);
+
 /*
  * The demand model's fixed point: probabilities in Q60 (TW_ONE is 1),
  * durations in ticks in Q30, rates per tick in Q32. Every product and
