@@ -340,6 +340,7 @@ static void tw_engine_callback(struct tw_engine_runner *er,
  */
 static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 			      void *arg)
+	__must_hold(arg)
 {
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = arg;

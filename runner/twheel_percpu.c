@@ -41,11 +41,11 @@ bool tw_percpu;		/* percpu=1: engine runners have per-CPU instances */
  * Context: bottom halves off (the tick, or a caller that disabled them).
  */
 void tw_runner_lock_counted(struct tw_runner *r)
+	__acquires(&r->lock)
 {
 	u64 t0, wait = 0;
-	bool contended = !spin_trylock(&r->lock);
 
-	if (contended) {
+	if (!spin_trylock(&r->lock)) {
 		t0 = ktime_get_ns();
 		spin_lock(&r->lock);
 		wait = ktime_get_ns() - t0;

@@ -432,13 +432,14 @@ static inline struct tw_runner *tw_runner_inst_next(struct tw_runner *r,
 	for (unsigned int tw_ci = 0;					\
 	     ((in) = tw_runner_inst_next((r), &tw_ci)); tw_ci++)
 
-void tw_runner_lock_counted(struct tw_runner *r);
+void tw_runner_lock_counted(struct tw_runner *r) __acquires(&r->lock);
 
 /*
  * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
  * a per-CPU instance counts the acquisition, and the wait if it had to.
  */
 static inline void tw_runner_lock(struct tw_runner *r)
+	__acquires(&r->lock)
 {
 	if (r->caps & TW_CAP_PERCPU)
 		tw_runner_lock_counted(r);
