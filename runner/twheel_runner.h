@@ -7,9 +7,13 @@
  * struct tw_runner_ops and never asks which kind a runner is.
  *
  * Locking: one spinlock per runner guards its counters, its timers' state
- * and @active. The tick (softirq) takes it plainly, process context with
- * bottom halves off. Callbacks run with no runner lock held. The control
- * mutex (twheel_main.c) serialises load, start, stop, bench and unload.
+ * and @active; with percpu=1 one per per-CPU instance of an engine runner
+ * (struct tw_runner.inst), which is a runner of its own: a timer's state
+ * is guarded by the lock of the instance it lives in (its w->r). The
+ * ticks (softirq) take it plainly, process context with bottom halves
+ * off; never two at once. Callbacks run with no runner lock held. The
+ * control mutex (twheel_main.c) serialises load, start, stop, bench and
+ * unload.
  */
 #ifndef TWHEEL_RUNNER_H
 #define TWHEEL_RUNNER_H
