@@ -41,7 +41,9 @@
  * Locking: an engine has no lock of its own. Its runner's spinlock
  * (struct tw_runner.lock) guards it: taken with bottom halves off in
  * process context, plainly in the driver's tick (softirq), dropped around
- * each callback. Read-outs walk an engine under that lock.
+ * each callback. Read-outs walk an engine under that lock. With percpu=1
+ * an engine runner has an instance per CPU (runner/twheel_percpu.c), each
+ * a runner with its own engine and lock, advanced by its CPU's own tick.
  *
  * Where to add what (docs/hacking.md has the steps):
  * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,

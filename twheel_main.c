@@ -6,7 +6,8 @@
  * The module's files, from the bottom up:
  *   twheel_core.c        the engine-independent operations (twheel.h)
  *   engines/             the engines, one file each: pure data structures
- *   twheel_workload.c    workloads and the control language (pure)
+ *   twheel_workload.c    workloads and their demand (pure)
+ *   twheel_parse.c       the control language (pure)
  *   twheel_hist.c        histograms
  *   twheel_config.c      the module's parameters checked, into a config
  *   twheel_runner.c      the runner layer: one table of runners and what
@@ -49,6 +50,10 @@
 #include "runner/twheel_runner.h"
 #include "readout/twheel_softirq.h"
 #include "driver/twheel_tick.h"
+
+static unsigned int percpu;
+module_param(percpu, uint, 0444);
+MODULE_PARM_DESC(percpu, "1: every engine has an instance per CPU, each with its lock and its pinned tick; workloads spread over cpus= (default every online CPU); 0: one instance (default)");
 
 static char *engines = "classic,modern,timer_list,hrtimer";
 module_param(engines, charp, 0444);
@@ -380,7 +385,7 @@ static int __init twheel_init(void)
 		.modern_depth = modern_depth, .tick = tick, .budget = budget,
 		.tick_jiffies = tick_jiffies, .hash_slots = hash_slots,
 		.max_interval = max_interval, .hash_vec_keep = hash_vec_keep,
-		.wrap_secs = wrap_secs, .engines = engines,
+		.wrap_secs = wrap_secs, .engines = engines, .percpu = percpu,
 	};
 	unsigned long mask;
 	bool nohz;

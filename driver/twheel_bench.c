@@ -24,11 +24,14 @@
 /*
  * A batch ends early, untimed, when the runner needs room for its next arm
  * (struct tw_runner_ops.needs_room, asked of runners with room_watch only):
- * it gets it between batches.
+ * it gets it between batches. Each op is on the instance the timer lives
+ * in (a per-CPU one with percpu=1).
  */
 static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 {
 	u64 t0, sum = 0;
+	struct tw_runner *in = r;
+	struct tw_wtimer *w;
 	bool room;
 	u32 i, j, end;
 
@@ -38,14 +41,16 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 		local_bh_disable();
 		t0 = ktime_get_ns();
 		for (j = i; j < end && !room; j++) {
-			r->ops->bench_op(r, tw_runner_timer(r, j), op,
+			w = tw_runner_timer(r, j);
+			in = w->r;
+			r->ops->bench_op(in, w, op,
 					 twheel_wl_delta(&tw_wl.p, j, op == TW_OP_MOD));
-			room = r->room_watch && r->ops->needs_room(r);
+			room = in->room_watch && r->ops->needs_room(in);
 		}
 		sum += ktime_get_ns() - t0;
 		local_bh_enable();
 		if (room)
-			r->ops->make_room(r);
+			r->ops->make_room(in);
 		cond_resched();
 	}
 	return sum;
@@ -102,13 +107,9 @@ void tw_bench(void)
 			r->st->added = r->st->expired + r->st->deleted;
 			spin_unlock_bh(&r->lock);
 		}
-		/* Bring idle engines to now, so the next tick is no catch-up. */
-		if (r->ops->tick) {
-			local_bh_disable();
-			r->ops->tick(r, jiffies);
-			local_bh_enable();
-		}
 	}
+	/* Bring idle engines to now, so the next tick is no catch-up. */
+	tw_runners_tick(jiffies);
 	tw_runners_reset_counters();
 	tw_softirq_reset();
 	tw_tick_start();

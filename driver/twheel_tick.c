@@ -9,6 +9,15 @@
  * A tick that ran late covers every missed jiffy in one call (the runners
  * count these catch-ups).
  *
+ * Per-CPU ticks, as the kernel's timer bases each have their own: with
+ * percpu=1 on every online CPU, else on the CPUs a workload is spread over
+ * (cpus=), one more soft hrtimer each, pinned to its CPU
+ * (HRTIMER_MODE_REL_PINNED_SOFT), every tick_jiffies. Each advances its
+ * CPU's instances and runs that CPU's share of the activity ops
+ * (tw_runners_cpu_tick()); the one tick above then keeps the rest: the
+ * runners that are one instance, the overload guard, the end of the
+ * duration. Per-CPU ticks are periodic (percpu=1 refuses tick=nohz).
+ *
  * tick=nohz: the tick sleeps until the next jiffy one of our engines has
  * work at (each runner's next_event), as the kernel's NOHZ idle does: with
  * no activity as long as that takes (no work at all: it stops until the
@@ -26,7 +35,9 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include "runner/twheel_compat.h"
 #include "runner/twheel_runner.h"
@@ -34,6 +45,21 @@
 #include "driver/twheel_tick.h"
 
 static struct hrtimer tw_tick;
+
+/**
+ * struct tw_cpu_tick - one CPU's tick
+ * @t: its hrtimer, pinned to @cpu
+ * @cpu: the CPU
+ * @ticks_run: its ticks of activity since start, what its ops are drawn from
+ */
+struct tw_cpu_tick {
+	struct hrtimer t;
+	unsigned int cpu;
+	u64 ticks_run;
+};
+
+static DEFINE_PER_CPU(struct tw_cpu_tick, tw_cpu_tick);
+static struct cpumask tw_tick_cpus;	/* CPUs whose own tick is started */
 static ktime_t tw_period;
 static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
@@ -78,14 +104,8 @@ static struct tw_guard tw_guard = {
 /* The workload's duration is up: no more re-arms or ops. */
 static void tw_tick_end_activity(void)
 {
-	struct tw_runner *r;
-
 	WRITE_ONCE(tw_wl.activity, false);
-	tw_for_each_runner(r) {
-		spin_lock(&r->lock);
-		r->active = false;
-		spin_unlock(&r->lock);
-	}
+	tw_runners_set_active(false);
 }
 
 static void tw_guard_reset(unsigned long now)
@@ -254,17 +274,19 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	tw_for_each_runner(r)
 		if (r->ops->feed && tw_runner_loaded(r))
 			fed |= r->ops->feed(r, now);
+	/* per-CPU instances: their CPUs' own ticks */
 	tw_for_each_runner(r)
-		if (r->ops->tick && !fed)
+		if (r->ops->tick && !fed && !r->inst)
 			r->ops->tick(r, now);
 	if (act && !tw_workload_live()) {
 		tw_tick_end_activity();
 		act = false;
 	}
-	if (act) {
+	/* a workload spread over CPUs: their own ticks run its ops */
+	if (act && !tw_wl.ncpus) {
 		tw_for_each_runner(r)
 			if (tw_runner_loaded(r))
-				tw_runner_activity(r, tw_wl.ticks_run);
+				tw_runner_activity(r, tw_wl.ticks_run, -1);
 		tw_wl.ticks_run++;
 	}
 	t1 = ktime_get_ns();
@@ -282,6 +304,28 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	WRITE_ONCE(tw_guard.wake, now + sleep);
 	hrtimer_forward_now(h, ns_to_ktime((u64)sleep * TICK_NSEC));
 	return HRTIMER_RESTART;
+}
+
+/* One CPU's tick: its instances, its share of the activity ops. */
+static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
+{
+	struct tw_cpu_tick *ct = container_of(h, struct tw_cpu_tick, t);
+	u64 t0 = ktime_get_ns();
+
+	if (tw_runners_cpu_tick(ct->cpu, jiffies, ct->ticks_run))
+		ct->ticks_run++;
+	tw_softirq_own_ns(ktime_get_ns() - t0);
+	hrtimer_forward_now(h, tw_period);
+	return HRTIMER_RESTART;
+}
+
+/* Starts this CPU's tick, on it (an IPI, or the caller's own CPU). */
+static void tw_cpu_tick_arm(void *unused)
+{
+	struct tw_cpu_tick *ct = this_cpu_ptr(&tw_cpu_tick);
+
+	ct->ticks_run = 0;
+	hrtimer_start(&ct->t, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
 /**
@@ -305,12 +349,20 @@ void tw_tick_show(struct seq_file *m)
  */
 void tw_tick_init(unsigned int tick_jiffies, bool nohz)
 {
+	unsigned int cpu;
+
 	tw_tick_jiffies = tick_jiffies;
 	tw_nohz = nohz;
 	tw_wl.planned = tick_jiffies;
 	tw_wl.starved = tw_guard_starved;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
+	for_each_possible_cpu(cpu) {
+		struct tw_cpu_tick *ct = per_cpu_ptr(&tw_cpu_tick, cpu);
+
+		ct->cpu = cpu;
+		tw_hrtimer_setup(&ct->t, tw_cpu_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
+	}
 }
 
 /**
@@ -328,26 +380,37 @@ void tw_guard_restart(void)
 /**
  * tw_tick_start() - start the driver's tick
  *
- * Arms the pinned soft hrtimer one period from now on this CPU; the
- * overload guard's window starts afresh with it. Process context.
+ * Arms the pinned soft hrtimer one period from now on this CPU, and each
+ * per-CPU tick on its CPU (tw_runners_tick_cpus(); a CPU gone offline
+ * meanwhile is skipped); the overload guard's window starts afresh with
+ * it. Process context, tw_ctl held or module init.
  */
 void tw_tick_start(void)
 {
+	unsigned int cpu;
+
 	/*
 	 * tw_wl.planned stays what the last run planned: after a stopped nohz
 	 * tick every jiffy since was meant to be slept through.
 	 */
 	tw_guard_reset(jiffies);
+	tw_runners_tick_cpus(&tw_tick_cpus);
+	for_each_cpu(cpu, &tw_tick_cpus)
+		smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1);
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
 /**
  * tw_tick_cancel() - stop the driver's tick
  *
- * Cancels the tick's hrtimer and waits for a tick in progress to finish.
- * Process context, may sleep.
+ * Cancels the tick's hrtimer and every per-CPU tick's, and waits for a
+ * tick in progress to finish. Process context, may sleep.
  */
 void tw_tick_cancel(void)
 {
+	unsigned int cpu;
+
 	hrtimer_cancel(&tw_tick);
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(&tw_cpu_tick, cpu)->t);
 }

@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/debugfs.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -110,32 +111,35 @@ static u64 tw_row_perrun(const struct twheel_hist *busy, u64 runs)
 	return runs ? div64_u64(busy->sum, runs) : TW_NA;
 }
 
-/* One row from runner r; busy is scratch space for a histogram. */
+/*
+ * One row from runner r (the totals of its per-CPU instances, if it has
+ * them); rs is scratch space for them, busy for a histogram.
+ */
 static void tw_row_fill(struct tw_row *row, struct tw_runner *r,
-			struct twheel_hist *busy)
+			struct tw_run_stats *rs, struct twheel_hist *busy)
 {
 	const struct tw_opcost *oc = &r->opcost;
-	bool have_busy = true;
+	bool have_busy = true, active;
+	struct twheel_stats st;
 	int op;
 
 	for (op = 0; op < TW_NR_OPS; op++)
 		row->v[TW_V_ADD + op] = oc->n ? div_u64(oc->ns[op], oc->n) : TW_NA;
 	row->v[TW_V_CASC_NS] = TW_NA;
 	row->v[TW_V_CASC_N] = TW_NA;
-	spin_lock_bh(&r->lock);
+	tw_runner_totals(r, &st, rs, &active);
 	if (r->ops->caps & TW_CAP_ENGINE) {
-		row->v[TW_V_CASC_NS] = r->rs.cascade_ns.max;
-		row->v[TW_V_CASC_N] = r->rs.cascaded_max;
+		row->v[TW_V_CASC_NS] = rs->cascade_ns.max;
+		row->v[TW_V_CASC_N] = rs->cascaded_max;
 	}
 	if (!r->ops->busy_cost)
-		*busy = r->rs.busy_ns;
-	tw_row_hist(&row->v[TW_V_LJ50], &r->rs.late_j);
-	tw_row_hist(&row->v[TW_V_LN50], &r->rs.late_ns);
-	row->v[TW_V_RUNS] = r->rs.runs;
-	row->v[TW_V_EARLY] = r->rs.early;
-	row->v[TW_V_EXPIRED] = r->st->expired;
-	row->v[TW_V_DELETED] = r->st->deleted;
-	spin_unlock_bh(&r->lock);
+		*busy = rs->busy_ns;
+	tw_row_hist(&row->v[TW_V_LJ50], &rs->late_j);
+	tw_row_hist(&row->v[TW_V_LN50], &rs->late_ns);
+	row->v[TW_V_RUNS] = rs->runs;
+	row->v[TW_V_EARLY] = rs->early;
+	row->v[TW_V_EXPIRED] = st.expired;
+	row->v[TW_V_DELETED] = st.deleted;
 	/* The kernel's timers: their softirq runs, measured by the probes. */
 	if (r->ops->busy_cost)
 		have_busy = r->ops->busy_cost(r, busy);
@@ -155,19 +159,24 @@ static void tw_row_fill(struct tw_row *row, struct tw_runner *r,
  * Appends one row per loaded runner: the workload, its count, slack= and
  * budget=, and the runner's op cost, busy-tick cost, cascades, lateness
  * and counts. When the table is full, whole runs go, the oldest first.
- * Records nothing if the scratch histogram cannot be allocated. Context:
+ * Records nothing if its scratch space cannot be allocated. Context:
  * tw_ctl held, at stop; process context.
  */
 void tw_compare_record_run(void)
 {
 	unsigned int n = 0, drop;
 	struct twheel_hist *busy;
+	struct tw_run_stats *rs;
 	struct tw_runner *r;
 	struct tw_row *row;
 
 	busy = kmalloc(sizeof(*busy), GFP_KERNEL);
-	if (!busy)
+	rs = kvmalloc(sizeof(*rs), GFP_KERNEL);
+	if (!busy || !rs) {
+		kfree(busy);
+		kvfree(rs);
 		return;
+	}
 	tw_for_each_runner(r)
 		n += tw_runner_loaded(r);
 	while (tw_nrows + n > TW_MAX_ROWS) {
@@ -188,9 +197,10 @@ void tw_compare_record_run(void)
 		row->slack = tw_wl.p.slack;
 		row->budget = tw_wl.p.budget;
 		row->run = tw_run_nr;
-		tw_row_fill(row, r, busy);
+		tw_row_fill(row, r, rs, busy);
 	}
 	kfree(busy);
+	kvfree(rs);
 }
 
 /**

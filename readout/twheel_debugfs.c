@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * twheel read-outs in /sys/kernel/debug/twheel: stats (one block per
- * runner, "key: value" lines from one key table), levels (the modern
+ * runner, "key: value" lines from one key table, the totals of its per-CPU
+ * instances if it has them, then a block per instance), levels (the modern
  * wheel's level table) and <runner>/occupancy (per level and bucket).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -87,6 +88,8 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("deferred", deferred, TW_CAP_ENGINE),
 	TW_RS("ticks_at_budget", ticks_at_budget, TW_CAP_ENGINE),
 	TW_RS("backlog_max", backlog_max, TW_CAP_ENGINE),
+	TW_RS("lock_acquired", lock_acquired, TW_CAP_PERCPU),
+	TW_RS("lock_contended", lock_contended, TW_CAP_PERCPU),
 };
 
 /* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */
@@ -96,6 +99,7 @@ static const struct tw_key tw_hist_keys[] = {
 	TW_RS("cascade_ns", cascade_ns, TW_CAP_ENGINE),
 	TW_RS("late_jiffies", late_j, 0),
 	TW_RS("late_ns", late_ns, 0),
+	TW_RS("lock_wait_ns", lock_wait_ns, TW_CAP_PERCPU),
 };
 
 static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
@@ -150,23 +154,12 @@ static void tw_show_opcost(struct seq_file *m, const struct tw_opcost *oc)
 	}
 }
 
-static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
-			   struct tw_snap *s)
+/* The keys of a snapshot, the runner's show op, the blank line after. */
+static void tw_show_keys(struct seq_file *m, struct tw_runner *r,
+			 const struct tw_snap *s)
 {
 	unsigned int i;
 
-	spin_lock_bh(&r->lock);
-	s->st = *r->st;
-	s->rs = r->rs;
-	s->active = r->active;
-	spin_unlock_bh(&r->lock);
-
-	seq_printf(m, "[%s]\n", r->name);
-	tw_show_opcost(m, &r->opcost);
-	seq_printf(m, "active: %d\n", s->active);
-	seq_printf(m, "timers: %u\n", r->nr_timers);
-	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
-	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
 	seq_printf(m, "pending: %lu\n", twheel_stats_pending(&s->st));
 	for (i = 0; i < ARRAY_SIZE(tw_keys); i++)
 		if (tw_key_shown(r, &tw_keys[i]))
@@ -178,6 +171,36 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	if (r->ops->show)
 		r->ops->show(m, r);
 	seq_putc(m, '\n');
+}
+
+/*
+ * [<runner>]: the runner's own lines and keys, the totals of its per-CPU
+ * instances if it has them; then [<runner>/cpu<N>] for each instance on
+ * an online CPU, with its own keys and the lock's.
+ */
+static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
+			   struct tw_snap *s)
+{
+	struct tw_runner *in;
+	unsigned int cpu;
+
+	tw_runner_totals(r, &s->st, &s->rs, &s->active);
+	seq_printf(m, "[%s]\n", r->name);
+	tw_show_opcost(m, &r->opcost);
+	seq_printf(m, "active: %d\n", s->active);
+	seq_printf(m, "timers: %u\n", r->nr_timers);
+	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
+	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
+	tw_show_keys(m, r, s);
+	if (!r->inst)
+		return;
+	for_each_online_cpu(cpu) {
+		in = tw_runner_on(r, cpu);
+		tw_runner_totals(in, &s->st, &s->rs, &s->active);
+		seq_printf(m, "[%s/cpu%u]\n", r->name, cpu);
+		seq_printf(m, "active: %d\n", s->active);
+		tw_show_keys(m, in, s);
+	}
 }
 
 static int stats_show(struct seq_file *m, void *unused)
@@ -206,6 +229,14 @@ static int stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",
 			   div_u64(tw_wl.adm.demand_ns, NSEC_PER_MSEC));
 		seq_printf(m, "capacity_per_s: %llu\n", tw_wl.adm.capacity_per_s);
+	}
+	if (tw_wl.state != TW_EMPTY && tw_wl.ncpus) {
+		unsigned int i;
+
+		seq_puts(m, "cpus:");
+		for (i = 0; i < tw_wl.ncpus; i++)
+			seq_printf(m, " %u", tw_wl.cpu_at[i]);
+		seq_putc(m, '\n');
 	}
 	if (tw_wl.state == TW_RUNNING)
 		seq_printf(m, "running_for_jiffies: %lu\n", jiffies - tw_wl.start);

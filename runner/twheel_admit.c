@@ -24,7 +24,12 @@
  * work lands on the tick's CPU (the tick runs the ops and our engines; the
  * kernel's timers are armed there), so the sum must fit in
  * TW_ADMIT_CPU_PCT percent of one CPU; a burst's one-shot expiry (all in one
- * tick) must fit in TW_ADMIT_BURST_MS. Above either, load is refused with
+ * tick) must fit in TW_ADMIT_BURST_MS. A workload spread over n CPUs
+ * (cpus=, percpu=1) is weighed on each: a CPU runs 1/n of the ops, and of
+ * the callbacks of per-CPU instances and kernel timers (a runner that is
+ * one instance expires all of its own on the one tick's CPU), and draws
+ * every op of a tick to find its own (the draws of the others cost it
+ * what an op's choice does); the busiest CPU must fit. Above either, load is refused with
  * -EBUSY unless force=1; the tick's overload guard is the backstop for
  * what the model misses.
  */
@@ -133,12 +138,16 @@ struct tw_demand_sum {
 	u64 burst_ns;		/* a burst's one-shot expiry */
 };
 
+/*
+ * The demand of p on the busiest of the n CPUs it is spread over (n: 0 or
+ * 1, on the one tick's CPU).
+ */
 static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
-			  struct tw_demand_sum *sum)
+			  unsigned int n, struct tw_demand_sum *sum)
 {
 	struct twheel_demand d;
 	struct tw_runner *r;
-	u64 cb_ns, op_ns;
+	u64 cb_ns, op_ns, cb, ops, burst;
 
 	memset(sum, 0, sizeof(*sum));
 	twheel_wl_demand(p, HZ, &d);
@@ -147,9 +156,20 @@ static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
 			continue;
 		op_ns = r->cost.op_ns + tw_opover_ns;
 		cb_ns = r->cost.expire_ns + tw_acct_ns + op_ns;
-		sum->events += d.callbacks_per_s + d.ops_per_s;
-		sum->ns += d.callbacks_per_s * cb_ns + d.ops_per_s * op_ns;
-		sum->burst_ns += (u64)d.burst_callbacks * cb_ns;
+		cb = d.callbacks_per_s;
+		ops = d.ops_per_s;
+		burst = d.burst_callbacks;
+		if (n > 1) {
+			if (r->inst || (r->caps & TW_CAP_KERNEL)) {
+				cb = DIV_ROUND_UP_ULL(cb, n);
+				burst = DIV_ROUND_UP_ULL(burst, n);
+			}
+			ops = DIV_ROUND_UP_ULL(ops, n);
+			sum->ns += (d.ops_per_s - ops) * tw_opover_ns;
+		}
+		sum->events += cb + ops;
+		sum->ns += cb * cb_ns + ops * op_ns;
+		sum->burst_ns += burst * cb_ns;
 	}
 }
 
@@ -160,7 +180,8 @@ static bool tw_demand_fits(const struct tw_demand_sum *sum)
 }
 
 /* The largest count (up to p->count) that fits; 0 if none does. */
-static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
+static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask,
+			  unsigned int n)
 {
 	struct twheel_params q = *p;
 	struct tw_demand_sum sum;
@@ -169,7 +190,7 @@ static u32 tw_largest_fit(const struct twheel_params *p, unsigned long mask)
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
 		q.count = mid;
-		tw_demand_sum(&q, mask, &sum);
+		tw_demand_sum(&q, mask, n, &sum);
 		if (tw_demand_fits(&sum))
 			lo = mid;
 		else
@@ -212,31 +233,36 @@ static int tw_runners_admit_count(const struct twheel_params *p,
  * Refuses a count above a runner's max_timers even with force=1, then
  * calibrates the runners not measured yet and weighs the demand of @p on
  * them against TW_ADMIT_CPU_PCT percent of a CPU and, for a burst's
- * one-shot expiry, TW_ADMIT_BURST_MS. With force=1 an overload is only
- * warned about. Under tw_ctl, process context: may sleep.
+ * one-shot expiry, TW_ADMIT_BURST_MS; spread over CPUs (tw_wl_cpus()), on
+ * the busiest of them. With force=1 an overload is only warned about.
+ * Under tw_ctl, process context: may sleep.
  *
- * Return: 0; -E2BIG (above a runner's max_timers), -EBUSY (beyond the
- * machine, with the largest count that fits) or a calibration's error,
- * each with the reason logged.
+ * Return: 0; -E2BIG (above a runner's max_timers), -EINVAL (a CPU of
+ * cpus= not online), -EBUSY (beyond the machine, with the largest count
+ * that fits) or a calibration's error, each with the reason logged.
  */
 int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 		     struct tw_admission *adm)
 {
+	unsigned int cpu_at[TWHEEL_MAX_CPUS];
 	struct tw_demand_sum sum;
 	unsigned int runners;
+	int ret, n;
 	u32 fit;
-	int ret;
 
 	ret = tw_runners_admit_count(p, mask);
 	if (ret)
 		return ret;
+	n = tw_wl_cpus(p, cpu_at);
+	if (n < 0)
+		return n;
 
 	ret = tw_runners_calibrate(mask);
 	if (ret) {
 		pr_warn_ratelimited("load: calibration failed (%d)\n", ret);
 		return ret;
 	}
-	tw_demand_sum(p, mask, &sum);
+	tw_demand_sum(p, mask, n, &sum);
 	adm->demand_per_s = sum.events;
 	adm->demand_ns = sum.ns;
 	adm->capacity_per_s = sum.ns ?
@@ -253,7 +279,7 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 					    sum.events, div_u64(sum.ns, NSEC_PER_MSEC));
 		return 0;
 	}
-	fit = tw_largest_fit(p, mask);
+	fit = tw_largest_fit(p, mask, n);
 	runners = hweight_long(mask);
 	if (sum.burst_ns > (u64)TW_ADMIT_BURST_MS * NSEC_PER_MSEC)
 		pr_warn_ratelimited("load: %s count=%u: its one-shot expiry would take one tick %llu ms on %u runner(s), over the %u ms limit; count=%u fits; force=1 loads it anyway\n",

@@ -16,8 +16,12 @@
 #include "engines/hash.h"
 #include "runner/twheel_runner.h"
 
-/* engines=: a comma-separated list of runner names into a mask; "all". */
-static int tw_parse_engine_param(const char *list, unsigned long *mask)
+/*
+ * engines=: a comma-separated list of runner names into a mask; "all".
+ * named: the runners named one by one, "all" aside.
+ */
+static int tw_parse_engine_param(const char *list, unsigned long *mask,
+				 unsigned long *named)
 {
 	char *buf, *p, *tok;
 	int i, ret = 0;
@@ -26,6 +30,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 	if (!buf)
 		return -ENOMEM;
 	*mask = 0;
+	*named = 0;
 	p = buf;
 	while ((tok = strsep(&p, ",")) != NULL) {
 		tok = strim(tok);
@@ -44,6 +49,7 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask)
 			break;
 		}
 		*mask |= BIT(i);
+		*named |= BIT(i);
 	}
 	kfree(buf);
 	if (!ret && !*mask) {
@@ -76,6 +82,7 @@ static bool tw_slots_ok(unsigned int v)
 int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 		    unsigned long *mask, bool *nohz)
 {
+	unsigned long named;
 	int ret;
 
 	if (mp->modern_depth < 2 || mp->modern_depth > TW_MODERN_MAX_LEVELS) {
@@ -118,9 +125,23 @@ int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 			mp->wrap_secs);
 		return -EINVAL;
 	}
-	ret = tw_parse_engine_param(mp->engines, mask);
+	ret = tw_parse_engine_param(mp->engines, mask, &named);
 	if (ret)
 		return ret;
+	if (mp->percpu > 1) {
+		pr_warn("percpu=%u: 0 (one instance an engine) or 1 (one a CPU)\n",
+			mp->percpu);
+		return -EINVAL;
+	}
+	if (mp->percpu && (*nohz || (named & BIT(TWHEEL_SHADOW)))) {
+		pr_warn("percpu=1 ticks periodically and runs no shadow: not with %s\n",
+			*nohz ? "tick=nohz" : "engines=...,shadow");
+		return -EINVAL;
+	}
+	/* engines=all with percpu=1: every runner but the shadow */
+	if (mp->percpu)
+		*mask &= ~BIT(TWHEEL_SHADOW);
+	cfg->percpu = mp->percpu;
 	cfg->modern_depth = mp->modern_depth;
 	cfg->tick_jiffies = mp->tick_jiffies;
 	cfg->hash_slots = mp->hash_slots;

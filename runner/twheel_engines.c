@@ -184,7 +184,7 @@ static void tw_engine_timer_fn(struct twheel_timer *t)
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = et->w.r;
 
-	spin_lock(&r->lock);
+	tw_runner_lock(r);
 	tw_runner_rearm(r, &et->w);
 	spin_unlock(&r->lock);
 }
@@ -343,6 +343,7 @@ static void tw_engine_callback(struct tw_engine_runner *er,
  */
 static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 			      void *arg)
+	__must_hold(arg)
 {
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = arg;
@@ -352,7 +353,7 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
 	spin_unlock(&r->lock);
 	tw_engine_callback(tw_er(r), t, expires, jiffy);
-	spin_lock(&r->lock);
+	tw_runner_lock(r);
 }
 
 /* The engine's on_cascade hook while twheel_cascade is enabled. */
@@ -373,7 +374,7 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	unsigned long span, runs;
 
 	now += er->clock_offset;
-	spin_lock(&r->lock);
+	tw_runner_lock(r);
 	if (time_before(now, e->clk)) {
 		spin_unlock(&r->lock);
 		return;

@@ -20,28 +20,40 @@
  * Prints the engine's levels and clock, the timers it holds (counted by a
  * walk, marked BROKEN unless that is what its counters say is pending),
  * the timers pending per level, the bytes lazily cancelled timers keep
- * (TW_CAP_LAZY) and its feed's own lines. The engine runners' show op;
- * process context, takes @r->lock with bottom halves off.
+ * (TW_CAP_LAZY) and its feed's own lines. A runner with per-CPU instances
+ * shows their totals (its clock: the instance furthest behind; no feed
+ * lines, each instance shows its own). The engine runners' show op;
+ * process context, takes each instance's lock with bottom halves off.
  */
 void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 {
 	struct twheel_engine *e = tw_er(r)->e;
-	unsigned long clk, per[TWHEEL_MAX_LEVELS], held, pending;
-	unsigned int levels, lvl;
-	u64 lazy, lazy_max;
+	unsigned long clk = 0, per[TWHEEL_MAX_LEVELS], one[TWHEEL_MAX_LEVELS];
+	unsigned long held = 0, pending = 0;
+	unsigned int levels = e->nr_levels, lvl;
+	u64 lazy = 0, lazy_max = 0;
+	struct tw_runner *in;
+	bool first = true;
 
 	/*
 	 * A walk over every timer held, under the lock: a read-out's cost.
 	 * What the engine holds must be what its counters say is pending.
 	 */
-	spin_lock_bh(&r->lock);
-	clk = e->clk;
-	levels = e->nr_levels;
-	held = twheel_count(e, per);
-	pending = twheel_stats_pending(&e->st);
-	lazy = e->st.lazy_held;
-	lazy_max = e->st.lazy_held_max;
-	spin_unlock_bh(&r->lock);
+	memset(per, 0, sizeof(per));
+	tw_for_each_inst(r, in) {
+		e = tw_er(in)->e;
+		spin_lock_bh(&in->lock);
+		if (first || time_before(e->clk, clk))
+			clk = e->clk;
+		held += twheel_count(e, one);
+		pending += twheel_stats_pending(&e->st);
+		lazy += e->st.lazy_held;
+		lazy_max += e->st.lazy_held_max;
+		spin_unlock_bh(&in->lock);
+		for (lvl = 0; lvl < levels; lvl++)
+			per[lvl] += one[lvl];
+		first = false;
+	}
 	seq_printf(m, "levels: %u\n", levels);
 	seq_printf(m, "max_timers: %u\n", r->ops->max_timers(r));
 	seq_printf(m, "clk: %lu\n", clk);
@@ -55,23 +67,12 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 	if (r->caps & TW_CAP_LAZY)
 		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
 			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
-	if (tw_er(r)->feed)
+	if (!r->inst && tw_er(r)->feed)
 		e->ops->feed->show(m, tw_er(r)->feed);
 }
 
-/**
- * tw_engine_occupancy() - an engine runner's <runner>/occupancy read-out
- * @m: the occupancy file
- * @r: the engine runner
- *
- * Prints the timers pending per level, then each non-empty bucket with its
- * level and count, copied out under @r->lock (bottom halves off) into an
- * array allocated first. The engine runners' occupancy op; process
- * context.
- *
- * Return: 0, or -ENOMEM.
- */
-int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
+/* The occupancy of one instance (or of a runner that is one). */
+static int tw_engine_occupancy_one(struct seq_file *m, struct tw_runner *r)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	const struct twheel_ops *ops = er->e->ops;
@@ -97,5 +98,36 @@ int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
 			seq_printf(m, "bucket %u (level %u): %u\n", i,
 				   twheel_bucket_level(er->e, i), per[i]);
 	kvfree(per);
+	return 0;
+}
+
+/**
+ * tw_engine_occupancy() - an engine runner's <runner>/occupancy read-out
+ * @m: the occupancy file
+ * @r: the engine runner
+ *
+ * Prints the timers pending per level, then each non-empty bucket with its
+ * level and count, copied out under @r->lock (bottom halves off) into an
+ * array allocated first. The engine runners' occupancy op; process
+ * context. A runner with per-CPU instances: each one's, one after the
+ * other, headed "# <runner>/cpu<N>".
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r)
+{
+	struct tw_runner *in;
+	unsigned int cpu;
+	int ret;
+
+	if (!r->inst)
+		return tw_engine_occupancy_one(m, r);
+	for_each_online_cpu(cpu) {
+		in = tw_runner_on(r, cpu);
+		seq_printf(m, "# %s/cpu%u\n", r->name, cpu);
+		ret = tw_engine_occupancy_one(m, in);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

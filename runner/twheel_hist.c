@@ -67,6 +67,26 @@ void twheel_hist_add(struct twheel_hist *h, u64 v)
 EXPORT_SYMBOL_GPL(twheel_hist_add);
 
 /**
+ * twheel_hist_merge() - add one histogram's values to another's
+ * @h: the histogram added to; the caller serialises access to it
+ * @o: the histogram whose values are added
+ *
+ * Afterwards @h is what it would be had every value of @o also been added
+ * to it (the totals of per-CPU histograms).
+ */
+void twheel_hist_merge(struct twheel_hist *h, const struct twheel_hist *o)
+{
+	unsigned int i;
+
+	h->n += o->n;
+	h->sum += o->sum;
+	h->max = max(h->max, o->max);
+	for (i = 0; i < TWHEEL_HIST_N; i++)
+		h->b[i] += o->b[i];
+}
+EXPORT_SYMBOL_GPL(twheel_hist_merge);
+
+/**
  * twheel_hist_pct() - a percentile, as a bucket floor
  * @h: the histogram
  * @permille: the percentile in thousandths: 500 for the median, 990 for

@@ -33,6 +33,7 @@ struct twheel_hist {
 unsigned int twheel_hist_idx(u64 v);
 u64 twheel_hist_floor(unsigned int i);
 void twheel_hist_add(struct twheel_hist *h, u64 v);
+void twheel_hist_merge(struct twheel_hist *h, const struct twheel_hist *o);
 u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille);
 void twheel_hist_show(struct seq_file *m, const char *name,
 		      const struct twheel_hist *h);

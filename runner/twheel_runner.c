@@ -62,7 +62,8 @@ struct tw_runner *tw_runner_next(int *i)
  * @cfg: the module's parameters, handed to each runner's init op
  *
  * Names each runner, gives it its ops and lock, calls its init op and adds
- * it to tw_runner_mask. Module init: may sleep.
+ * it to tw_runner_mask; with @cfg->percpu an engine runner gets its
+ * per-CPU instances too (tw_runner_inst_init()). Module init: may sleep.
  *
  * Return: 0, or the first init op's error; then every runner set up so far
  * is released again and none is left set up.
@@ -72,6 +73,7 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 	struct tw_runner *r;
 	int i, ret;
 
+	tw_percpu = cfg->percpu;
 	for_each_set_bit(i, &mask, TWHEEL_NR_RUNNERS) {
 		r = &tw_runners[i];
 		r->name = twheel_runner_names[i];
@@ -81,7 +83,13 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 		r->st = &r->own_st;
 		spin_lock_init(&r->lock);
 		ret = r->ops->init ? r->ops->init(r, cfg) : 0;
+		if (!ret && cfg->percpu && (r->caps & TW_CAP_ENGINE)) {
+			ret = tw_runner_inst_init(r, cfg);
+			if (ret && r->ops->release)
+				r->ops->release(r);
+		}
 		if (ret) {
+			memset(r, 0, sizeof(*r));
 			tw_runners_release();
 			return ret;
 		}
@@ -93,14 +101,15 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
 /**
  * tw_runners_release() - undo tw_runners_init()
  *
- * Calls each runner's release op, zeroes the runner and empties
- * tw_runner_mask. No timer may be armed; may sleep.
+ * Releases each runner's per-CPU instances, calls its release op, zeroes
+ * the runner and empties tw_runner_mask. No timer may be armed; may sleep.
  */
 void tw_runners_release(void)
 {
 	struct tw_runner *r;
 
 	tw_for_each_runner(r) {
+		tw_runner_inst_release(r);
 		if (r->ops->release)
 			r->ops->release(r);
 		memset(r, 0, sizeof(*r));
@@ -237,32 +246,38 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
  * tw_runner_activity() - this tick's activity ops on one runner
  * @r: the runner
  * @tick: the activity's tick number (what the workload's ops are drawn from)
+ * @idx: the index of this tick's CPU among the workload's (tw_wl.cpu_at):
+ *	only the ops on timers that CPU owns run, on its instance; -1: every
+ *	op, on @r (a workload not spread over CPUs)
  *
- * Runs the workload's ops a tick on @r while the activity is live and @r
- * active: each deletes its timer if the op is a cancel and the timer is
- * pending, else arms or re-arms it at a fresh delta. Context: the driver's
- * tick (softirq); takes @r->lock.
+ * Runs the workload's ops a tick on @r while the activity is live and the
+ * instance active: each deletes its timer if the op is a cancel and the
+ * timer is pending, else arms or re-arms it at a fresh delta. Context: the
+ * driver's tick (softirq); takes the instance's lock.
  */
-void tw_runner_activity(struct tw_runner *r, u64 tick)
+void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 {
+	struct tw_runner *in = idx < 0 ? r : tw_runner_on(r, tw_wl.cpu_at[idx]);
 	struct twheel_op op;
 	struct tw_wtimer *w;
 	u32 j;
 
 	if (!tw_workload_live())
 		return;
-	spin_lock(&r->lock);
-	for (j = 0; r->active && j < tw_wl.p.ops; j++) {
+	tw_runner_lock(in);
+	for (j = 0; in->active && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
+		if (idx >= 0 && twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
+			continue;
 		w = tw_runner_timer(r, op.id);
-		if (op.cancel && r->ops->pending(r, w)) {
-			r->ops->del(r, w);
+		if (op.cancel && in->ops->pending(in, w)) {
+			in->ops->del(in, w);
 			continue;
 		}
 		w->gen++;
-		tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+		tw_runner_arm(in, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
 	}
-	spin_unlock(&r->lock);
+	spin_unlock(&in->lock);
 }
 
 static bool tw_runner_activates(const struct tw_runner *r)
@@ -304,44 +319,105 @@ int tw_runners_activate(bool on)
  * tw_runners_tick() - advance every runner that has a tick
  * @now: the jiffy to advance to
  *
- * Calls each runner's tick op with bottom halves off, as the driver's tick
- * would; whatever is due runs. Process context.
+ * Calls each runner's tick op, on each of its per-CPU instances if it has
+ * them, with bottom halves off, as the driver's ticks would; whatever is
+ * due runs. Process context.
  */
 void tw_runners_tick(unsigned long now)
 {
-	struct tw_runner *r;
+	struct tw_runner *r, *in;
 
 	local_bh_disable();
-	tw_for_each_runner(r)
-		if (r->ops->tick)
-			r->ops->tick(r, now);
+	tw_for_each_runner(r) {
+		if (!r->ops->tick)
+			continue;
+		tw_for_each_inst(r, in)
+			r->ops->tick(in, now);
+	}
 	local_bh_enable();
+}
+
+/**
+ * tw_runners_tick_cpus() - the CPUs the driver ticks one by one
+ * @m: filled in: every online CPU with percpu=1 (each advances its
+ *	instances), else the CPUs a loaded workload is spread over (each
+ *	runs its ops); empty: the driver's one tick does everything
+ *
+ * Context: tw_ctl held, or module init.
+ */
+void tw_runners_tick_cpus(struct cpumask *m)
+{
+	unsigned int i;
+
+	cpumask_clear(m);
+	if (tw_percpu) {
+		cpumask_copy(m, cpu_online_mask);
+		return;
+	}
+	for (i = 0; i < tw_wl.ncpus; i++)
+		cpumask_set_cpu(tw_wl.cpu_at[i], m);
+}
+
+/**
+ * tw_runners_cpu_tick() - one CPU's tick: its instances, its ops
+ * @cpu: the CPU it runs on
+ * @now: the jiffy to advance to
+ * @tick: this CPU's activity tick number, counted from the start
+ *
+ * Advances @cpu's instance of every runner that has them, then, while the
+ * activity is on and @cpu is one the workload is spread over, runs the
+ * ops on the timers it owns on every loaded runner. The driver's per-CPU
+ * tick (softirq, pinned to @cpu).
+ *
+ * Return: whether activity ops ran (the tick number is to go on).
+ */
+bool tw_runners_cpu_tick(unsigned int cpu, unsigned long now, u64 tick)
+{
+	struct tw_runner *r;
+	int idx;
+
+	tw_for_each_runner(r)
+		if (r->inst && r->ops->tick)
+			r->ops->tick(tw_runner_on(r, cpu), now);
+	if (!READ_ONCE(tw_wl.activity))
+		return false;
+	for (idx = 0; idx < tw_wl.ncpus && tw_wl.cpu_at[idx] != cpu; idx++)
+		;
+	if (idx == tw_wl.ncpus)
+		return false;
+	tw_for_each_runner(r)
+		if (tw_runner_loaded(r))
+			tw_runner_activity(r, tick, idx);
+	return true;
 }
 
 /**
  * tw_runners_set_active() - turn the runners' workload activity on or off
  * @on: on (only loaded runners go on) or off
  *
- * Sets each runner's active flag under its lock, so that re-arms and ops
- * stop or start consistently with the timers' state. Process context.
+ * Sets each runner's active flag, and each of its per-CPU instances', under
+ * its lock, so that re-arms and ops stop or start consistently with the
+ * timers' state. Any context but a hard interrupt.
  */
 void tw_runners_set_active(bool on)
 {
-	struct tw_runner *r;
+	struct tw_runner *r, *in;
 
 	tw_for_each_runner(r) {
-		spin_lock_bh(&r->lock);
-		r->active = on && tw_runner_loaded(r);
-		spin_unlock_bh(&r->lock);
+		tw_for_each_inst(r, in) {
+			spin_lock_bh(&in->lock);
+			in->active = on && tw_runner_loaded(r);
+			spin_unlock_bh(&in->lock);
+		}
 	}
 }
 
 /*
- * Applies fn to every workload timer of r under its lock, in batches, so
- * that a million timers never keep softirqs off for long. A batch ends
- * early when the runner needs room for the next arm, which it gets here,
- * in process context: no arm of these is refused for memory that could be
- * had.
+ * Applies fn to every workload timer of r under the lock of the instance
+ * it lives in (fn gets that instance), in batches, so that a million
+ * timers never keep softirqs off for long. A batch ends early when the
+ * instance needs room for the next arm, which it gets here, in process
+ * context: no arm of these is refused for memory that could be had.
  */
 static void tw_runner_batched(struct tw_runner *r,
 			      void (*fn)(struct tw_runner *r,
@@ -349,20 +425,27 @@ static void tw_runner_batched(struct tw_runner *r,
 					 unsigned long arg),
 			      unsigned long arg)
 {
+	struct tw_runner *in;
+	struct tw_wtimer *w;
 	bool room;
 	u32 i, j, end;
 
 	for (i = 0; i < r->nr_timers; i = j) {
 		end = min(r->nr_timers, i + 1024);
 		room = false;
-		spin_lock_bh(&r->lock);
+		in = tw_runner_timer(r, i)->r;
+		spin_lock_bh(&in->lock);
+		/* a batch stays in one instance (timers own blocks of ids) */
 		for (j = i; j < end && !room; j++) {
-			fn(r, tw_runner_timer(r, j), arg);
-			room = r->room_watch && r->ops->needs_room(r);
+			w = tw_runner_timer(r, j);
+			if (w->r != in)
+				break;
+			fn(in, w, arg);
+			room = in->room_watch && in->ops->needs_room(in);
 		}
-		spin_unlock_bh(&r->lock);
+		spin_unlock_bh(&in->lock);
 		if (room)
-			r->ops->make_room(r);
+			in->ops->make_room(in);
 		cond_resched();
 	}
 }
@@ -458,42 +541,48 @@ void tw_runners_disarm(void)
 /**
  * tw_runners_reset_counters() - zero every runner's counters
  *
- * Zeroes each runner's cumulative counters and what the driver measured;
- * what is pending now counts as added, and the most lazily held starts at
- * what is held now. Takes each runner's lock; process context.
+ * Zeroes each runner's (and each per-CPU instance's) cumulative counters
+ * and what the driver measured; what is pending now counts as added, and
+ * the most lazily held starts at what is held now. Takes each one's lock;
+ * process context.
  */
 void tw_runners_reset_counters(void)
 {
-	struct tw_runner *r;
+	struct tw_runner *r, *in;
 	unsigned long pending;
 
 	/* Every cumulative counter comes before lazy_held. */
 	BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
 	tw_for_each_runner(r) {
-		spin_lock_bh(&r->lock);
-		pending = twheel_stats_pending(r->st);
-		memset(r->st, 0, offsetof(struct twheel_stats, lazy_held));
-		r->st->added = pending;
-		r->st->lazy_held_max = r->st->lazy_held;
-		memset(&r->rs, 0, sizeof(r->rs));
-		spin_unlock_bh(&r->lock);
+		tw_for_each_inst(r, in) {
+			spin_lock_bh(&in->lock);
+			pending = twheel_stats_pending(in->st);
+			memset(in->st, 0, offsetof(struct twheel_stats, lazy_held));
+			in->st->added = pending;
+			in->st->lazy_held_max = in->st->lazy_held;
+			memset(&in->rs, 0, sizeof(in->rs));
+			spin_unlock_bh(&in->lock);
+		}
 	}
 }
 
 /**
  * tw_runners_free_timers() - free every runner's workload timers
  *
- * Lets the runner's forget op drop what it still links, frees the timers
- * and the bench's op costs of the load. Nothing may be armed or running.
- * Process context.
+ * Lets the runner's forget op drop what it (or each per-CPU instance)
+ * still links, frees the timers and the bench's op costs of the load. The
+ * workload is spread over no CPU any more. Nothing may be armed or
+ * running. Process context.
  */
 void tw_runners_free_timers(void)
 {
-	struct tw_runner *r;
+	struct tw_runner *r, *in;
 
+	tw_wl.ncpus = 0;
 	tw_for_each_runner(r) {
 		if (r->timers && r->ops->forget)
-			r->ops->forget(r);
+			tw_for_each_inst(r, in)
+				r->ops->forget(in);
 		kvfree(r->timers);
 		r->timers = NULL;
 		r->nr_timers = 0;
@@ -513,20 +602,27 @@ void tw_runners_free_timers(void)
  * @p: the workload's parameters; becomes the loaded workload's
  * @mask: the runners to load, by id
  *
- * Allocates @p->count timers for each runner in @mask (and what each
- * runner's reserve op sets aside) before anything changes, then frees the
- * previous load's timers, sets each new timer up and resets the counters.
- * Nothing may be armed or running. Process context, may sleep.
+ * Resolves the CPUs @p is spread over (tw_wl_cpus()), allocates
+ * @p->count timers for each runner in @mask (and what each runner's, or
+ * each per-CPU instance's, reserve op sets aside) before anything changes,
+ * then frees the previous load's timers, sets each new timer up in the
+ * instance of the CPU that owns it (twheel_wl_cpu_index()) and resets the
+ * counters. Nothing may be armed or running. Process context, may sleep.
  *
- * Return: 0, or -ENOMEM (logged): then everything is as it was.
+ * Return: 0, -EINVAL (a CPU of cpus= not online) or -ENOMEM (logged):
+ * then everything is as it was.
  */
 int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 {
 	void *timers[TWHEEL_NR_RUNNERS] = {};
-	struct tw_runner *r;
+	unsigned int cpu_at[TWHEEL_MAX_CPUS];
+	struct tw_runner *r, *in;
+	int i, n;
 	u32 k;
-	int i;
 
+	n = tw_wl_cpus(p, cpu_at);
+	if (n < 0)
+		return n;
 	tw_for_each_runner(r) {
 		if (!(mask & BIT(r->id)))
 			continue;
@@ -534,11 +630,16 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 					 TW_GFP_WORKLOAD);
 		if (!timers[r->id])
 			goto nomem;
-		if (r->ops->reserve && r->ops->reserve(r, p->count))
-			goto nomem;
+		if (!r->ops->reserve)
+			continue;
+		tw_for_each_inst(r, in)
+			if (r->ops->reserve(in, p->count))
+				goto nomem;
 	}
 	tw_runners_free_timers();
 	tw_wl.p = *p;
+	tw_wl.ncpus = n;
+	memcpy(tw_wl.cpu_at, cpu_at, n * sizeof(*cpu_at));
 	tw_for_each_runner(r) {
 		if (!timers[r->id])
 			continue;
@@ -547,9 +648,9 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 		for (k = 0; k < p->count; k++) {
 			struct tw_wtimer *w = tw_runner_timer(r, k);
 
-			w->r = r;
+			w->r = n ? tw_runner_on(r, cpu_at[twheel_wl_cpu_index(p, k, n)]) : r;
 			w->id = k;
-			r->ops->setup(r, w);
+			r->ops->setup(w->r, w);
 		}
 	}
 	/* Fresh counters for a fresh workload (nothing is pending now). */

@@ -7,14 +7,20 @@
  * struct tw_runner_ops and never asks which kind a runner is.
  *
  * Locking: one spinlock per runner guards its counters, its timers' state
- * and @active. The tick (softirq) takes it plainly, process context with
- * bottom halves off. Callbacks run with no runner lock held. The control
- * mutex (twheel_main.c) serialises load, start, stop, bench and unload.
+ * and @active; with percpu=1 one per per-CPU instance of an engine runner
+ * (struct tw_runner.inst), which is a runner of its own: a timer's state
+ * is guarded by the lock of the instance it lives in (its w->r). The
+ * ticks (softirq) take it plainly, process context with bottom halves
+ * off; never two at once. Callbacks run with no runner lock held. The
+ * control mutex (twheel_main.c) serialises load, start, stop, bench and
+ * unload.
  */
 #ifndef TWHEEL_RUNNER_H
 #define TWHEEL_RUNNER_H
 
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include "twheel.h"
@@ -47,6 +53,12 @@ struct tw_runner;
  * @cascade_ns: ticks that cascaded
  * @late_j: jiffy run - jiffy asked for
  * @late_ns: ns past the instant of the jiffy asked for
+ * @lock_acquired: acquisitions of a per-CPU instance's lock by its hot
+ *	paths (its tick, the activity ops, its timers' callbacks)
+ * @lock_contended: of those, the ones that had to wait (a trylock failed)
+ * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
+ *
+ * The lock keys are counted on per-CPU instances only (tw_runner_lock()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -67,6 +79,9 @@ struct tw_run_stats {
 	struct twheel_hist cascade_ns;
 	struct twheel_hist late_j;
 	struct twheel_hist late_ns;
+	u64 lock_acquired;
+	u64 lock_contended;
+	struct twheel_hist lock_wait_ns;
 };
 
 /**
@@ -122,6 +137,7 @@ struct tw_cost {
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
  * @vec_keep: spare arrays the hash_vec engine keeps of its smallest size
  *	(and at most TW_VEC_KEEP_SMALL of the others up to 4 KiB): hash_vec_keep
+ * @percpu: every engine runner has an instance per CPU (percpu=1)
  */
 struct tw_config {
 	unsigned int modern_depth;
@@ -130,6 +146,7 @@ struct tw_config {
 	unsigned int max_interval;
 	unsigned long clock_offset;
 	unsigned int vec_keep;
+	bool percpu;
 };
 
 /**
@@ -143,6 +160,7 @@ struct tw_config {
  * @hash_vec_keep: hash_vec_keep=, spare arrays hash_vec keeps
  * @wrap_secs: wrap_secs=, the engines' clock wraps this long after load
  * @engines: engines=, the runners, by name, split by commas, or "all"
+ * @percpu: percpu=, 1: an instance of each engine per CPU
  *
  * tw_config_parse() checks them in this order.
  */
@@ -156,6 +174,7 @@ struct tw_modparams {
 	unsigned int hash_vec_keep;
 	unsigned int wrap_secs;
 	const char *engines;
+	unsigned int percpu;
 };
 
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */
@@ -163,6 +182,7 @@ struct tw_modparams {
 #define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
 #define TW_CAP_KERNEL	BIT(2)	/* the kernel runs its callbacks */
 #define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
+#define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: the lock keys */
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -279,6 +299,14 @@ struct tw_runner_ops {
  *	@ops->needs_room after each arm then, and only then (no indirect call
  *	per op for the others, the bench's timed loop included)
  * @dir: its debugfs directory
+ * @inst: percpu=1, an engine runner: its instance on each possible CPU,
+ *	each a runner of its own (its lock, engine, counters), set up by the
+ *	same init op; the workload's timers live in them. NULL: none, the
+ *	runner is its one instance
+ * @cpu: a per-CPU instance (@caps has TW_CAP_PERCPU): its CPU
+ *
+ * With @inst, this runner's own engine and counters stay idle (its engine
+ * serves calibration and limits); stats totals its instances'.
  */
 struct tw_runner {
 	const char *name;
@@ -297,6 +325,8 @@ struct tw_runner {
 	void *priv;
 	bool room_watch;
 	struct dentry *dir;
+	struct tw_runner *__percpu *inst;
+	unsigned int cpu;
 };
 
 /**
@@ -329,6 +359,11 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @starved: the driver's overload guard, set by the driver at init: true
  *	(and the activity ended) if its tick has been starved; a re-arm asks
  *	it first. NULL: never starved
+ * @ncpus: the CPUs the loaded workload is spread over (cpus=, or every
+ *	online CPU with percpu=1); 0: not spread, the driver's one tick runs
+ *	it all (percpu=0 without cpus=)
+ * @cpu_at: those CPUs, in order: a timer is owned by @cpu_at[i], i its
+ *	twheel_wl_cpu_index(), and each CPU's tick runs its ops
  *
  * The driver sits above the runners: it writes @planned and sets @starved,
  * so that the runner layer reads what it needs without calling up.
@@ -342,12 +377,15 @@ struct tw_workload {
 	struct tw_admission adm;
 	unsigned long planned;
 	bool (*starved)(void);
+	unsigned int ncpus;
+	unsigned int cpu_at[TWHEEL_MAX_CPUS];
 };
 
 extern struct tw_workload tw_wl;
 extern struct mutex tw_ctl;
 extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 extern unsigned long tw_runner_mask;
+extern bool tw_percpu;
 
 extern const struct tw_runner_ops tw_engine_runner_ops;
 /* Every engine runner's ops by the engine's kind (runner/twheel_engines.c). */
@@ -373,6 +411,49 @@ static inline bool tw_runner_loaded(const struct tw_runner *r)
 	return r->nr_timers;
 }
 
+/* r's instance on CPU cpu: its own there with percpu=1, else r itself. */
+static inline struct tw_runner *tw_runner_on(struct tw_runner *r,
+					     unsigned int cpu)
+{
+	return r->inst ? *per_cpu_ptr(r->inst, cpu) : r;
+}
+
+/*
+ * The instance of r on the first possible CPU at or after *c (*c set to
+ * it), or NULL after the last; r itself at 0 if it has no instances.
+ */
+static inline struct tw_runner *tw_runner_inst_next(struct tw_runner *r,
+						    unsigned int *c)
+{
+	if (!r->inst)
+		return *c ? NULL : r;
+	*c = cpumask_next((int)*c - 1, cpu_possible_mask);
+	return *c < nr_cpu_ids ? *per_cpu_ptr(r->inst, *c) : NULL;
+}
+
+/* Each instance in of runner r: one per possible CPU, or r alone. */
+#define tw_for_each_inst(r, in)						\
+	for (unsigned int tw_ci = 0;					\
+	     ((in) = tw_runner_inst_next((r), &tw_ci)); tw_ci++)
+
+void tw_runner_lock_counted(struct tw_runner *r) __acquires(&r->lock);
+
+/*
+ * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
+ * a per-CPU instance counts the acquisition, and the wait if it had to.
+ */
+static inline void tw_runner_lock(struct tw_runner *r)
+	__acquires(&r->lock)
+{
+	if (r->caps & TW_CAP_PERCPU)
+		tw_runner_lock_counted(r);
+	else
+		spin_lock(&r->lock);
+}
+
+void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
+void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);
+
 int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 		    unsigned long *mask, bool *nohz);
 int tw_runners_init(unsigned long mask, const struct tw_config *cfg);
@@ -385,9 +466,16 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
 bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
-void tw_runner_activity(struct tw_runner *r, u64 tick);
+void tw_runner_activity(struct tw_runner *r, u64 tick, int idx);
+void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
+		      struct tw_run_stats *rs, bool *active);
+int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg);
+void tw_runner_inst_release(struct tw_runner *r);
+int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at);
 
 void tw_runners_tick(unsigned long now);
+bool tw_runners_cpu_tick(unsigned int cpu, unsigned long now, u64 tick);
+void tw_runners_tick_cpus(struct cpumask *m);
 void tw_runners_set_active(bool on);
 int tw_runners_activate(bool on);
 void tw_runners_arm_all(unsigned long base);

@@ -29,6 +29,8 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 #define TWHEEL_MAX_SHADOWS	BIT(16)	/* real timers a shadow load mirrors */
+#define TWHEEL_MAX_CPUS		64		/* cpus= names CPUs 0..63 */
+#define TWHEEL_CPUS_ALL		U32_MAX		/* cpus=all: every online CPU */
 
 /* The keys of a load line; BIT(key) in twheel_params.set once given. */
 enum twheel_key {
@@ -43,6 +45,7 @@ enum twheel_key {
 	TWHEEL_KEY_FORCE,
 	TWHEEL_KEY_BUDGET,
 	TWHEEL_KEY_SLACK,
+	TWHEEL_KEY_CPUS,
 	TWHEEL_KEY_NR,
 };
 
@@ -66,6 +69,11 @@ enum twheel_key {
  *	@slack / 100 jiffies on: our engines arm by range (twheel_mod_range(),
  *	each engine's pick), hrtimer by hrtimer_start_range_ns(); timer_list
  *	has no range and arms at d. 0: every arming exact
+ * @cpus: cpus=LIST, the CPUs the workload's timers are spread over, as
+ *	BIT(cpu); 0: not given as a list (see @ncpus)
+ * @ncpus: cpus=N, the first N online CPUs; TWHEEL_CPUS_ALL, cpus=all; 0:
+ *	not given as a count (neither given: the module's default, one CPU
+ *	with percpu=0, every online CPU with percpu=1)
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -83,6 +91,8 @@ struct twheel_params {
 	u32 force;
 	u32 budget;
 	u32 slack;
+	u64 cpus;
+	u32 ncpus;
 };
 
 enum twheel_verb {
@@ -160,6 +170,7 @@ u32 twheel_wl_slack(const struct twheel_params *p, u32 delta);
 bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op);
+u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 

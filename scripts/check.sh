@@ -213,6 +213,11 @@ guest_script() {
 }
 guest_script shadow "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" \
 	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/shadow.sh 4
+# Per-CPU engines: percpu=1, a block per engine and CPU, every guarantee
+# per CPU and in total; percpu=0 as it was. The test kernel (no ACPI) finds
+# one CPU whatever -smp says: the debug kernel's run below has two.
+guest_script percpu "per-CPU engines: percpu=1 and cpus=, a block per CPU, guarantees kept; percpu=0 unchanged (test kernel)" \
+	--kernel test --smp 2 --no-load --timeout 300 -- sh /guest/percpu.sh
 
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
 # workload without activity ops, every guarantee kept.
@@ -265,6 +270,9 @@ if [ $debug_rc -eq 0 ] &&
 	grep -E '^(FAILED|shadow|kmemleak)' "$work/shadow-debug.log" | sed 's/^/debug kernel: /'
 	[ $src -eq 0 ] || tail -n 20 "$work/shadow-debug.log"
 	res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
+
+	guest_script percpu "per-CPU engines on 2 CPUs: runs on each, guarantees kept, rmmod clean (debug kernel)" \
+		--kernel debug --smp 2 --no-load --timeout 900 -- sh /guest/percpu.sh 2 10
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1200 -- \
 		sh /guest/overload.sh 30 65536 >"$work/overload-debug.log" 2>&1

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * twheel: the totals of a runner's per-CPU instances, what its stats
+ * block shows. Pure: counters are added, the most-in-one-tick keys take
+ * the largest, histograms merge. The KUnit module tests them directly.
+ */
+#include <linux/kernel.h>
+#include <linux/export.h>
+#include "runner/twheel_runner.h"
+
+/**
+ * tw_stats_add() - add one engine's counters to a total
+ * @t: the total
+ * @st: one instance's counters
+ *
+ * Every counter adds up, the lazily held timers too; lazy_held_max, the
+ * most each instance held at once, adds up into the most they can have
+ * held together.
+ */
+void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st)
+{
+	t->added += st->added;
+	t->deleted += st->deleted;
+	t->modified += st->modified;
+	t->mod_noop += st->mod_noop;
+	t->mod_inplace += st->mod_inplace;
+	t->expired += st->expired;
+	t->cascades += st->cascades;
+	t->cascaded += st->cascaded;
+	t->advances += st->advances;
+	t->jiffies += st->jiffies;
+	t->events += st->events;
+	t->refused += st->refused;
+	t->lazy_held += st->lazy_held;
+	t->lazy_held_max += st->lazy_held_max;
+}
+EXPORT_SYMBOL_GPL(tw_stats_add);
+
+/**
+ * tw_run_stats_add() - add what the driver measured on one instance to a total
+ * @t: the total
+ * @rs: one instance's measures
+ *
+ * Counts add up, the most in one tick (cascaded_max, expired_max) and the
+ * longest backlogs take the largest, every histogram merges.
+ */
+void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
+{
+	t->ticks += rs->ticks;
+	t->catchups += rs->catchups;
+	t->missed += rs->missed;
+	t->runs += rs->runs;
+	t->early += rs->early;
+	t->exact += rs->exact;
+	t->rearmed_inflight += rs->rearmed_inflight;
+	t->cascaded_max = max(t->cascaded_max, rs->cascaded_max);
+	t->expired_max = max(t->expired_max, rs->expired_max);
+	t->deferred += rs->deferred;
+	t->ticks_at_budget += rs->ticks_at_budget;
+	t->backlog_max = max(t->backlog_max, rs->backlog_max);
+	t->backlog = max(t->backlog, rs->backlog);
+	twheel_hist_merge(&t->tick_ns, &rs->tick_ns);
+	twheel_hist_merge(&t->busy_ns, &rs->busy_ns);
+	twheel_hist_merge(&t->cascade_ns, &rs->cascade_ns);
+	twheel_hist_merge(&t->late_j, &rs->late_j);
+	twheel_hist_merge(&t->late_ns, &rs->late_ns);
+	t->lock_acquired += rs->lock_acquired;
+	t->lock_contended += rs->lock_contended;
+	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
+}
+EXPORT_SYMBOL_GPL(tw_run_stats_add);
