@@ -272,8 +272,8 @@ jus=$((1000000 / hz))
 	head_gp lateness.png 1400 1200
 	echo "set multiplot title \"Lateness: the share of timer runs at least x us after their due jiffy's instant (CCDF, from the $src)\\nan estimate up to one jiffy off (arming time + jiffies to go); $unit_note\" font 'sans,13'"
 	panels
-	echo "set logscale xy; set format x '%g'; set format y '%g'; set xrange [*:*]; set yrange [*:1.2]"
-	echo "set xlabel 'us late (log)'; set ylabel 'share of runs >= x (log)'"
+	echo "set logscale xy; set format x '%g'; set format y '%g'; set xrange [1:*]; set yrange [*:1.2]"
+	echo "set xlabel 'us late (log; from 1 us)'; set ylabel 'share of runs >= x (log)'"
 	echo "set arrow 1 from $jus, graph 0 to $jus, graph 1 nohead dt 3 lc rgb '#444444'"
 	echo "set label 1 '1 jiffy' at $jus, graph 0.97 left offset 0.3,0 font 'sans,9'"
 	nl=$(echo $late_wls | wc -w)
@@ -290,7 +290,7 @@ jus=$((1000000 / hz))
 		if [ $n -eq 0 ]; then key_once; else echo "unset key"; fi
 		p=
 		for r in $runners; do
-			p+="${p:+, }'$work/late-$w-$r.dat' using 1:2 with linespoints $(style "$r") title '$r'"
+			p+="${p:+, }'$work/late-$w-$r.dat' using 1:2 with linespoints pi 6 $(style "$r") title '$r'"
 		done
 		echo "plot $p"
 		n=$((n + 1))
