@@ -17,6 +17,8 @@
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
 #   STREAM_JOBS     cells run at once (1: the ns are a lone process's;
 #                   more only where the ns do not matter, as in make check)
+#   STREAM_FORMAT   md (a markdown table) or csv (the same columns; what
+#                   results/stream.csv holds)                          (md)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
 #                   library, ratas_stream.cc; our engine ratas is seed 002's
 #                   design in C)
@@ -39,6 +41,11 @@ engines=${STREAM_ENGINES:-$(stream_default | tr '\n' ' ')}
 ops=${STREAM_OPS:-20000}
 repeat=${STREAM_REPEAT:-3}
 jobs=${STREAM_JOBS:-1}
+format=${STREAM_FORMAT:-md}
+case $format in
+md|csv) ;;
+*) die "STREAM_FORMAT=$format: md or csv" ;;
+esac
 
 ksrc=$("$top/setup.sh")
 make -s -C "$top" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
@@ -88,13 +95,19 @@ for c in "${cells[@]}"; do
 	cat "$c/ns" >>"$tmp/ns"
 done
 
-echo "| engine | mix | pending | add Ir | del Ir | mod Ir | empty tick Ir | Ir per fired | add ns | del ns | mod ns | empty tick ns | busy tick ns | fired per busy tick |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-awk '
+cols="engine,mix,pending,add Ir,del Ir,mod Ir,empty tick Ir,Ir per fired,add ns,del ns,mod ns,empty tick ns,busy tick ns,fired per busy tick,engine bytes,bytes per timer"
+if [ "$format" = csv ]; then
+	echo "$cols"
+else
+	echo "| ${cols//,/ | } |"
+	echo "|---|---|$(printf -- '---:|%.0s' $(seq 14))"
+fi
+awk -v csv=$([ "$format" = csv ] && echo 1 || echo 0) '
 	$1 == "ir" { ir[$2, $3, $4, $5] = $6; next }
 	$1 == "meta" && $5 == "ops" { ops[$2, $3, $4, $6] = $7; calls[$2, $3, $4, $6] = $8; next }
 	$1 == "meta" && $5 == "fired" { fired[$2, $3, $4] = $6; next }
 	$1 == "meta" && $5 == "toggle" { tog[$2, $3, $4] = $6; next }
+	$1 == "meta" && $5 == "mem" { mem[$2, $3, $4] = $6; tb[$2, $3, $4] = $7; next }
 	$1 == "ns" {
 		k = $2 SUBSEP $3 SUBSEP $4
 		if (!(k in seen)) { seen[k] = 1; order[++rows] = k }
@@ -116,9 +129,14 @@ awk '
 			split(k, f, SUBSEP)
 			empty = ops[k, "empty"] ? cost(k, "empty") / ops[k, "empty"] : 0
 			pf = fired[k] ? sprintf("%.1f", (cost(k, "busy") - ops[k, "busy"] * empty) / fired[k]) : "-"
-			printf "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
+			# memory: the engine beside its timers, and per timer with them
+			eb = (k in mem) ? mem[k] : "-"
+			pt = (k in mem) ? sprintf("%.1f", tb[k] + mem[k] / f[3]) : "-"
+			row = sprintf("%s|%s|%s|%s|%s|%s|%.1f|%s|%s|%s|%s|%s|%s|%s|%s|%s",
 				f[1], f[2], f[3], per_op(k, "add"), per_op(k, "del"),
 				per_op(k, "mod"), empty, pf, best[k, 5], best[k, 6],
-				best[k, 7], best[k, 8], best[k, 9], per[k]
+				best[k, 7], best[k, 8], best[k, 9], per[k], eb, pt)
+			if (csv) { gsub(/\|/, ",", row); print row }
+			else { gsub(/\|/, " | ", row); print "| " row " |" }
 		}
 	}' "$tmp/ir" "$tmp/ns"
