@@ -3,7 +3,13 @@
 # prints a markdown table: callgrind instructions per add, del and mod, per
 # empty 1-tick advance and per fired timer (a busy tick's instructions less
 # an empty tick's, over the timers it fired), then ns of the same natively.
-#   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
+# By default 10k and 100k timers, in about 3 minutes on 2 cores (mix u's
+# cells are the long ones: 6.4M ticks at 1k, 20 s under callgrind at 10k,
+# about 200 s at 1k); STREAM_FULL=1 (make bench-user FULL=1) 1k to 1M.
+# Progress (n of N) goes to stderr.
+#   STREAM_FULL     1: 1k to 1M timers                         (0)
+#   STREAM_SIZES    pending timers          (10000 100000; full: 1000
+#                   10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
 #   STREAM_ENGINES  engines                 (a chosen subset: those with fast
 #                   paths, scripts/engines.sh --fast, the ones to set beside
@@ -27,7 +33,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/../scripts/lib.sh"
 
-sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
+if [ "${STREAM_FULL:-0}" = 1 ]; then
+	sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
+else
+	sizes=${STREAM_SIZES:-10000 100000}
+fi
 mixes=${STREAM_MIXES:-u s}
 # stream_default: the fast-path engines and the reference, in the registry's order
 stream_default() {
@@ -61,7 +71,7 @@ prog() { if [ "$1" = ratas_cc ]; then echo "$top/build/ratas-stream"; else echo 
 # cell's own files (cells run STREAM_JOBS at a time).
 cell() {
 	local n=$1 mix=$2 e=$3 c=$tmp/$1-$2-$3 f k
-	log "stream $e $mix $n: callgrind"
+	log "stream $4/$steps ($(($(date +%s) - t0)) s): $e $mix $n: callgrind, then native x$repeat"
 	mkdir -p "$c"
 	valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
 		--callgrind-out-file="$c/cg.out" \
@@ -77,18 +87,22 @@ cell() {
 }
 
 cells=()
+steps=$(($(echo $sizes | wc -w) * $(echo $mixes | wc -w) * $(echo $engines | wc -w)))
+step=0 t0=$(date +%s)
 for n in $sizes; do
 	for mix in $mixes; do
 		for e in $engines; do
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 				wait -n || true
 			done
-			cell "$n" "$mix" "$e" &
+			step=$((step + 1))
+			cell "$n" "$mix" "$e" "$step" &
 			cells+=("$tmp/$n-$mix-$e")
 		done
 	done
 done
 wait
+log "stream: $steps cells in $(($(date +%s) - t0)) s"
 for c in "${cells[@]}"; do
 	[ -s "$c/ir" ] && [ -s "$c/ns" ] || die "stream: no result for $(basename "$c")"
 	cat "$c/ir" >>"$tmp/ir"
