@@ -81,7 +81,7 @@ hz=$(head -n 1 "$dir/summary.md" 2>/dev/null | sed -n 's/.* hz=\([0-9]*\).*/\1/p
 hz=${hz:-250}
 guest=$(head -n 1 "$dir/summary.md" 2>/dev/null | grep -q '; guest:' && echo 1 || echo 0)
 unit_note="ns"
-[ "$guest" = 1 ] && unit_note="emulated-CPU ns (QEMU TCG): compare runners within the run"
+[ "$guest" = 1 ] && unit_note="emulated-CPU ns under QEMU TCG: compare runners within the run"
 
 head_gp() { # head_gp FILE WIDTH HEIGHT TITLE
 	cat <<-EOF
