@@ -53,8 +53,8 @@ help:
 	@echo 'make kunit           the KUnit suites in QEMU'
 	@echo 'make stress          the stress test at full length on the debug kernel'
 	@echo 'make fuzz            the user-space fuzzers, FUZZ_SECONDS each'
-	@echo 'make bench-user      the user-space benchmarks, a representative subset (MEASURED_DEFAULT on 2 cores)'
-	@echo '                     FULL=1: every engine, 1k to 1M timers (FULL_ESTIMATE)'
+	@echo 'make bench-user      the user-space benchmarks, a representative subset (3 min measured, 2 busy cores)'
+	@echo '                     FULL=1: every engine, 1k to 1M timers (about 50 min, estimated from partial runs)'
 	@echo 'make replay TRACE=f  a kernel timer trace through every engine (scripts/record-trace.sh --host records one)'
 	@echo 'make help            this list'
 
