@@ -42,9 +42,11 @@ told in the same order:
    timers always pending, 9 in 10 armings deleted or re-armed before they
    expire, delays 25..250 ticks (mix s) or 1..2^20 (mix u); the cost of an
    engine is the Ir of one add, one del, one mod and one fired timer
-   together. Memory per timer is the 40-byte timer plus the engine's own
-   bytes (state, storage, hash_vec's arrays) over N, in stream.c's
-   configuration (the heap sized for N, simple's slots for 2^20 jiffies).
+   together (the tables also give an empty tick's Ir, which that cost
+   leaves out: what a tick costs when nothing is due). Memory per timer
+   is the 40-byte timer plus the engine's own bytes (state, storage,
+   hash_vec's arrays) over N, in stream.c's configuration (the heap
+   sized for N, simple's slots for 2^20 jiffies).
    The kernel's timer_list and hrtimer are not in the op stream.
 2. **The guest's emulated ns** ([compare.csv](../results/compare.csv),
    one \`make compare\` boot, QEMU TCG: read them as ratios between
@@ -78,6 +80,12 @@ function late(w, e,   k) {
 	k = w SUBSEP e
 	if (e in isexact) return "0 / 0 / 0 (exact)"
 	return l50[k] " / " l99[k] " / " lmax[k]
+}
+# the names of names[1..n] whose val[] is v, joined: the ties of a figure
+function tied(names, n, val, v,   i, t) {
+	t = ""
+	for (i = 1; i <= n; i++) if (val[names[i]] == v) t = t (t == "" ? "" : ", ") names[i]
+	return t
 }
 # sort names[1..n] by val[] ascending (ties: the order given)
 function sortby(names, n, val,   i, j, t) {
@@ -114,6 +122,7 @@ BEGIN {
 		k = e SUBSEP m SUBSEP n
 		sadd[k] = f[sc["add Ir"]]; sdel[k] = f[sc["del Ir"]]; smod[k] = f[sc["mod Ir"]]
 		sfired[k] = f[sc["Ir per fired"]]; sbpt[k] = f[sc["bytes per timer"]]
+		sempty[k] = f[sc["empty tick Ir"]]
 		if (n > smax[m]) smax[m] = n
 		if (!((e, m) in sseen)) { sseen[e, m] = 1; sorder[m] = sorder[m] " " e }
 	}
@@ -164,10 +173,11 @@ END {
 			else
 				printf ", the cheapest overall too"
 			printf ". The dearest: %s, %.1f Ir.\n", se[ns], ircv[se[ns]]
-			printf "- Memory (the same stream): the least per timer %s, %s bytes", sb[1], sbpt[skey(sb[1], m)]
-			if (mb != "" && mb != sb[1])
-				printf "; of the exact engines %s, %s bytes", mb, sbpt[skey(mb, m)]
-			printf "; the most %s, %s bytes.\n", sb[nb], sbpt[skey(sb[nb], m)]
+			printf "- Memory (the same stream): the least per timer %s, %s bytes", \
+				tied(sb, nb, bpt, bpt[sb[1]]), sbpt[skey(sb[1], m)]
+			if (mb != "" && bpt[mb] != bpt[sb[1]])
+				printf "; of the exact engines %s, %s bytes", tied(sb, nb, bpt, bpt[mb]), sbpt[skey(mb, m)]
+			printf "; the most %s, %s bytes.\n", tied(sb, nb, bpt, bpt[sb[nb]]), sbpt[skey(sb[nb], m)]
 		}
 		# ---- the guest ns ----
 		n = nr[w]
@@ -211,7 +221,7 @@ END {
 		print ""
 		printf "| runner | exact | N |"
 		for (mi = 1; mi <= nm; mi++) if (ms[mi] in smax)
-			printf " Ir add / del / mod / fired (mix %s) | bytes per timer (mix %s) |", ms[mi], ms[mi]
+			printf " Ir add / del / mod / fired, empty tick (mix %s) | bytes per timer (mix %s) |", ms[mi], ms[mi]
 		print " add / mod / del ns | x timer_list | worst tick us | busy tick p99 us | cascade max us (timers) | jiffies late p50 / p99 / max |"
 		printf "|---|---|---:|"
 		for (mi = 1; mi <= nm; mi++) if (ms[mi] in smax) printf "---:|---:|"
@@ -222,7 +232,7 @@ END {
 			for (mi = 1; mi <= nm; mi++) if (ms[mi] in smax) {
 				sk = skey(e, ms[mi])
 				if (sk in sadd)
-					printf " %s / %s / %s / %s | %s |", sadd[sk], sdel[sk], smod[sk], sfired[sk], sbpt[sk]
+					printf " %s / %s / %s / %s, %s | %s |", sadd[sk], sdel[sk], smod[sk], sfired[sk], sempty[sk], sbpt[sk]
 				else
 					printf " - | - |"
 			}
@@ -234,6 +244,14 @@ END {
 	}
 }' "$dir/compare.csv"
 
+if [ -s "$dir/replay.csv" ]; then
+	echo
+	echo "The shipped traces' replay: [replay.csv](../results/replay.csv)."
+else
+	echo
+	echo "No trace replay in $(basename "$dir")/ (no replay.csv): the shipped trace's"
+	echo "replay is in [results/README.md](../results/README.md#trace-replay), as text."
+fi
 cat <<'EOF'
 
 ## Run it on your own trace
@@ -247,7 +265,6 @@ per engine:
 
 How to read its tables: [replay.md](replay.md). The figures above:
 `make compare` (compare.csv, summary.md; about 15 minutes of QEMU) and
-`STREAM_FORMAT=csv STREAM_ENGINES="$(scripts/engines.sh)"
-userspace/bench/stream.sh > results/stream.csv` (stream.csv), then
+`scripts/stream-csv.sh results/` (stream.csv, about 3 minutes), then
 `scripts/choosing.sh results/ > docs/choosing.md`.
 EOF
