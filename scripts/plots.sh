@@ -72,14 +72,16 @@ done
 nrun=$(echo $runners | wc -w)
 
 # ---- the titles ----
-stamp=
+stamp= hz= guest=0 sweepload=
 if [ -s "$dir/summary.md" ]; then
-	stamp=$(head -n 1 "$dir/summary.md" |
+	first=$(head -n 1 "$dir/summary.md")
+	stamp=$(echo "$first" |
 		sed -n 's/^Measured \([0-9-]*\) with `\([^`]*\)`; \([a-z]*\): kernel=\([^ ]*\) hz=\([0-9]*\).*/\1, \2 (\3, Linux \4, HZ=\5)/p')
+	hz=$(echo "$first" | sed -n 's/.* hz=\([0-9]*\).*/\1/p')
+	case "$first" in *"; guest:"*) guest=1 ;; esac
+	sweepload=$(sed -n 's/^Scale sweep (`\([^`]*\)`.*/\1/p' "$dir/summary.md" | head -n 1)
 fi
-hz=$(head -n 1 "$dir/summary.md" 2>/dev/null | sed -n 's/.* hz=\([0-9]*\).*/\1/p')
 hz=${hz:-250}
-guest=$(head -n 1 "$dir/summary.md" 2>/dev/null | grep -q '; guest:' && echo 1 || echo 0)
 unit_note="ns"
 [ "$guest" = 1 ] && unit_note="emulated-CPU ns under QEMU TCG: compare runners within the run"
 
@@ -307,7 +309,6 @@ for r in $runners; do
 		NR > 1 && $ce == e { print $cn, ($ca ~ /^[0-9.]+$/ ? $ca : "NaN"), ($ct ~ /^[0-9.]+$/ && $ct > 0 ? $ct : "NaN") }
 		END { print "NaN NaN NaN" }' "$s" >"$work/sweep-$r.dat"
 done
-sweepload=$(sed -n 's/^Scale sweep (`\([^`]*\)`.*/\1/p' "$dir/summary.md" 2>/dev/null | head -n 1)
 {
 	head_gp sweep.png 1400 1150
 	echo "set multiplot title \"Scale sweep${sweepload:+ ($sweepload)}: N pending timers, one runner per load; $unit_note\" font 'sans,13'"
@@ -329,6 +330,18 @@ sweepload=$(sed -n 's/^Scale sweep (`\([^`]*\)`.*/\1/p' "$dir/summary.md" 2>/dev
 	echo "unset multiplot"
 } >"$work/sweep.gp"
 
+# has_data PREFIX COLUMN: some runner's file has a number there (gnuplot
+# fails on a panel with none: a figure without data is left out)
+has_data() { cat "$work/$1"-*.dat 2>/dev/null | awk -v c="$2" '$c ~ /^[0-9.e+-]+$/ { f = 1 } END { exit !f }'; }
+for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep; do
+	IFS=: read -r pre c fig <<<"$f"
+	[ -e "$work/$fig.gp" ] || continue
+	has_data "$pre" "$c" || { log "no data for $fig.png ($pre): left out"; rm -f "$work/$fig.gp"; }
+done
+for w in $late_wls; do
+	[ -e "$work/lateness.gp" ] || break
+	has_data "late-$w" 1 || { log "no lateness data for $w: lateness.png left out"; rm -f "$work/lateness.gp"; }
+done
 for gp in "$work"/*.gp; do
 	png=$(basename "$gp" .gp).png
 	gnuplot "$gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed on $png"; }
