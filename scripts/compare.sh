@@ -66,15 +66,22 @@ fi
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# failed WHAT: the run's whole output kept beside the results (its last
+# lines shown), then the error
+failed() {
+	tail -n 30 "$work/guest.out" >&2
+	cp "$work/guest.out" "$out/failed-run.out" && log "the whole output: $out/failed-run.out"
+	die "$1"
+}
 
 if [ $where = host ]; then
 	log "comparison run ($mode) on this machine, $(uname -r); this takes a few minutes"
 	start=$(date +%s)
 	{ sh "$measure" "$mode" && sh "$(dirname "$measure")/capabilities.sh" "$mode"; } \
 		>"$work/guest.out" ||
-		{ tail -n 30 "$work/guest.out" >&2; die "the run failed"; }
+		failed "the run failed"
 	grep -q '^compare: done' "$work/guest.out" ||
-		{ tail -n 30 "$work/guest.out" >&2; die "the run did not finish"; }
+		failed "the run did not finish"
 	log "the run took $(($(date +%s) - start)) s"
 else
 	log "comparison run ($mode) in one QEMU boot; this takes a few minutes"
@@ -93,10 +100,10 @@ else
 			--no-load --timeout 3000 -- \
 			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
 			>"$work/guest.out" ||
-			{ tail -n 30 "$work/guest.out" >&2; die "the guest run failed"; }
+			failed "the guest run failed"
 		grep -q '^compare: done' "$work/guest.out" && break
 		grep -q '^compare: no TSC' "$work/guest.out" ||
-			{ tail -n 30 "$work/guest.out" >&2; die "the guest run did not finish"; }
+			failed "the guest run did not finish"
 		log "boot $boot: $(grep '^compare: no TSC' "$work/guest.out")"
 	done
 	grep -q '^compare: done' "$work/guest.out" ||
