@@ -425,6 +425,13 @@ if [ $mode = full ] && [ $where = guest ]; then
 		grep -q '^nohz: 0 failures' "$work/guest.out"
 fi
 
+# The checkout's results/: docs/choosing.md follows them (make check
+# compares the two).
+if [ "$out" = "$TWHEEL_ROOT/results" ]; then
+	"$TWHEEL_ROOT/scripts/choosing.sh" "$out" >"$TWHEEL_ROOT/docs/choosing.md" &&
+		log "docs/choosing.md rewritten from results/ (scripts/choosing.sh)"
+fi
+
 cat "$out/summary.md"
 echo
 echo "wrote $out/: summary.md (above), compare.md (every column), the rest: $(cd "$out" && ls | grep -v -x 'summary.md\|compare.md' | tr '\n' ' ')"
