@@ -119,6 +119,15 @@ cyrc=$?
 head -n 10 "$work/cycles.log"
 res "no call or include cycles between files (scripts/cycles.py)" $cyrc
 
+# 2d. docs/choosing.md is what scripts/choosing.sh writes from results/:
+# the doc and the figures it quotes never drift apart.
+"$TWHEEL_ROOT/scripts/choosing.sh" "$TWHEEL_ROOT/results" >"$work/choosing.md" 2>"$work/choosing.err" &&
+	diff -u "$TWHEEL_ROOT/docs/choosing.md" "$work/choosing.md" >"$work/choosing.diff"
+chrc=$?
+cat "$work/choosing.err"
+head -n 20 "$work/choosing.diff"
+res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make compare)" $chrc
+
 # 3. KUnit in QEMU: every case counts.
 "$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
 krc=$?

@@ -4,7 +4,8 @@
 # timers), plus a scale sweep (1k..1M pending timers, each runner up to
 # what it takes), then real traffic (the shadow: the kernel's own timer_list
 # traffic under TCP over lo, mirrored into every engine), and writes
-# markdown tables, CSV files and a gnuplot plot.
+# markdown tables, CSV files and the figures (scripts/plots.sh: one PNG per
+# question, drawn from the CSV files; hist.csv holds the histograms).
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
 #   scripts/compare.sh --host [--quick] [--out DIR] [--install]
@@ -65,15 +66,22 @@ fi
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# failed WHAT: the run's whole output kept beside the results (its last
+# lines shown), then the error
+failed() {
+	tail -n 30 "$work/guest.out" >&2
+	cp "$work/guest.out" "$out/failed-run.out" && log "the whole output: $out/failed-run.out"
+	die "$1"
+}
 
 if [ $where = host ]; then
 	log "comparison run ($mode) on this machine, $(uname -r); this takes a few minutes"
 	start=$(date +%s)
 	{ sh "$measure" "$mode" && sh "$(dirname "$measure")/capabilities.sh" "$mode"; } \
 		>"$work/guest.out" ||
-		{ tail -n 30 "$work/guest.out" >&2; die "the run failed"; }
+		failed "the run failed"
 	grep -q '^compare: done' "$work/guest.out" ||
-		{ tail -n 30 "$work/guest.out" >&2; die "the run did not finish"; }
+		failed "the run did not finish"
 	log "the run took $(($(date +%s) - start)) s"
 else
 	log "comparison run ($mode) in one QEMU boot; this takes a few minutes"
@@ -92,10 +100,10 @@ else
 			--no-load --timeout 3000 -- \
 			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
 			>"$work/guest.out" ||
-			{ tail -n 30 "$work/guest.out" >&2; die "the guest run failed"; }
+			failed "the guest run failed"
 		grep -q '^compare: done' "$work/guest.out" && break
 		grep -q '^compare: no TSC' "$work/guest.out" ||
-			{ tail -n 30 "$work/guest.out" >&2; die "the guest run did not finish"; }
+			failed "the guest run did not finish"
 		log "boot $boot: $(grep '^compare: no TSC' "$work/guest.out")"
 	done
 	grep -q '^compare: done' "$work/guest.out" ||
@@ -299,22 +307,17 @@ else
 		[ -n "$(cell burst timer_list "$c_t99" | grep -v n/a)" ]
 fi
 
-# ---- plot data ----
-# dist RUN SECTION KEY SCALE: CCDF of a histogram (x = bucket floor / SCALE,
-# y = share of values at or above it), zero buckets left out (log axes).
-dist() {
-	awk -v sec="[$2]" -v key="$3_hist:" -v s="$4" '
+# ---- the histograms, and the figures from the CSV files ----
+# hist.csv: each workload's busy-tick and lateness histograms per runner
+# (the log2 buckets of debugfs stats: a bucket's floor in ns, its count),
+# what scripts/plots.sh draws the lateness CCDF from.
+# hist WORKLOAD RUNNER METRIC SECTION KEY: the rows of one histogram
+hist() {
+	awk -v sec="[$4]" -v key="$5_hist:" -v pre="$1,$2,$3" '
 		$0 == sec { on = 1; next }
 		/^\[/ { on = 0 }
 		on && $1 == key {
-			for (i = 2; i <= NF; i++) {
-				split($i, a, ":"); x[i] = a[1]; c[i] = a[2]; tot += a[2]
-			}
-			left = tot
-			for (i = 2; i <= NF; i++) {
-				if (x[i] > 0) printf "%g %g\n", x[i] / s, left / tot
-				left -= c[i]
-			}
+			for (i = 2; i <= NF; i++) { split($i, a, ":"); print pre "," a[1] "," a[2] }
 		}' "$work/stats-$1"
 }
 tick_src() { # the busy-tick histogram of a runner: SECTION KEY
@@ -324,60 +327,26 @@ tick_src() { # the busy-tick histogram of a runner: SECTION KEY
 	*) echo "$1 busy_tick_ns" ;;
 	esac
 }
-# The runners: the engines of the table, in its order.
 runners=$(awk -F, -v c="$c_engine" 'NR > 1 && !seen[$c]++ { print $c }' "$csv")
-for r in $runners; do
-	# shellcheck disable=SC2046
-	dist mixed $(tick_src "$r") 1000 >"$work/tick-mixed-$r.dat"
-	dist expiring "$r" late_ns 1000 >"$work/late-expiring-$r.dat"
-	dist mixed "$r" late_ns 1000 >"$work/late-mixed-$r.dat"
-	s=$out/sweep.csv
-	awk -F, -v e="$r" -v ce="$(col "$s" engine)" -v cn="$(col "$s" N)" \
-		-v ca="$(col "$s" "add ns")" -v ct="$(col "$s" "tick ns per run")" \
-		'$ce == e { print $cn, $ca, ($ct == "n/a" ? "NaN" : $ct) }' "$s" >"$work/sweep-$r.dat"
-	c_cns=$(col "$csv" "cascade max ns") c_tmax=$(col "$csv" "tick max ns")
-	awk -F, -v e="$r" -v w="$c_wl" -v ce="$c_engine" -v a="$c_cns" -v b="$c_tmax" \
-		'$w == "burst" && $ce == e {
-			printf "%s %g %g\n", e, ($a == "n/a" ? 0 : $a / 1e6), ($b == "n/a" ? 0 : $b / 1e6) }' \
-		"$csv" >>"$work/burst.dat"
-done
-
-plot() { # plot TITLE FILE-PREFIX USING: one line per runner
-	local p="" r
-	for r in $runners; do
-		[ -s "$work/$2-$r.dat" ] || continue
-		p+="${p:+, }'$work/$2-$r.dat' using $3 with linespoints title '$r'"
-	done
-	printf 'set title "%s"\nplot %s\n' "$1" "${p:-NaN notitle}"
-}
-kern=${info#*kernel=}; kern=${kern%% *}
 {
-	echo "set terminal pngcairo size 1400,1500 font 'sans,10' background rgb 'white'"
-	echo "set output '$out/compare.png'"
-	echo "set termoption noenhanced"
-	echo "set multiplot layout 3,2 title \"twheel vs the kernel's timers: Linux $kern $ontitle, $date ($plotnote)\""
-	echo "set termoption noenhanced; set grid; set key top right; set logscale xy; set format y '%g'"
-	echo "set xlabel 'busy tick / softirq run cost, us'; set ylabel 'share of runs >= x'"
-	plot "mixed: tick cost (CCDF)" tick-mixed "1:2"
-	echo "unset logscale; set logscale y; set style data histograms; set style histogram clustered gap 1"
-	echo "set style fill solid 0.8 border -1; set xlabel ''; set ylabel 'ms'; set key top left"
-	echo "set title 'burst of $nb timers: the classic cascade is an extra heavy tick'"
-	echo "plot '$work/burst.dat' using 2:xtic(1) title 'cascade max', '' using 3 title 'worst tick (expiry)'"
-	echo "set style data linespoints; set logscale xy; set key top right"
-	echo "set xrange [1:*]; set xlabel 'lateness past the expiry jiffy, us'; set ylabel 'share of runs >= x'"
-	plot "expiring: lateness (CCDF)" late-expiring "1:2"
-	plot "mixed: lateness (CCDF)" late-mixed "1:2"
-	echo "set autoscale x; set logscale x; unset logscale y; set key top left; set xlabel 'pending timers N'; set ylabel 'ns per add'"
-	plot "sweep: add cost (bench, filling 0 to N)" sweep "1:2"
-	echo "set ylabel 'busy tick ns / callbacks run'"
-	plot "sweep: tick cost per expired timer" sweep "1:3"
-	echo "unset multiplot"
-} >"$work/plot.gp"
+	echo "workload,runner,metric,floor ns,count"
+	for w in $(distinct "$c_wl"); do
+		for r in $runners; do
+			# shellcheck disable=SC2046
+			hist "$w" "$r" tick $(tick_src "$r")
+			hist "$w" "$r" late "$r" late_ns
+		done
+	done
+} >"$out/hist.csv"
+check "histograms of every workload in hist.csv" [ "$(wc -l <"$out/hist.csv")" -gt 1 ]
+rm -f "$out/compare.png"
 if command -v gnuplot >/dev/null; then
-	gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed"; }
-	check "plot written" [ -s "$out/compare.png" ]
+	# a failure here is reported at the end, the other files written first
+	"$TWHEEL_ROOT/scripts/plots.sh" "$out" 2>"$work/plots.err" || cat "$work/plots.err" >&2
+	check "figures written (scripts/plots.sh: ops, tick, burst, lateness, sweep)" \
+		[ -s "$out/ops.png" ] && [ -s "$out/sweep.png" ] && [ -s "$out/lateness.png" ]
 else
-	log "no gnuplot: compare.png skipped (apt-get install gnuplot-nox, or rerun with --install)"
+	log "no gnuplot: the figures skipped (apt-get install gnuplot-nox, or rerun with --install); scripts/plots.sh $out draws them later"
 fi
 
 # ---- real traffic: the shadow's run, when the twheel here has it ----
@@ -454,6 +423,13 @@ check "capabilities: the burst's worst ticks, budget=, slack= (no failure)" \
 if [ $mode = full ] && [ $where = guest ]; then
 	check "tick=nohz: no wakeup with nothing loaded, every guarantee kept" \
 		grep -q '^nohz: 0 failures' "$work/guest.out"
+fi
+
+# The checkout's results/: docs/choosing.md follows them (make check
+# compares the two).
+if [ "$out" = "$TWHEEL_ROOT/results" ]; then
+	"$TWHEEL_ROOT/scripts/choosing.sh" "$out" >"$TWHEEL_ROOT/docs/choosing.md" &&
+		log "docs/choosing.md rewritten from results/ (scripts/choosing.sh)"
 fi
 
 cat "$out/summary.md"

@@ -8,15 +8,25 @@
 # cachegrind has no client requests to mark phases with). The cache is
 # simulated as given, not the host's: D1 32 KiB 8-way, LL 8 MiB 16-way,
 # 64-byte lines (CACHE_GEOMETRY).
-#   BENCH_SIZES     pending timers          (1000 10000 100000 1000000)
+# By default a representative subset, in about a minute on 2 cores: the
+# engines with fast paths and the reference (scripts/engines.sh --fast,
+# reference), 1k to 100k timers natively, 1k and 10k under callgrind,
+# classic's caches simulated. BENCH_FULL=1 (make bench-user FULL=1): every
+# engine, 1k to 1M, callgrind at every size, classic, hash and hash_vec's
+# caches simulated. Progress (n of N) goes to stderr.
+#   BENCH_FULL      1: the full sweep                          (0)
+#   BENCH_SIZES     pending timers          (1000 10000 100000; full: and
+#                   1000000)
 #   BENCH_JIFFIES   jiffies timed natively  (2048)
 #   BENCH_REPEAT    native runs; the table keeps the fastest (3)
-#   CG_SIZES        sizes run under callgrind (BENCH_SIZES)
+#   CG_SIZES        sizes run under callgrind (1000 10000; full:
+#                   BENCH_SIZES)
 #   CG_JIFFIES      jiffies per add/del/mod phase under callgrind (32)
-#   BENCH_ENGINES   engines to run (every engine of the registry,
-#                   scripts/engines.sh)
+#   BENCH_ENGINES   engines to run (the subset above; full: every engine
+#                   of the registry, scripts/engines.sh)
 #   CACHE_ENGINES   of those, the ones whose callgrind run simulates the
-#                   caches too (classic hash hash_vec; "" for none)
+#                   caches too (classic; full: classic hash hash_vec; ""
+#                   for none)
 #   CACHE_GEOMETRY  valgrind's cache options (--I1=32768,8,64
 #                   --D1=32768,8,64 --LL=8388608,16,64)
 set -euo pipefail
@@ -24,13 +34,28 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/../scripts/lib.sh"
 
-sizes=${BENCH_SIZES:-1000 10000 100000 1000000}
+# subset: the fast-path engines and the reference, in the registry's order
+subset() {
+	local fast e
+	fast=" $("$top/../scripts/engines.sh" --fast) "
+	for e in $("$top/../scripts/engines.sh"); do
+		case "$fast $e" in *" $e "*|*" reference") echo "$e" ;; esac
+	done
+}
+if [ "${BENCH_FULL:-0}" = 1 ]; then
+	sizes=${BENCH_SIZES:-1000 10000 100000 1000000}
+	cg_sizes=${CG_SIZES:-$sizes}
+	engines=${BENCH_ENGINES:-$("$top/../scripts/engines.sh")}
+	cache_engines=${CACHE_ENGINES-classic hash hash_vec}
+else
+	sizes=${BENCH_SIZES:-1000 10000 100000}
+	cg_sizes=${CG_SIZES:-1000 10000}
+	engines=${BENCH_ENGINES:-$(subset | tr '\n' ' ')}
+	cache_engines=${CACHE_ENGINES-classic}
+fi
 jiffies=${BENCH_JIFFIES:-2048}
 repeat=${BENCH_REPEAT:-3}
-cg_sizes=${CG_SIZES:-$sizes}
 cg_jiffies=${CG_JIFFIES:-32}
-engines=${BENCH_ENGINES:-$("$top/../scripts/engines.sh")}
-cache_engines=${CACHE_ENGINES-classic hash hash_vec}
 cache_geometry=${CACHE_GEOMETRY:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64}
 bench=$top/build/bench
 
@@ -39,9 +64,17 @@ make -s -C "$top" KSRC="$ksrc" bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# progress: step of steps, on stderr
+ne=$(echo $engines | wc -w)
+steps=$((ne * ($(echo $sizes | wc -w) + $(echo $cg_sizes | wc -w))))
+step=0 t0=$(date +%s)
+progress() {
+	step=$((step + 1))
+	log "bench $step/$steps ($(($(date +%s) - t0)) s): $*"
+}
 for n in $sizes; do
 	for e in $engines; do
-		log "bench $e $n: native x$repeat"
+		progress "$e $n: native x$repeat"
 		for _ in $(seq "$repeat"); do
 			"$bench" "$e" "$n" "$jiffies" >>"$tmp/ns"
 		done
@@ -55,7 +88,7 @@ for n in $cg_sizes; do
 		case " $(echo $cache_engines) " in
 		*" $e "*) sim="--cache-sim=yes $cache_geometry" ;;
 		esac
-		log "bench $e $n: callgrind${sim:+ with the cache simulated}"
+		progress "$e $n: callgrind${sim:+ with the cache simulated}"
 		rm -f "$tmp"/cg.*
 		# shellcheck disable=SC2086
 		# (valgrind warns that it overrides the host's cache sizes)
@@ -85,6 +118,7 @@ for n in $cg_sizes; do
 	done
 done
 touch "$tmp/ir"
+log "bench: $steps steps in $(($(date +%s) - t0)) s"
 
 echo "| engine | pending | add ns | del ns | mod ns | advance ns/jiffy | add Ir | del Ir | mod Ir | advance Ir/jiffy | expired % |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

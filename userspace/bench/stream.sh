@@ -3,7 +3,13 @@
 # prints a markdown table: callgrind instructions per add, del and mod, per
 # empty 1-tick advance and per fired timer (a busy tick's instructions less
 # an empty tick's, over the timers it fired), then ns of the same natively.
-#   STREAM_SIZES    pending timers          (1000 10000 100000 1000000)
+# By default 10k and 100k timers, in about 3 minutes on 2 cores (mix u's
+# cells are the long ones: 6.4M ticks at 1k, 20 s under callgrind at 10k,
+# about 200 s at 1k); STREAM_FULL=1 (make bench-user FULL=1) 1k to 1M.
+# Progress (n of N) goes to stderr.
+#   STREAM_FULL     1: 1k to 1M timers                         (0)
+#   STREAM_SIZES    pending timers          (10000 100000; full: 1000
+#                   10000 100000 1000000)
 #   STREAM_MIXES    delay mixes             (u s)
 #   STREAM_ENGINES  engines                 (a chosen subset: those with fast
 #                   paths, scripts/engines.sh --fast, the ones to set beside
@@ -17,6 +23,8 @@
 #   STREAM_REPEAT   native runs; the fastest is kept (3)
 #   STREAM_JOBS     cells run at once (1: the ns are a lone process's;
 #                   more only where the ns do not matter, as in make check)
+#   STREAM_FORMAT   md (a markdown table) or csv (the same columns; what
+#                   results/stream.csv holds)                          (md)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
 #                   library, ratas_stream.cc; our engine ratas is seed 002's
 #                   design in C)
@@ -25,7 +33,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/../scripts/lib.sh"
 
-sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
+if [ "${STREAM_FULL:-0}" = 1 ]; then
+	sizes=${STREAM_SIZES:-1000 10000 100000 1000000}
+else
+	sizes=${STREAM_SIZES:-10000 100000}
+fi
 mixes=${STREAM_MIXES:-u s}
 # stream_default: the fast-path engines and the reference, in the registry's order
 stream_default() {
@@ -39,6 +51,11 @@ engines=${STREAM_ENGINES:-$(stream_default | tr '\n' ' ')}
 ops=${STREAM_OPS:-20000}
 repeat=${STREAM_REPEAT:-3}
 jobs=${STREAM_JOBS:-1}
+format=${STREAM_FORMAT:-md}
+case $format in
+md|csv) ;;
+*) die "STREAM_FORMAT=$format: md or csv" ;;
+esac
 
 ksrc=$("$top/setup.sh")
 make -s -C "$top" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
@@ -54,7 +71,7 @@ prog() { if [ "$1" = ratas_cc ]; then echo "$top/build/ratas-stream"; else echo 
 # cell's own files (cells run STREAM_JOBS at a time).
 cell() {
 	local n=$1 mix=$2 e=$3 c=$tmp/$1-$2-$3 f k
-	log "stream $e $mix $n: callgrind"
+	log "stream $4/$steps ($(($(date +%s) - t0)) s): $e $mix $n: callgrind, then native x$repeat"
 	mkdir -p "$c"
 	valgrind -q --tool=callgrind --instr-atstart=no --collect-atstart=no \
 		--callgrind-out-file="$c/cg.out" \
@@ -70,31 +87,41 @@ cell() {
 }
 
 cells=()
+steps=$(($(echo $sizes | wc -w) * $(echo $mixes | wc -w) * $(echo $engines | wc -w)))
+step=0 t0=$(date +%s)
 for n in $sizes; do
 	for mix in $mixes; do
 		for e in $engines; do
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 				wait -n || true
 			done
-			cell "$n" "$mix" "$e" &
+			step=$((step + 1))
+			cell "$n" "$mix" "$e" "$step" &
 			cells+=("$tmp/$n-$mix-$e")
 		done
 	done
 done
 wait
+log "stream: $steps cells in $(($(date +%s) - t0)) s"
 for c in "${cells[@]}"; do
 	[ -s "$c/ir" ] && [ -s "$c/ns" ] || die "stream: no result for $(basename "$c")"
 	cat "$c/ir" >>"$tmp/ir"
 	cat "$c/ns" >>"$tmp/ns"
 done
 
-echo "| engine | mix | pending | add Ir | del Ir | mod Ir | empty tick Ir | Ir per fired | add ns | del ns | mod ns | empty tick ns | busy tick ns | fired per busy tick |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-awk '
+cols="engine,mix,pending,add Ir,del Ir,mod Ir,empty tick Ir,Ir per fired,add ns,del ns,mod ns,empty tick ns,busy tick ns,fired per busy tick,engine bytes,bytes per timer"
+if [ "$format" = csv ]; then
+	echo "$cols"
+else
+	echo "| ${cols//,/ | } |"
+	echo "|---|---|$(printf -- '---:|%.0s' $(seq 14))"
+fi
+awk -v csv=$([ "$format" = csv ] && echo 1 || echo 0) '
 	$1 == "ir" { ir[$2, $3, $4, $5] = $6; next }
 	$1 == "meta" && $5 == "ops" { ops[$2, $3, $4, $6] = $7; calls[$2, $3, $4, $6] = $8; next }
 	$1 == "meta" && $5 == "fired" { fired[$2, $3, $4] = $6; next }
 	$1 == "meta" && $5 == "toggle" { tog[$2, $3, $4] = $6; next }
+	$1 == "meta" && $5 == "mem" { mem[$2, $3, $4] = $6; tb[$2, $3, $4] = $7; next }
 	$1 == "ns" {
 		k = $2 SUBSEP $3 SUBSEP $4
 		if (!(k in seen)) { seen[k] = 1; order[++rows] = k }
@@ -116,9 +143,14 @@ awk '
 			split(k, f, SUBSEP)
 			empty = ops[k, "empty"] ? cost(k, "empty") / ops[k, "empty"] : 0
 			pf = fired[k] ? sprintf("%.1f", (cost(k, "busy") - ops[k, "busy"] * empty) / fired[k]) : "-"
-			printf "| %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n",
+			# memory: the engine beside its timers, and per timer with them
+			eb = (k in mem) ? mem[k] : "-"
+			pt = (k in mem) ? sprintf("%.1f", tb[k] + mem[k] / f[3]) : "-"
+			row = sprintf("%s|%s|%s|%s|%s|%s|%.1f|%s|%s|%s|%s|%s|%s|%s|%s|%s",
 				f[1], f[2], f[3], per_op(k, "add"), per_op(k, "del"),
 				per_op(k, "mod"), empty, pf, best[k, 5], best[k, 6],
-				best[k, 7], best[k, 8], best[k, 9], per[k]
+				best[k, 7], best[k, 8], best[k, 9], per[k], eb, pt)
+			if (csv) { gsub(/\|/, ",", row); print row }
+			else { gsub(/\|/, " | ", row); print "| " row " |" }
 		}
 	}' "$tmp/ir" "$tmp/ns"

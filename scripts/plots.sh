@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# Draws the figures of a results directory from its CSV files, one figure
+# per question (gnuplot, pngcairo); scripts/compare.sh calls it after a run,
+# and it can be rerun on any results directory without a new run.
+#
+#   scripts/plots.sh RESULTS_DIR
+#
+# Reads RESULTS_DIR/compare.csv and sweep.csv (needed), hist.csv (the
+# histograms of the run, optional: without it the lateness figure is drawn
+# from compare.csv's p50 / p99 / max) and summary.md's first line (the
+# date and kernel, for the titles). Writes into RESULTS_DIR:
+#   ops.png       add, mod and del ns per workload, every runner (log y)
+#   tick.png      busy tick p99 and worst busy tick per workload (log y)
+#   burst.png     the burst: each runner's worst cascade and worst tick
+#   lateness.png  lateness CCDF per workload (log x, log y)
+#   sweep.png     the scale sweep: add ns and tick ns per expired timer
+#                 against pending timers (log-log)
+# Every runner has one colour, marker and dash type in every figure, fixed
+# by its place in scripts/engines.sh, then timer_list and hrtimer.
+# -h, --help: this text. Exit 2 on a missing directory or file.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+case "${1:-}" in
+-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+"") printf '[twheel] error: plots.sh needs a results directory (see --help)\n' >&2; exit 2 ;;
+esac
+dir=${1%/}
+for f in compare.csv sweep.csv; do
+	[ -s "$dir/$f" ] || { printf '[twheel] error: %s: no such file\n' "$dir/$f" >&2; exit 2; }
+done
+command -v gnuplot >/dev/null || die "no gnuplot: apt-get install gnuplot-nox"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# ---- the runners and their style ----
+# The fixed order: the registry's engines, then the kernel's timers; a
+# runner of the CSV not in it (an older run's) goes after them.
+order=$("$TWHEEL_ROOT/scripts/engines.sh")
+order="$order timer_list hrtimer"
+# col FILE NAME: the column number of NAME in a CSV's header
+col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
+in_csv=$(awk -F, -v c="$(col "$dir/compare.csv" engine)" 'NR > 1 && !s[$c]++ { print $c }' "$dir/compare.csv")
+for r in $in_csv; do
+	case " $order " in *" $r "*) ;; *) order="$order $r" ;; esac
+done
+# 16 colours told apart on white, the kernel's two last (black, grey)
+colours=(1f77b4 d62728 2ca02c ff7f0e 9467bd 8c564b e377c2 17becf
+	bcbd22 000080 ff00ff 006400 b8860b 800000 000000 7f7f7f)
+# 16 markers: pngcairo's 15 point types, then a letter
+markers=(5 7 9 11 13 15 4 6 8 10 12 14 1 2 3 '"K"')
+declare -A idx
+i=0
+for r in $order; do
+	idx[$r]=$i
+	i=$((i + 1))
+done
+style() { # style RUNNER [points|lines]: gnuplot's style words for it
+	local k=${idx[$1]}
+	local c=${colours[k % 16]} p=${markers[k % 16]} d=$((1 + k / 16 % 5))
+	# runners past 16 repeat a colour and marker with another dash type;
+	# the first 16 are told apart by colour and marker, the lines by dash
+	# type too (solid for the first 8, dashed for the rest)
+	[ "$k" -lt 16 ] && d=$((k < 8 ? 1 : 2))
+	echo "lc rgb '#$c' pt $p ps 1.3 lw 2 dt $d"
+}
+# present in the CSV, in the fixed order
+runners=
+for r in $order; do
+	case " $(echo $in_csv) " in *" $r "*) runners="$runners $r" ;; esac
+done
+nrun=$(echo $runners | wc -w)
+
+# ---- the titles ----
+stamp= hz= guest=0 sweepload=
+if [ -s "$dir/summary.md" ]; then
+	first=$(head -n 1 "$dir/summary.md")
+	stamp=$(echo "$first" |
+		sed -n 's/^Measured \([0-9-]*\) with `\([^`]*\)`; \([a-z]*\): kernel=\([^ ]*\) hz=\([0-9]*\).*/\1, \2 (\3, Linux \4, HZ=\5)/p')
+	hz=$(echo "$first" | sed -n 's/.* hz=\([0-9]*\).*/\1/p')
+	case "$first" in *"; guest:"*) guest=1 ;; esac
+	sweepload=$(sed -n 's/^Scale sweep (`\([^`]*\)`.*/\1/p' "$dir/summary.md" | head -n 1)
+fi
+hz=${hz:-250}
+unit_note="ns"
+[ "$guest" = 1 ] && unit_note="emulated-CPU ns under QEMU TCG: compare runners within the run"
+
+head_gp() { # head_gp FILE WIDTH HEIGHT TITLE
+	cat <<-EOF
+	set terminal pngcairo size $2,$3 font 'sans,11' background rgb 'white'
+	set output '$dir/$1'
+	set termoption noenhanced
+	set encoding utf8
+	EOF
+	[ -z "$stamp" ] || echo "set label 99 \"$stamp\" at screen 0.99,0.008 right font 'sans,9' tc rgb '#555555'"
+	echo "set grid ytics mytics lc rgb '#dddddd', lc rgb '#eeeeee'"
+	echo "set grid xtics lc rgb '#dddddd'"
+}
+# The legend once, right of the panels, which all end at the same place.
+key_once() { echo "set key at screen 0.835,0.93 left top Left reverse samplen 2 spacing 1.1 box lc rgb '#bbbbbb' title 'runner'"; }
+panels() { echo "set lmargin at screen 0.08; set rmargin at screen 0.82"; }
+
+# ---- workloads, as the CSV has them ----
+csv=$dir/compare.csv
+c_wl=$(col "$csv" workload) c_e=$(col "$csv" engine)
+workloads=$(awk -F, -v c="$c_wl" 'NR > 1 && !s[$c]++ { print $c }' "$csv")
+nwl=$(echo $workloads | wc -w)
+
+# dots COLUMN SCALE: per runner a file of (x, y): the workload's place,
+# spread by runner, and the column's value / SCALE; n/a and 0 left out
+# (log y). The xtics are the workloads'.
+dots() {
+	local r
+	for r in $runners; do
+		awk -F, -v wl="$(echo $workloads)" -v rr="$r" -v ce="$c_e" -v cw="$c_wl" \
+			-v cv="$(col "$csv" "$1")" -v s="$2" -v k="$(echo $runners | tr ' ' '\n' | grep -n -x "$r" | cut -d: -f1)" \
+			-v n="$nrun" '
+			BEGIN { nw = split(wl, w, " "); for (j = 1; j <= nw; j++) at[w[j]] = j }
+			NR > 1 && $ce == rr && $cv ~ /^[0-9.]+$/ && $cv > 0 {
+				printf "%g %g\n", at[$cw] + (k - (n + 1) / 2) * 0.8 / n, $cv / s }
+			END { print "NaN NaN" }' "$csv" >"$work/$3-$r.dat"
+	done
+}
+xtics_wl() {
+	local j=1 w t=
+	for w in $workloads; do
+		t="$t${t:+, }'$w' $j"
+		j=$((j + 1))
+	done
+	echo "set xtics ($t) scale 0; set xrange [0.5:$nwl.5]"
+	# a light band between workloads
+	j=1
+	for w in $workloads; do
+		[ $((j % 2)) -eq 0 ] && echo "set object $j rect from $((j - 1)).5,graph 0 to $j.5,graph 1 behind fc rgb '#f4f4f4' fs solid noborder"
+		j=$((j + 1))
+	done
+}
+plot_dots() { # plot_dots PREFIX: a plot line of every runner's points
+	local p= r
+	for r in $runners; do
+		p+="${p:+, }'$work/$1-$r.dat' using 1:2 with points $(style "$r") title '$r'"
+	done
+	echo "plot $p"
+}
+
+# ---- ops.png: op cost ----
+dots "add ns" 1 add
+dots "mod ns" 1 mod
+dots "del ns" 1 del
+{
+	head_gp ops.png 1400 1500
+	echo "set multiplot title \"Op cost per workload, every runner: ns per add, mod and del; lower is cheaper\\n($unit_note; timer_list and hrtimer are the kernel's own)\" font 'sans,13'"
+	panels
+	xtics_wl
+	echo "set logscale y; set format y '%g'; set ylabel 'ns per op (log)'"
+	n=0
+	for op in add mod del; do
+		top=$(awk -v n=$n 'BEGIN { printf "%.3f", 0.91 - n * 0.30 }')
+		bot=$(awk -v n=$n 'BEGIN { printf "%.3f", 0.91 - n * 0.30 - 0.24 }')
+		echo "set tmargin at screen $top; set bmargin at screen $bot"
+		echo "set title '$op'"
+		if [ $n -eq 0 ]; then key_once; else echo "unset key"; fi
+		plot_dots "$op"
+		n=$((n + 1))
+	done
+	echo "unset multiplot"
+} >"$work/ops.gp"
+
+# ---- tick.png: busy tick p99 and max ----
+dots "tick p99 ns" 1000 p99
+dots "tick max ns" 1000 max
+{
+	head_gp tick.png 1400 1100
+	echo "set multiplot title \"Tick cost per workload: one busy tick of each runner, us; timer_list, hrtimer: their softirq runs\\n($unit_note)\" font 'sans,13'"
+	panels
+	xtics_wl
+	echo "set logscale y; set format y '%g'; set ylabel 'us (log)'"
+	echo "set tmargin at screen 0.92; set bmargin at screen 0.53; set title 'busy tick p99'"
+	key_once
+	plot_dots p99
+	echo "set tmargin at screen 0.46; set bmargin at screen 0.07; set title 'worst busy tick (max)'"
+	echo "unset key"
+	plot_dots max
+	echo "unset multiplot"
+} >"$work/tick.gp"
+
+# ---- burst.png: the burst's worst cascade and worst tick ----
+# per runner: its place, the value in ms (or NaN), a label for no value
+bars() { # bars COLUMN PREFIX
+	local j=1 r v
+	: >"$work/$2.dat"
+	for r in $runners; do
+		v=$(awk -F, -v w="$c_wl" -v ce="$c_e" -v c="$(col "$csv" "$1")" -v rr="$r" \
+			'NR > 1 && $w == "burst" && $ce == rr { print $c }' "$csv")
+		case "$v" in
+		""|n/a) echo "$j NaN n/a $r" ;;
+		0) echo "$j NaN none $r" ;;
+		*) echo "$j $(awk -v v="$v" 'BEGIN { printf "%g", v / 1e6 }') - $r" ;;
+		esac >>"$work/$2.dat"
+		j=$((j + 1))
+	done
+}
+if grep -q '^burst,' "$csv"; then
+	bars "cascade max ns" casc
+	bars "tick max ns" worst
+	nb=$(awk -F, -v w="$c_wl" -v c="$(col "$csv" N)" '$w == "burst" { print $c; exit }' "$csv")
+	xt=$(echo $runners | tr ' ' '\n' | awk '{ printf "%s\"%s\" %d", (NR > 1 ? ", " : ""), $1, NR }')
+	bar_plot() { # bar_plot PREFIX: boxes in each runner's colour, labels where none
+		local p= r j=1
+		for r in $runners; do
+			p+="${p:+, }'$work/$1.dat' every ::$((j - 1))::$((j - 1)) using 1:2 with boxes fs solid 0.85 border lc rgb '#333333' $(style "$r" | sed 's/ pt.*//') notitle"
+			j=$((j + 1))
+		done
+		p+=", '$work/$1.dat' using 1:(ylow):(strcol(3) eq '-' ? '' : strcol(3)) with labels offset 0,0.6 font 'sans,10' tc rgb '#555555' notitle"
+		p+=", '$work/$1.dat' using 1:(\$2 == \$2 ? \$2 : NaN):(sprintf('%.3g', \$2)) with labels offset 0,0.7 font 'sans,9' notitle"
+		echo "plot $p"
+	}
+	{
+		head_gp burst.png 1400 1100
+		echo "set multiplot title \"The burst: $nb timers due in one jiffy, one tv2 slot; ms ($unit_note)\" font 'sans,13'"
+		echo "set lmargin at screen 0.08; set rmargin at screen 0.97"
+		echo "set xtics ($xt) rotate by 35 right scale 0; set xrange [0.4:$nrun.6]"
+		echo "set boxwidth 0.7; set logscale y; set format y '%g'; set ylabel 'ms (log)'; unset key"
+		echo "set tmargin at screen 0.92; set bmargin at screen 0.57"
+		echo "set title 'worst cascade: ms spent moving timers down a level in one tick (none: the runner does not cascade)'"
+		echo "stats '$work/casc.dat' using 2 nooutput; ylow = STATS_min / 3; set yrange [ylow / 2:STATS_max * 3]"
+		bar_plot casc
+		echo "set tmargin at screen 0.47; set bmargin at screen 0.12"
+		echo "set title 'worst busy tick: the cascade and running the callbacks due'"
+		echo "set autoscale y; stats '$work/worst.dat' using 2 nooutput; ylow = STATS_min / 3; set yrange [ylow / 2:STATS_max * 3]"
+		bar_plot worst
+		echo "unset multiplot"
+	} >"$work/burst.gp"
+fi
+
+# ---- lateness.png: CCDF of late ns ----
+# From hist.csv (workload,runner,metric,floor ns,count) when there: share of
+# runs at or above each bucket's floor; else three points from compare.csv:
+# p50 (0.5), p99 (0.01), max (1 / runs).
+late_wls=$(echo $workloads | tr ' ' '\n' | grep -v -x burst || true)
+hist=$dir/hist.csv
+src=
+for w in $late_wls; do
+	for r in $runners; do
+		f=$work/late-$w-$r.dat
+		if [ -s "$hist" ]; then
+			src="histograms (hist.csv)"
+			awk -F, -v w="$w" -v rr="$r" '
+				NR > 1 && $1 == w && $2 == rr && $3 == "late" { x[++n] = $4; c[n] = $5; tot += $5 }
+				END {
+					left = tot
+					for (i = 1; i <= n; i++) {
+						if (x[i] > 0 && left > 0) printf "%g %g\n", x[i] / 1000, left / tot
+						left -= c[i]
+					}
+					print "NaN NaN"
+				}' "$hist" >"$f"
+		else
+			src="p50, p99 and max of compare.csv"
+			awk -F, -v w="$w" -v rr="$r" -v cw="$c_wl" -v ce="$c_e" \
+				-v a="$(col "$csv" "late p50 us")" -v b="$(col "$csv" "late p99 us")" \
+				-v m="$(col "$csv" "late max us")" -v n="$(col "$csv" runs)" '
+				NR > 1 && $cw == w && $ce == rr && $n > 0 {
+					# p99 only where it is not the max (100 runs or more)
+					if ($a > 0) printf "%g 0.5\n", $a
+					if ($b > 0 && $n >= 100) printf "%g 0.01\n", $b
+					if ($m > 0) printf "%g %g\n", $m, 1 / $n }
+				END { print "NaN NaN" }' "$csv" >"$f"
+		fi
+	done
+done
+jus=$((1000000 / hz))
+{
+	head_gp lateness.png 1400 1200
+	echo "set multiplot title \"Lateness: the share of timer runs at least x us after their due jiffy's instant (CCDF, from the $src)\\nan estimate up to one jiffy off (arming time + jiffies to go); $unit_note\" font 'sans,13'"
+	panels
+	echo "set logscale xy; set format x '%g'; set format y '%g'; set xrange [1:*]; set yrange [*:1.2]"
+	echo "set xlabel 'us late (log; from 1 us)'; set ylabel 'share of runs >= x (log)'"
+	echo "set arrow 1 from $jus, graph 0 to $jus, graph 1 nohead dt 3 lc rgb '#444444'"
+	echo "set label 1 '1 jiffy' at $jus, graph 0.97 left offset 0.3,0 font 'sans,9'"
+	nl=$(echo $late_wls | wc -w)
+	rows=$(((nl + 1) / 2))
+	n=0
+	for w in $late_wls; do
+		c=$((n % 2)) rw=$((n / 2))
+		l=$(awk -v c=$c 'BEGIN { printf "%.3f", 0.07 + c * 0.385 }')
+		rm=$(awk -v c=$c 'BEGIN { printf "%.3f", 0.07 + c * 0.385 + 0.315 }')
+		top=$(awk -v r=$rw -v n=$rows 'BEGIN { printf "%.3f", 0.92 - r * 0.86 / n }')
+		bot=$(awk -v r=$rw -v n=$rows 'BEGIN { printf "%.3f", 0.92 - (r + 1) * 0.86 / n + 0.08 }')
+		echo "set lmargin at screen $l; set rmargin at screen $rm; set tmargin at screen $top; set bmargin at screen $bot"
+		echo "set title '$w'"
+		if [ $n -eq 0 ]; then key_once; else echo "unset key"; fi
+		p=
+		for r in $runners; do
+			p+="${p:+, }'$work/late-$w-$r.dat' using 1:2 with linespoints pi 6 $(style "$r") title '$r'"
+		done
+		echo "plot $p"
+		n=$((n + 1))
+	done
+	echo "unset multiplot"
+} >"$work/lateness.gp"
+[ -n "$late_wls" ] || rm "$work/lateness.gp"
+
+# ---- sweep.png: the scale sweep ----
+s=$dir/sweep.csv
+for r in $runners; do
+	awk -F, -v e="$r" -v ce="$(col "$s" engine)" -v cn="$(col "$s" N)" \
+		-v ca="$(col "$s" "add ns")" -v ct="$(col "$s" "tick ns per run")" '
+		NR > 1 && $ce == e { print $cn, ($ca ~ /^[0-9.]+$/ ? $ca : "NaN"), ($ct ~ /^[0-9.]+$/ && $ct > 0 ? $ct : "NaN") }
+		END { print "NaN NaN NaN" }' "$s" >"$work/sweep-$r.dat"
+done
+{
+	head_gp sweep.png 1400 1150
+	echo "set multiplot title \"Scale sweep${sweepload:+ ($sweepload)}: N pending timers, one runner per load; $unit_note\" font 'sans,13'"
+	panels
+	echo "set logscale xy; set format y '%g'"
+	echo "set xtics ('1k' 1000, '10k' 10000, '100k' 100000, '1M' 1000000)"
+	echo "set xlabel 'pending timers N (log)'; set xrange [700:1500000]"
+	echo "set tmargin at screen 0.92; set bmargin at screen 0.56"
+	echo "set title 'add: ns per add while filling 0 to N'; set ylabel 'ns per add (log)'"
+	key_once
+	p=
+	for r in $runners; do
+		p+="${p:+, }'$work/sweep-$r.dat' using 1:2 with linespoints $(style "$r") title '$r'"
+	done
+	echo "plot $p"
+	echo "set tmargin at screen 0.46; set bmargin at screen 0.08; unset key"
+	echo "set title 'tick: busy tick ns per expired timer'; set ylabel 'ns per expired timer (log)'"
+	echo "plot ${p//using 1:2/using 1:3}"
+	echo "unset multiplot"
+} >"$work/sweep.gp"
+
+# has_data PREFIX COLUMN: some runner's file has a number there (gnuplot
+# fails on a panel with none: a figure without data is left out)
+has_data() { cat "$work/$1"-*.dat 2>/dev/null | awk -v c="$2" '$c ~ /^[0-9.e+-]+$/ { f = 1 } END { exit !f }'; }
+for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep; do
+	IFS=: read -r pre c fig <<<"$f"
+	[ -e "$work/$fig.gp" ] || continue
+	has_data "$pre" "$c" || { log "no data for $fig.png ($pre): left out"; rm -f "$work/$fig.gp"; }
+done
+for w in $late_wls; do
+	[ -e "$work/lateness.gp" ] || break
+	has_data "late-$w" 1 || { log "no lateness data for $w: lateness.png left out"; rm -f "$work/lateness.gp"; }
+done
+for gp in "$work"/*.gp; do
+	png=$(basename "$gp" .gp).png
+	gnuplot "$gp" 2>"$work/gnuplot.err" || { cat "$work/gnuplot.err" >&2; die "gnuplot failed on $png"; }
+	grep -v -i 'skipping data file with no valid points\|no valid points' "$work/gnuplot.err" >&2 || true
+	[ -s "$dir/$png" ] || die "$png not written"
+	log "wrote $dir/$png"
+done
