@@ -36,7 +36,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-10} "$here/fuzz/fuzz.sh" || fail=1
 
 cache="classic hash hash_vec"
 table=$(BENCH_SIZES=1000 BENCH_JIFFIES=256 BENCH_REPEAT=1 CG_JIFFIES=4 \
-	CACHE_ENGINES="$cache" "$here/bench/bench.sh")
+	BENCH_ENGINES="$engines" CACHE_ENGINES="$cache" "$here/bench/bench.sh")
 rc=$?
 printf '%s\n' "$table" >&2
 # A row per engine of the registry, every cell filled in; then the cache
