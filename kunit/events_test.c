@@ -146,6 +146,57 @@ static void events_expiry(struct kunit *test)
 }
 
 /*
+ * CPU 0 detaches the timer to run its callback (the cancel, at 1004) and
+ * CPU 1 starts it again (expiry 1100) before CPU 0 reaches the callback:
+ * the cancel is decided a delete, the start is an add, and CPU 0's expiry
+ * at 1004 is the callback of the arming before: stray, the new arming
+ * still armed. Its own expiry (on CPU 1 at 1100) is then an expiry. A
+ * second time with CPU 1 cancelling the new arming before CPU 0's expiry:
+ * that expiry leaves CPU 1's cancel undecided. And an expiry on CPU 0 at
+ * or after the new arming's expiry (a CPU expiring another's timers) is
+ * the new arming's own.
+ */
+static void events_expiry_replaced(struct kunit *test)
+{
+	struct tw_ev_timer t = {};
+	struct tw_ev_feed f = {};
+	struct tw_ev_verdict v;
+
+	tw_ev_feed(&f, &t, TW_EV_START, 0, 1000, 1004, 250);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1004, 0, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_START, 1, 1004, 1100, 250);
+	TW_EV_EXPECT(test, v, TW_EV_ADD, 1, 0);
+	KUNIT_EXPECT_EQ(test, t.stale, 1);
+	KUNIT_EXPECT_EQ(test, t.stale_cpu, 0U);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1004, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.armed, 1);
+	KUNIT_EXPECT_EQ(test, t.stale, 0);
+	KUNIT_EXPECT_EQ(test, t.expires, 1100UL);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 1, 1100, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_EXPIRY_NOCANCEL, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.armed, 0);
+
+	tw_ev_feed(&f, &t, TW_EV_START, 0, 1200, 1204, 250);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1204, 0, 250);
+	tw_ev_feed(&f, &t, TW_EV_START, 1, 1204, 1300, 250);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 1, 1205, 0, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1205, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.cancel, 1);
+	KUNIT_EXPECT_EQ(test, t.cancel_cpu, 1U);
+	v = tw_ev_feed(&f, &t, TW_EV_START, 1, 1205, 1400, 250);
+	TW_EV_EXPECT(test, v, TW_EV_MOD, 0, 0);
+
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1300, 0, 250);
+	tw_ev_feed(&f, &t, TW_EV_START, 1, 1300, 1302, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1302, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_EXPIRY_NOCANCEL, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.armed, 0);
+	KUNIT_EXPECT_EQ(test, t.stale, 0);
+}
+
+/*
  * A cancel of a timer not armed is stray; a second cancel decides the
  * first a delete (its next event is no expiry, no re-arm) and is stray.
  */
@@ -269,6 +320,7 @@ static struct kunit_case tw_events_cases[] = {
 	KUNIT_CASE(events_mod),
 	KUNIT_CASE(events_cancel_then_late_start),
 	KUNIT_CASE(events_expiry),
+	KUNIT_CASE(events_expiry_replaced),
 	KUNIT_CASE(events_cancels),
 	KUNIT_CASE(events_settle),
 	KUNIT_CASE(events_start_armed_ages),

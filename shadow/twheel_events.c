@@ -70,11 +70,19 @@ static u8 tw_ev_start(struct tw_ev_timer *t, const struct tw_ev *ev,
 {
 	u8 what = TW_EV_ADD;
 
+	if (t->stale && ev->cpu == t->stale_cpu)
+		t->stale = 0;
 	if (t->cancel) {
-		if (tw_ev_next_to_cancel(t, ev))
+		if (tw_ev_next_to_cancel(t, ev)) {
 			what = TW_EV_MOD;
-		else
+		} else {
 			v->del = 1;
+			/* the cancel may have been a callback's on its CPU */
+			if (ev->cpu != t->cancel_cpu) {
+				t->stale = 1;
+				t->stale_cpu = t->cancel_cpu;
+			}
+		}
 		t->cancel = 0;
 	} else if (t->armed) {
 		if (ev->timed && tw_ev_aged(t, ev->now, per_s))
@@ -92,6 +100,8 @@ static u8 tw_ev_start(struct tw_ev_timer *t, const struct tw_ev *ev,
 static u8 tw_ev_cancel(struct tw_ev_timer *t, const struct tw_ev *ev,
 		       struct tw_ev_verdict *v)
 {
+	if (t->stale && ev->cpu == t->stale_cpu)
+		t->stale = 0;
 	/* a cancel's next event is a cancel: the first was a delete */
 	v->del = tw_ev_settle(t);
 	if (!t->armed)
@@ -107,6 +117,12 @@ static u8 tw_ev_cancel(struct tw_ev_timer *t, const struct tw_ev *ev,
 static u8 tw_ev_expire(struct tw_ev_timer *t, const struct tw_ev *ev,
 		       struct tw_ev_verdict *v)
 {
+	if (t->stale && ev->cpu == t->stale_cpu) {
+		t->stale = 0;
+		/* the callback of the arming before another CPU's start */
+		if (ev->timed && time_before(ev->now, t->expires))
+			return TW_EV_STRAY;
+	}
 	if (t->cancel) {
 		t->cancel = 0;
 		if (ev->cpu == t->cancel_cpu)
@@ -130,7 +146,8 @@ static u8 tw_ev_expire(struct tw_ev_timer *t, const struct tw_ev *ev,
  * decided by the timer's next event; a start right after its cancel on the
  * same CPU is a re-arm, a start of an armed timer with no cancel one too
  * unless the timer was aged out; an expiry takes its cancel on the same
- * CPU in; cancels and expiries of a timer not armed are stray.
+ * CPU in; cancels and expiries of a timer not armed are stray, and so is
+ * the expiry of an arming another CPU's start replaced.
  *
  * Return: the verdict: the event's meaning, and whether the timer's
  * undecided cancel was decided a delete or its arming aged out before it.

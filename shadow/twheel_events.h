@@ -35,6 +35,15 @@
  *   not a re-arm (@aged in the verdict).
  * - A cancel or an expiry of a timer not armed in the model (its start,
  *   or the event before it, was lost) means nothing: TW_EV_STRAY.
+ * - A timer can be started on one CPU while another CPU, which detached it
+ *   to run its callback (the cancel), has not reached the callback yet.
+ *   That start decides the cancel a delete, as above; the expiry that
+ *   follows on the cancel's CPU is the callback of the arming before the
+ *   start, not of the new one: an expiry on that CPU before the new
+ *   arming's expiry is TW_EV_STRAY and leaves the timer as it is (armed,
+ *   or with its own undecided cancel). The kernel runs no timer before its
+ *   expiry, so a later one is the new arming's own (a CPU that expires
+ *   another's timers, since 6.9's pull model, may do that).
  */
 #ifndef TWHEEL_EVENTS_H
 #define TWHEEL_EVENTS_H
@@ -69,8 +78,11 @@ enum tw_ev_what {
  * @cancel_at: the clock at its undecided cancel
  * @cancel_seq: that cancel's event number (struct tw_ev's @seq)
  * @cancel_cpu: that cancel's CPU
+ * @stale_cpu: the CPU of a cancel a start on another CPU decided, while
+ *	@stale (its expiry, of the arming before that start, may follow)
  * @armed: pending in the kernel's view, and not cancelled
  * @cancel: it has an undecided cancel (then not @armed)
+ * @stale: @stale_cpu is set
  *
  * All zero: a timer with no event yet.
  */
@@ -80,8 +92,10 @@ struct tw_ev_timer {
 	unsigned long cancel_at;
 	u64 cancel_seq;
 	u32 cancel_cpu;
+	u32 stale_cpu;
 	u8 armed;
 	u8 cancel;
+	u8 stale;
 };
 
 /**
