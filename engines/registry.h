@@ -13,6 +13,7 @@
 #ifndef TWHEEL_ENGINES_REGISTRY_H
 #define TWHEEL_ENGINES_REGISTRY_H
 
+#include <linux/jiffies.h>
 #include "twheel.h"
 #include "engines/classic.h"
 #include "engines/classic_bounded.h"
@@ -164,6 +165,83 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 #undef TWHEEL_ENGINE
 	(void)0;
 	return twheel_advance(e, now);
+}
+
+/* Pops and runs what is collected while the budget lasts; false once out. */
+static __always_inline bool tw_run_collected_as(struct twheel_engine *e,
+						enum twheel_kind kind,
+						unsigned long jiffy,
+						twheel_run_fn fn, void *arg,
+						struct twheel_run *run,
+						unsigned long *n)
+{
+	struct twheel_timer *t;
+
+	while (!run || !run->budget || run->used < run->budget) {
+		t = twheel_pop_as(e, kind);
+		if (!t)
+			return true;
+		fn(t, jiffy, arg);
+		(*n)++;
+		if (run)
+			run->used++;
+	}
+	run->stopped = true;
+	return false;
+}
+
+/**
+ * twheel_run_as() - twheel_run() for an engine of a known kind
+ * @e: the engine
+ * @kind: @e->kind, as a constant where the caller knows it
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ * @run: the budget and what the run did; NULL: no budget
+ *
+ * twheel_run() (engines/run.c) is this with the kind not known; a caller
+ * that knows it (a runner's tick copied per kind) gets the engine's own
+ * advance and pop inline, and @fn too where it is a constant.
+ *
+ * Return: the number of timers handed to @fn.
+ */
+static __always_inline unsigned long
+twheel_run_as(struct twheel_engine *e, enum twheel_kind kind,
+	      unsigned long now, twheel_run_fn fn, void *arg,
+	      struct twheel_run *run)
+{
+	unsigned long span, d, jiffy, n = 0;
+	u64 cascaded;
+	bool more;
+
+	if (run) {
+		/* what an earlier run's budget left collected goes first */
+		run->stopped = false;
+		more = tw_run_collected_as(e, kind, now, fn, arg, run, &n);
+		run->leftover = n;
+		if (!more)
+			return n;
+	}
+	while (!time_after(e->clk, now)) {
+		if (e->clk == now) {	/* one jiffy left: no look-up */
+			jiffy = now;
+		} else {
+			span = now - e->clk;
+			d = twheel_next_event(e, span + 1);
+			if (d > span) {
+				twheel_advance_as(e, kind, now);
+				break;
+			}
+			jiffy = e->clk + d;
+		}
+		cascaded = e->st.cascaded;
+		twheel_advance_as(e, kind, jiffy);
+		if (run)
+			run->used += e->st.cascaded - cascaded;
+		if (!tw_run_collected_as(e, kind, jiffy, fn, arg, run, &n))
+			break;
+	}
+	return n;
 }
 
 #endif /* TWHEEL_ENGINES_REGISTRY_H */

@@ -364,12 +364,18 @@ static void tw_engine_cascade_traced(struct twheel_engine *e, unsigned int lvl,
 	trace_twheel_cascade(e, lvl, slot, moved, ns);
 }
 
-/* The driver's tick (softirq): every jiffy up to now, callbacks included. */
-static void tw_engine_tick(struct tw_runner *r, unsigned long now)
+/*
+ * The driver's tick (softirq): every jiffy up to now, callbacks included.
+ * A budget of 0 (none) runs everything: then nothing is ever left over.
+ */
+static __always_inline void tw_engine_tick_as(struct tw_runner *r,
+					      unsigned long now,
+					      enum twheel_kind kind)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_engine *e = er->e;
 	struct tw_run_stats *rs = &r->rs;
+	struct twheel_run run = {};
 	u64 t0 = ktime_get_ns(), cascaded;
 	unsigned long span, runs;
 
@@ -390,21 +396,16 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	/* Set here, under the lock: the engine reads it only while we hold it. */
 	e->on_cascade = trace_twheel_cascade_enabled() ?
 			tw_engine_cascade_traced : NULL;
-	if (tw_wl.p.budget) {
-		struct twheel_run run = { .budget = tw_wl.p.budget };
-
-		runs = twheel_run(e, now, tw_engine_run_one, r, &run);
-		er->backlog = run.stopped;
-		rs->deferred += run.leftover;
-		if (run.stopped) {
-			rs->ticks_at_budget++;
-			rs->backlog++;
-			rs->backlog_max = max(rs->backlog_max, rs->backlog);
-		} else {
-			rs->backlog = 0;
-		}
+	run.budget = tw_wl.p.budget;
+	runs = twheel_run_as(e, kind, now, tw_engine_run_one, r, &run);
+	er->backlog = run.stopped;
+	rs->deferred += run.leftover;
+	if (run.stopped) {
+		rs->ticks_at_budget++;
+		rs->backlog++;
+		rs->backlog_max = max(rs->backlog_max, rs->backlog);
 	} else {
-		runs = twheel_run_until(e, now, tw_engine_run_one, r);
+		rs->backlog = 0;
 	}
 	rs->ticks++;
 	rs->expired_max = max_t(u64, rs->expired_max, runs);
@@ -421,6 +422,11 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
 	spin_unlock(&r->lock);
+}
+
+static void tw_engine_tick(struct tw_runner *r, unsigned long now)
+{
+	tw_engine_tick_as(r, now, TWHEEL_NR_KINDS);
 }
 
 /*
@@ -602,7 +608,7 @@ static void tw_engine_forget(struct tw_runner *r)
 	spin_unlock_bh(&r->lock);
 }
 
-/* What every engine runner's ops have; arm, del and bench_op are set apart. */
+/* What every engine runner's ops have; arm, del, tick, bench_op set apart. */
 #define TW_ENGINE_RUNNER_OPS					\
 	.timer_size	= sizeof(struct tw_engine_timer),	\
 	.caps		= TW_CAP_ENGINE,			\
@@ -611,7 +617,6 @@ static void tw_engine_forget(struct tw_runner *r)
 	.reserve	= tw_engine_reserve,			\
 	.setup		= tw_engine_setup,			\
 	.pending	= tw_engine_pending,			\
-	.tick		= tw_engine_tick,			\
 	.next_event	= tw_engine_next_event,			\
 	.needs_room	= tw_engine_needs_room,			\
 	.make_room	= tw_engine_make_room,			\
@@ -627,13 +632,15 @@ const struct tw_runner_ops tw_engine_runner_ops = {
 	TW_ENGINE_RUNNER_OPS,
 	.arm		= tw_engine_arm,
 	.del		= tw_engine_del,
+	.tick		= tw_engine_tick,
 	.bench_op	= tw_engine_bench_op,
 };
 
 /*
- * Each engine gets its own arm and del, its kind a constant in them: an
- * engine with fast paths (FAST in the registry) has its code inlined
- * there, any other a direct call of its composed operation. The kind is
+ * Each engine gets its own arm, del, tick and bench op, its kind a
+ * constant in them: an engine with fast paths (FAST in the registry) has
+ * its code inlined there (the tick's advance and pop too), any other a
+ * direct call of its composed operation. The kind is
  * decided once, when the runner is set up (its ops: one of
  * tw_engine_runner_ops_of[]), and never tested on the hot path.
  */
@@ -646,6 +653,10 @@ static void tw_engine_arm_##name(struct tw_runner *r, struct tw_wtimer *w,	\
 static void tw_engine_del_##name(struct tw_runner *r, struct tw_wtimer *w)	\
 {										\
 	tw_engine_del_as(r, w, TWHEEL_##NAME);					\
+}										\
+static void tw_engine_tick_##name(struct tw_runner *r, unsigned long now)	\
+{										\
+	tw_engine_tick_as(r, now, TWHEEL_##NAME);				\
 }										\
 static void tw_engine_bench_op_##name(struct tw_runner *r,			\
 				      struct tw_wtimer *w,			\
@@ -664,6 +675,7 @@ static void tw_engine_bench_op_##name(struct tw_runner *r,			\
 		TW_ENGINE_RUNNER_OPS,					\
 		.arm	= tw_engine_arm_##name,				\
 		.del	= tw_engine_del_##name,				\
+		.tick	= tw_engine_tick_##name,			\
 		.bench_op = tw_engine_bench_op_##name,			\
 	}
 
