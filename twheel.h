@@ -451,6 +451,8 @@ struct twheel_ops {
 
 /**
  * struct twheel_engine - what every engine has; embedded in each kind's own
+ * @entry: @ops->entry, copied at set-up: twheel_add() and the others call
+ *	through it, one load fewer than through @ops
  * @ops: the engine's kind
  * @kind: @ops->kind, at hand for read-outs
  * @clk: the next jiffy to process
@@ -467,6 +469,7 @@ struct twheel_ops {
  *	must not touch the engine. NULL: not called.
  */
 struct twheel_engine {
+	struct twheel_entry entry;
 	const struct twheel_ops *ops;
 	enum twheel_kind kind;
 	unsigned long clk;
@@ -597,8 +600,8 @@ int twheel_create(const struct twheel_ops *ops, void *state,
 
 /*
  * The operations. twheel_add() and the others make one indirect call
- * through the engine's ops (twheel_ops.entry), whatever the number of
- * engines; the kind is decided once, when the engine is set up. An engine
+ * through the engine's entry (twheel_ops.entry, copied into the engine at
+ * set-up), whatever the number of engines; the kind is decided once, when the engine is set up. An engine
  * with fast paths has its inlined code there, out of line; any other has
  * the engine-independent twheel_ops_add() and the others (twheel_core.c).
  * A caller that knows the kind at compile time can inline the fast paths
@@ -630,7 +633,7 @@ static inline bool twheel_pending(const struct twheel_engine *e,
 static inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
 			     unsigned long expires)
 {
-	return e->ops->entry.add(e, t, expires);
+	return e->entry.add(e, t, expires);
 }
 
 /**
@@ -642,7 +645,7 @@ static inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
  */
 static inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 {
-	return e->ops->entry.del(e, t);
+	return e->entry.del(e, t);
 }
 
 /**
@@ -656,7 +659,7 @@ static inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 static inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 			      unsigned long expires)
 {
-	return e->ops->entry.mod(e, t, expires);
+	return e->entry.mod(e, t, expires);
 }
 
 /**
@@ -667,7 +670,7 @@ static inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
  */
 static inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
-	return e->ops->entry.pop(e);
+	return e->entry.pop(e);
 }
 
 /**
@@ -679,7 +682,7 @@ static inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
  */
 static inline bool twheel_advance(struct twheel_engine *e, unsigned long now)
 {
-	return e->ops->entry.advance(e, now);
+	return e->entry.advance(e, now);
 }
 
 /*
