@@ -1445,11 +1445,12 @@ static void rp_or_report(FILE *m, const struct rp_trace *tr)
 	fprintf(m, "\n");
 	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
 		x = &or->miss[i];
-		fprintf(m, "# oracle disagrees: line %llu, %llu.%06llu s, timer %llx, expires %lu at jiffies %lu: kernel idx %u bucket_expiry %lu, modern idx %u bucket_expiry %lu\n",
+		fprintf(m, "# oracle disagrees: line %llu, %llu.%06llu s, timer %llx, expires %lu at jiffies %lu: kernel idx %llu bucket_expiry %lu, modern idx %u bucket_expiry %lu\n",
 			(unsigned long long)x->line,
 			(unsigned long long)(x->ts_ns / 1000000000ULL),
 			(unsigned long long)(x->ts_ns % 1000000000ULL / 1000),
-			(unsigned long long)x->ptr, x->expires, x->jiffies, x->idx,
+			(unsigned long long)x->ptr, x->expires, x->jiffies,
+			(unsigned long long)x->idx,
 			x->be, x->ours, x->ours_be);
 	}
 }
@@ -1480,10 +1481,11 @@ static void rp_or_json(const struct rp_trace *tr)
 	       (unsigned long long)or->n[RP_OR_DISAGREE]);
 	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
 		x = &or->miss[i];
-		printf("%s{\"line\": %llu, \"ts_ns\": %llu, \"timer\": \"%llx\", \"expires\": %lu, \"jiffies\": %lu, \"kernel_idx\": %u, \"kernel_bucket_expiry\": %lu, \"modern_idx\": %u, \"modern_bucket_expiry\": %lu}",
+		printf("%s{\"line\": %llu, \"ts_ns\": %llu, \"timer\": \"%llx\", \"expires\": %lu, \"jiffies\": %lu, \"kernel_idx\": %llu, \"kernel_bucket_expiry\": %lu, \"modern_idx\": %u, \"modern_bucket_expiry\": %lu}",
 		       i ? ", " : "", (unsigned long long)x->line,
 		       (unsigned long long)x->ts_ns, (unsigned long long)x->ptr,
-		       x->expires, x->jiffies, x->idx, x->be, x->ours, x->ours_be);
+		       x->expires, x->jiffies, (unsigned long long)x->idx, x->be,
+		       x->ours, x->ours_be);
 	}
 	printf("]}");
 }

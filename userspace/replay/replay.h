@@ -196,7 +196,8 @@ enum rp_or_class { RP_OR_AGREE, RP_OR_AHEAD, RP_OR_BEHIND, RP_OR_DISAGREE,
 struct rp_or_miss {
 	uint64_t line, ts_ns, ptr;
 	unsigned long expires, jiffies, be, ours_be;
-	unsigned int idx, ours;
+	uint64_t idx;
+	unsigned int ours;
 };
 
 /**
