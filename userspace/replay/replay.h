@@ -153,14 +153,15 @@ struct tw_user_engine;
  * hrtimer on a clock ahead of the trace's (rp_calibrate()); @cancel:
  * index + 1 of the RP_DEL of its undecided cancel; @or_base: the timer
  * base its last start queued it on (replay_oracle.c), + 1, 0 if none;
- * @or_be: that start's bucket_expiry, the kernel's.
+ * @or_be: that start's bucket_expiry, the kernel's; @or_walk: the last
+ * walk of a base's list that met it (struct rp_or_base).
  */
 struct rp_shadow {
 	uint64_t ptr;
 	uint32_t hr:1, wall:1, boot:1;
 	struct tw_ev_timer ev;
 	size_t cancel;
-	uint32_t or_base;
+	uint32_t or_base, or_walk;
 	unsigned long or_be;
 };
 
@@ -208,10 +209,16 @@ struct rp_or_miss {
  * @next: the earliest bucket_expiry queued on it since it last ran its
  *	timers (@has_next): the kernel's next_expiry, which a delete leaves
  *	as it was
+ * @live: the timers started on it (shadow indices, @n of them, @cap
+ *	allocated): those still armed there are its pending ones; the
+ *	others, and a timer's second entry, are dropped when it is walked
+ *	(before it grows, and for the pending timers' earliest expiry)
  */
 struct rp_or_base {
 	unsigned long clk, next;
 	uint8_t has_clk, has_next;
+	uint32_t *live;
+	uint32_t n, cap;
 };
 
 /**
@@ -227,6 +234,7 @@ struct rp_or_base {
  * @miss: the first RP_OR_KEPT disagreements
  * @base: per CPU and base kind, RP_NR_BASE_KINDS a CPU (TP_MAX_CPUS of
  *	them), allocated at the first start with the fields
+ * @walk: the walks of a base's list so far
  * @wheel: a modern wheel, empty, at the traced machine's depth (8 levels
  *	at HZ 100 and below, else 9): its clock is set to each clock tried,
  *	and its placement is its .index op's; @depth its levels
@@ -238,6 +246,7 @@ struct rp_oracle {
 	uint64_t behind_def;
 	struct rp_or_miss miss[RP_OR_KEPT];
 	struct rp_or_base *base;
+	uint32_t walk;
 	struct tw_user_engine *wheel;
 	unsigned int depth;
 };

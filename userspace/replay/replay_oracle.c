@@ -63,6 +63,10 @@ static int rp_or_setup(struct rp_trace *tr)
 
 void rp_or_free(struct rp_oracle *o)
 {
+	size_t i;
+
+	for (i = 0; o->base && i < (size_t)TP_MAX_CPUS * RP_NR_BASE_KINDS; i++)
+		free(o->base[i].live);
 	if (o->wheel)
 		tw_user_engine_free(o->wheel);
 	free(o->wheel);
@@ -110,28 +114,53 @@ static int rp_or_behind_ok(const struct rp_or_base *b, unsigned long c,
 }
 
 /*
- * The earliest bucket_expiry of the timers the trace holds pending on
- * base bi (+ 1 in or_base), before jiffies j and not before its known
- * clock, into c: 1, or 0 if there is none.
+ * Walks base b's list (bi + 1 in or_base): keeps each timer still armed
+ * on it once, drops the rest. With j, the earliest bucket_expiry of those
+ * before jiffies j and not before b's known clock into c: 1, or 0 if
+ * there is none.
  */
-static int rp_or_live_min(const struct rp_trace *tr, uint32_t bi,
-			  const struct rp_or_base *b, unsigned long j,
-			  unsigned long *c)
+static int rp_or_walk(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
+		      const unsigned long *j, unsigned long *c)
 {
-	const struct rp_shadow *sh;
+	struct rp_shadow *sh;
+	uint32_t i, k = 0, walk = ++tr->oracle.walk;
 	int have = 0;
-	uint32_t i;
 
-	for (i = 0; i < tr->nsh; i++) {
-		sh = &tr->sh[i];
-		if (sh->hr || sh->or_base != bi || !sh->ev.armed ||
-		    !rp_or_behind_ok(b, sh->or_be, j))
+	for (i = 0; i < b->n; i++) {
+		sh = &tr->sh[b->live[i]];
+		if (sh->or_base != bi || !sh->ev.armed || sh->or_walk == walk)
+			continue;
+		sh->or_walk = walk;
+		b->live[k++] = b->live[i];
+		if (!j || !rp_or_behind_ok(b, sh->or_be, *j))
 			continue;
 		if (!have || time_before(sh->or_be, *c))
 			*c = sh->or_be;
 		have = 1;
 	}
+	b->n = k;
 	return have;
+}
+
+/* Timer sh is started on base b (bi + 1 in or_base): on its list. */
+static int rp_or_list(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
+		      struct rp_shadow *sh)
+{
+	uint32_t *p, cap;
+
+	if (b->n == b->cap)
+		rp_or_walk(tr, bi, b, NULL, NULL);
+	/* grown when half full after the walk: each entry walked O(1) times */
+	if (2 * b->n >= b->cap) {
+		cap = b->cap ? 2 * b->cap : 16;
+		p = realloc(b->live, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		b->live = p;
+		b->cap = cap;
+	}
+	b->live[b->n++] = sh - tr->sh;
+	return 0;
 }
 
 static void rp_or_keep(struct rp_trace *tr, const struct tp_event *ev,
@@ -158,7 +187,7 @@ static void rp_or_keep(struct rp_trace *tr, const struct tp_event *ev,
  * into c (the event's jiffies j where it disagrees).
  */
 static enum rp_or_class rp_or_class(struct rp_trace *tr, uint32_t bi,
-				    const struct rp_or_base *b,
+				    struct rp_or_base *b,
 				    const struct tp_event *ev, unsigned long j,
 				    unsigned long *c)
 {
@@ -179,7 +208,7 @@ static enum rp_or_class rp_or_class(struct rp_trace *tr, uint32_t bi,
 		*c = b->next;
 		return RP_OR_BEHIND;
 	}
-	if (rp_or_live_min(tr, bi + 1, b, j, &next) && rp_or_fits(o, next, ev)) {
+	if (rp_or_walk(tr, bi + 1, b, &j, &next) && rp_or_fits(o, next, ev)) {
 		*c = next;
 		return RP_OR_BEHIND;
 	}
@@ -240,6 +269,8 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 	b->has_next = 1;
 	sh->or_base = bi + 1;
 	sh->or_be = ev->bucket_expiry;
+	if (rp_or_list(tr, bi + 1, b, sh))
+		tr->nomem = 1;
 }
 
 /**
