@@ -19,6 +19,13 @@ as_root() {
 	fi
 }
 
+# need_valgrind WHO: stop, in one line naming the package, where valgrind
+# (callgrind) is not installed; WHO is the script that needs it.
+need_valgrind() {
+	command -v valgrind >/dev/null 2>&1 ||
+		die "$1 needs valgrind for its callgrind columns, and it is not installed: install the package valgrind (apt-get install valgrind)"
+}
+
 # apt_need PKG... : install the Debian packages that are not installed yet.
 apt_need() {
 	local missing=() p

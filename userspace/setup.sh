@@ -45,7 +45,7 @@ fi
 # No apt: only valgrind may be missing, and then there are no Ir columns.
 for p in "${missing[@]}"; do
 	case $p in
-	valgrind) log "no valgrind: the tools build and run natively, their Ir columns need it (replay: REPLAY_CALLGRIND=0)" ;;
+	valgrind) log "no valgrind: the tools build; the replay runs without its Ir columns (REPLAY_CALLGRIND=0), bench.sh and stream.sh not at all (install the package valgrind)" ;;
 	*) die "install $p (no apt-get here): userspace/setup.sh ${1:-} needs it" ;;
 	esac
 done

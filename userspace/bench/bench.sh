@@ -60,6 +60,8 @@ cache_geometry=${CACHE_GEOMETRY:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16
 bench=$top/build/bench
 
 ksrc=$("$top/setup.sh")
+# setup.sh installs valgrind where apt-get is; elsewhere it may be missing
+need_valgrind userspace/bench/bench.sh
 make -s -C "$top" KSRC="$ksrc" bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

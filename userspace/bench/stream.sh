@@ -58,6 +58,8 @@ md|csv) ;;
 esac
 
 ksrc=$("$top/setup.sh")
+# setup.sh installs valgrind where apt-get is; elsewhere it may be missing
+need_valgrind userspace/bench/stream.sh
 make -s -C "$top" KSRC="$ksrc" ${RATAS:+RATAS="$RATAS"} stream
 if [ -n "${RATAS:-}" ]; then
 	engines="$engines ratas_cc"

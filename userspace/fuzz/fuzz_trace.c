@@ -7,6 +7,8 @@
  *    stack-trace and malformed lines add up to the lines, counted here
  *    independently;
  *  - the kernel's view: every start is an add or a re-arm;
+ *  - the placement oracle (replay_oracle.c): every timer_start checked or
+ *    counted unchecked, every checked one in exactly one class;
  *  - every engine's counters add up (added = expired + deleted + pending,
  *    pending = what it holds), and it made one call per start and delete;
  *  - the exact engines ran every timer exactly at its due tick, when the
@@ -89,6 +91,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 tr.malformed == lines,
 		 "a line not accounted for once");
 	fz_check(forms == sum, "an event with no form");
+	if (!tr.nomem) {
+		const struct rp_oracle *o = &tr.oracle;
+
+		fz_check(o->starts + o->unchecked == tr.count[TP_TIMER_START],
+			 "a timer_start neither checked by the oracle nor not");
+		fz_check(o->n[RP_OR_AGREE] + o->n[RP_OR_AHEAD] + o->n[RP_OR_BEHIND] +
+			 o->n[RP_OR_DISAGREE] == o->starts,
+			 "an oracle start in no class, or two");
+	}
 	for (s = 0; s < RP_NR_STREAMS && !tr.nomem; s++) {
 		fz_check(tr.st[s].k.adds + tr.st[s].k.rearms == tr.st[s].starts,
 			 "a start neither an add nor a re-arm");

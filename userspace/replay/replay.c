@@ -1253,7 +1253,28 @@ static void rp_csv_num(double v, const char *fmt)
 		printf(fmt, v);
 }
 
-static void rp_out_row(int s, const struct rp_row *w, int first)
+/*
+ * The oracle's cells: on the timer_list kernel row its verdict, checked or
+ * "not checked: ...", and its counts; empty on the others.
+ */
+static void rp_or_csv(const struct rp_oracle *or)
+{
+	if (!or) {
+		printf(",,,,,\n");
+		return;
+	}
+	if (!or->starts) {
+		printf(",not checked: the trace has no bucket_expiry,,,,\n");
+		return;
+	}
+	printf(",checked,%llu,%llu,%llu,%llu\n", (unsigned long long)or->starts,
+	       (unsigned long long)or->n[RP_OR_AGREE],
+	       (unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
+	       (unsigned long long)or->n[RP_OR_DISAGREE]);
+}
+
+static void rp_out_row(int s, const struct rp_row *w, int first,
+		       const struct rp_oracle *or)
 {
 	const char *lf = rp_late_fmt(s);
 	int c;
@@ -1278,9 +1299,10 @@ static void rp_out_row(int s, const struct rp_row *w, int first)
 		rp_csv_num(w->nlate ? w->p50 : -1, lf);
 		rp_csv_num(w->nlate ? w->p99 : -1, lf);
 		rp_csv_num(w->nlate ? w->max : -1, lf);
-		printf(",%llu,%s,%s\n", (unsigned long long)w->early,
+		printf(",%llu,%s,%s", (unsigned long long)w->early,
 		       w->kernel ? "" : !w->early && (!w->nlate || !w->max) ? "yes" : "no",
 		       w->kernel ? "" : w->ok ? "ok" : "BROKEN");
+		rp_or_csv(w->kernel && s == RP_TIMER ? or : NULL);
 		return;
 	}
 	printf("%s    {\"stream\": \"%s\", \"engine\": ", first ? "" : ",\n", rp_stream_title[s]);
@@ -1381,6 +1403,93 @@ static void rp_hists(int s, const struct rp_row *rows, int n)
 static char rp_v[RP_NR_STREAMS][2][1024];
 static int rp_said[RP_NR_STREAMS];
 
+/* The oracle (replay_oracle.c): its one line, into v. */
+static void rp_or_verdict(const struct rp_oracle *or, char *v, size_t n)
+{
+	uint64_t ex = or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND];
+
+	if (!or->starts) {
+		snprintf(v, n, "not checked: the trace has no bucket_expiry");
+		return;
+	}
+	snprintf(v, n, "%s: agree %llu, explained by the base clock %llu, disagree %llu, of %llu starts",
+		 or->n[RP_OR_DISAGREE] ? "modern filed starts elsewhere than the kernel" :
+		 "modern filed every start where the kernel did",
+		 (unsigned long long)or->n[RP_OR_AGREE], (unsigned long long)ex,
+		 (unsigned long long)or->n[RP_OR_DISAGREE],
+		 (unsigned long long)or->starts);
+}
+
+/* The oracle's section: the classes, the first disagreements. */
+static void rp_or_report(FILE *m, const struct rp_trace *tr)
+{
+	const struct rp_oracle *or = &tr->oracle;
+	const struct rp_or_miss *x;
+	uint64_t i;
+
+	if (!or->starts) {
+		fprintf(m, "# oracle: not checked: the trace has no bucket_expiry (timer_start carries it from 6.8 on)\n");
+		return;
+	}
+	fprintf(m, "# oracle: each timer_start's bucket and bucket_expiry (the kernel's, 6.8 and later) against modern's, %u levels: %llu starts: agree %llu (at the event's jiffies); explained by the base clock %llu (ahead of jiffies, the base running its timers: %llu, up to %lu jiffies; behind, forwarded to a bucket due and not run yet: %llu, up to %lu jiffies, %llu of them deferrable); disagree %llu",
+		or->depth, (unsigned long long)or->starts,
+		(unsigned long long)or->n[RP_OR_AGREE],
+		(unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
+		(unsigned long long)or->n[RP_OR_AHEAD], or->ahead_max,
+		(unsigned long long)or->n[RP_OR_BEHIND], or->behind_max,
+		(unsigned long long)or->behind_def,
+		(unsigned long long)or->n[RP_OR_DISAGREE]);
+	if (or->unchecked)
+		fprintf(m, "; %llu starts without the fields not checked",
+			(unsigned long long)or->unchecked);
+	fprintf(m, "\n");
+	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
+		x = &or->miss[i];
+		fprintf(m, "# oracle disagrees: line %llu, %llu.%06llu s, timer %llx, expires %lu at jiffies %lu: kernel idx %llu bucket_expiry %lu, modern idx %u bucket_expiry %lu\n",
+			(unsigned long long)x->line,
+			(unsigned long long)(x->ts_ns / 1000000000ULL),
+			(unsigned long long)(x->ts_ns % 1000000000ULL / 1000),
+			(unsigned long long)x->ptr, x->expires, x->jiffies,
+			(unsigned long long)x->idx,
+			x->be, x->ours, x->ours_be);
+	}
+}
+
+/* The oracle for json (after the verdicts). */
+static void rp_or_json(const struct rp_trace *tr)
+{
+	const struct rp_oracle *or = &tr->oracle;
+	const struct rp_or_miss *x;
+	char v[1024];
+	uint64_t i;
+
+	rp_or_verdict(or, v, sizeof(v));
+	printf(",\n  \"oracle\": {\"checked\": %s, \"verdict\": ", or->starts ? "true" : "false");
+	rp_json_str(v);
+	if (!or->starts) {
+		printf("}");
+		return;
+	}
+	printf(", \"levels\": %u, \"starts\": %llu, \"unchecked\": %llu, \"agree\": %llu, \"explained\": %llu, \"explained_ahead\": %llu, \"explained_behind\": %llu, \"behind_deferrable\": %llu, \"ahead_max\": %lu, \"behind_max\": %lu, \"disagree\": %llu,\n    \"disagreements\": [",
+	       or->depth, (unsigned long long)or->starts,
+	       (unsigned long long)or->unchecked,
+	       (unsigned long long)or->n[RP_OR_AGREE],
+	       (unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
+	       (unsigned long long)or->n[RP_OR_AHEAD],
+	       (unsigned long long)or->n[RP_OR_BEHIND],
+	       (unsigned long long)or->behind_def, or->ahead_max, or->behind_max,
+	       (unsigned long long)or->n[RP_OR_DISAGREE]);
+	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
+		x = &or->miss[i];
+		printf("%s{\"line\": %llu, \"ts_ns\": %llu, \"timer\": \"%llx\", \"expires\": %lu, \"jiffies\": %lu, \"kernel_idx\": %llu, \"kernel_bucket_expiry\": %lu, \"modern_idx\": %u, \"modern_bucket_expiry\": %lu}",
+		       i ? ", " : "", (unsigned long long)x->line,
+		       (unsigned long long)x->ts_ns, (unsigned long long)x->ptr,
+		       x->expires, x->jiffies, (unsigned long long)x->idx, x->be,
+		       x->ours, x->ours_be);
+	}
+	printf("]}");
+}
+
 static void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 {
 	const struct rp_stream *st = &tr->st[s];
@@ -1388,7 +1497,7 @@ static void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 	const char *unit = s == RP_TIMER ? "jiffies" : "ns";
 	struct rp_row rows[34];
 	struct rp_tab *t;
-	char v[2][1024], *buf = NULL;
+	char v[2][1024], ov[1024], *buf = NULL;
 	size_t len = 0;
 	FILE *m;
 	int n, i;
@@ -1400,7 +1509,7 @@ static void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 	rp_progress_end();
 	if (o.format == RP_FMT_CSV || o.format == RP_FMT_JSON) {
 		for (i = 0; i < n; i++, *first = 0)
-			rp_out_row(s, &rows[i], *first);
+			rp_out_row(s, &rows[i], *first, &tr->oracle);
 		return;
 	}
 	m = open_memstream(&buf, &len);
@@ -1419,6 +1528,8 @@ static void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 		(unsigned long long)k->unknown, (unsigned long long)k->deferrable,
 		(unsigned long long)k->past, (unsigned long long)k->wall,
 		(unsigned long long)k->never, (unsigned long long)k->boot);
+	if (s == RP_TIMER)
+		rp_or_report(m, tr);
 	fclose(m);
 	if (o.format == RP_FMT_TEXT)
 		rp_wrap(buf);
@@ -1434,14 +1545,21 @@ static void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 		rp_tab_md(t, s, rows, n);
 	rp_tab_print(t, o.format == RP_FMT_MD);
 	free(t);
+	ov[0] = 0;
+	if (s == RP_TIMER)
+		rp_or_verdict(&tr->oracle, ov, sizeof(ov));
 	if (o.format == RP_FMT_MD) {
 		printf("\n- verdict: %s\n- %s\n", v[0], v[1]);
+		if (ov[0])
+			printf("- oracle: %s\n", ov);
 	} else {
 		buf = NULL;
 		m = open_memstream(&buf, &len);
 		if (!m)
 			rp_die("out of memory");
 		fprintf(m, "verdict: %s\n         %s\n", v[0], v[1]);
+		if (ov[0])
+			fprintf(m, "         oracle: %s\n", ov);
 		fclose(m);
 		rp_wrap(buf);
 		free(buf);
@@ -1681,7 +1799,7 @@ int main(int argc, char **argv)
 	else if (in.early[0])
 		fprintf(stderr, RP_PROG ": %s\n", in.early);
 	if (o.format == RP_FMT_CSV)
-		printf("stream,engine,exact_claimed,ran,adds,mods,dels,expired,pending,refused,ops,ir_op,ir_add,ir_mod,ir_del,ir_adv,ns_op,late_unit,on_time_pct,late_p50,late_p99,late_max,early,exact,counters\n");
+		printf("stream,engine,exact_claimed,ran,adds,mods,dels,expired,pending,refused,ops,ir_op,ir_add,ir_mod,ir_del,ir_adv,ns_op,late_unit,on_time_pct,late_p50,late_p99,late_max,early,exact,counters,oracle,oracle_starts,oracle_agree,oracle_explained,oracle_disagree\n");
 	if (o.format == RP_FMT_JSON) {
 		printf("{\n  \"trace\": ");
 		rp_json_str(o.name ? o.name : path);
@@ -1700,6 +1818,7 @@ int main(int argc, char **argv)
 	if (o.format == RP_FMT_JSON) {
 		printf("\n  ]");
 		rp_json_verdicts();
+		rp_or_json(&tr);
 		printf("\n}\n");
 	}
 	rp_progress_end();

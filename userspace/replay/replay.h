@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "twheel.h"
 #include "trace.h"
+#include "shadow/twheel_events.h"
 
 /* Line numbers kept per kind of bad line, for the report. */
 #define RP_LINES_KEPT	20
@@ -143,7 +144,113 @@ struct rp_stream {
 	int tame;
 };
 
-struct rp_shadow;
+struct tw_user_engine;
+
+/*
+ * A timer as the trace shows it. @ev: the model's state of it (armed in
+ * the kernel's view, its last start, its undecided cancel); @wall: an
+ * hrtimer last started on a wall-clock base (not replayed); @boot: an
+ * hrtimer on a clock ahead of the trace's (rp_calibrate()); @cancel:
+ * index + 1 of the RP_DEL of its undecided cancel; @or_base: the timer
+ * base its last start queued it on (replay_oracle.c), + 1, 0 if none;
+ * @or_be: that start's bucket_expiry, the kernel's; @or_walk: the last
+ * walk of a base's list that met it (struct rp_or_base).
+ */
+struct rp_shadow {
+	uint64_t ptr;
+	uint32_t hr:1, wall:1, boot:1;
+	struct tw_ev_timer ev;
+	size_t cancel;
+	uint32_t or_base, or_walk;
+	unsigned long or_be;
+};
+
+/*
+ * The kernel's timer bases (6.9 and later): per CPU, BASE_LOCAL (pinned
+ * timers), BASE_GLOBAL and BASE_DEF (deferrable); RP_BASE_ANY stands for
+ * the three where the trace's form does not show a timer's flags
+ * (trace-cmd report, perf script).
+ */
+enum rp_base_kind { RP_BASE_LOCAL, RP_BASE_GLOBAL, RP_BASE_DEF, RP_BASE_ANY,
+		    RP_NR_BASE_KINDS };
+
+/*
+ * What the oracle makes of a start (replay_oracle.c): modern's bucket at
+ * the event's jiffies is the kernel's; it is at a base clock the trace
+ * allows, past jiffies (the base running its timers) or behind them (the
+ * base's clock forwarded to a bucket not run yet); neither.
+ */
+enum rp_or_class { RP_OR_AGREE, RP_OR_AHEAD, RP_OR_BEHIND, RP_OR_DISAGREE,
+		   RP_OR_NR };
+
+/* The disagreements kept for the report. */
+#define RP_OR_KEPT	5
+
+/**
+ * struct rp_or_miss - a start modern filed elsewhere than the kernel
+ * @line: its line; @ts_ns its timestamp
+ * @ptr: the timer
+ * @expires: its expiry; @jiffies the jiffies of the event
+ * @idx: the kernel's bucket; @be its bucket_expiry
+ * @ours: modern's at @jiffies; @ours_be its bucket_expiry
+ */
+struct rp_or_miss {
+	uint64_t line, ts_ns, ptr;
+	unsigned long expires, jiffies, be, ours_be;
+	uint64_t idx;
+	unsigned int ours;
+};
+
+/**
+ * struct rp_or_base - what the trace shows of one timer base
+ * @clk: its clock as last known (@has_clk): the clock a start was placed
+ *	at, or a timer_expire_entry's baseclk + 1 (the base runs its timers
+ *	with its clock one past the bucket's)
+ * @next: the earliest bucket_expiry queued on it since it last ran its
+ *	timers (@has_next): the kernel's next_expiry, which a delete leaves
+ *	as it was
+ * @live: the timers started on it (shadow indices, @n of them, @cap
+ *	allocated): those still armed there are its pending ones; the
+ *	others, and a timer's second entry, are dropped when it is walked
+ *	(before it grows, and for the pending timers' earliest expiry)
+ */
+struct rp_or_base {
+	unsigned long clk, next;
+	uint8_t has_clk, has_next;
+	uint32_t *live;
+	uint32_t n, cap;
+};
+
+/**
+ * struct rp_oracle - the kernel's placement of each timer_start against
+ *	modern's (replay_oracle.c)
+ * @starts: timer_start events that have the kernel's bucket_expiry, idx
+ *	and cpu (6.8 and later) and their jiffies ([timeout=])
+ * @unchecked: timer_start events without them
+ * @n: @starts by class
+ * @ahead_max, @behind_max: the most jiffies a base's clock was past
+ *	(behind) the event's jiffies in an explained start
+ * @behind_def: of the RP_OR_BEHIND, deferrable timers'
+ * @miss: the first RP_OR_KEPT disagreements
+ * @base: per CPU and base kind, RP_NR_BASE_KINDS a CPU (TP_MAX_CPUS of
+ *	them), allocated at the first start with the fields
+ * @walk: the walks of a base's list so far
+ * @wheel: a modern wheel, empty, at the traced machine's depth (8 levels
+ *	at HZ 100 and below, else 9): its clock is set to each clock tried,
+ *	and its placement is its .index op's; @depth its levels
+ */
+struct rp_oracle {
+	uint64_t starts, unchecked;
+	uint64_t n[RP_OR_NR];
+	unsigned long ahead_max, behind_max;
+	uint64_t behind_def;
+	struct rp_or_miss miss[RP_OR_KEPT];
+	struct rp_or_base *base;
+	uint32_t walk;
+	struct tw_user_engine *wheel;
+	unsigned int depth;
+};
+
 
 /**
  * struct rp_trace - a trace being read, and its report
@@ -177,6 +284,7 @@ struct rp_shadow;
  * @streamed: rp_calibrate() saw only the trace's head (the rest is read
  *	as it comes): an hrtimer found ahead of the trace's clock after it is
  *	set aside from that event on (rp_line())
+ * @oracle: the kernel's placement of each start against modern's
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -197,6 +305,7 @@ struct rp_trace {
 	uint64_t boot_timers, boot_ahead, wrap32;
 	struct rp_hz hz;
 	int streamed;
+	struct rp_oracle oracle;
 };
 
 int rp_init(struct rp_trace *tr);
@@ -209,6 +318,11 @@ int rp_hz_time(struct rp_trace *tr, const struct tp_event *ev);
 void rp_hz_decide(struct rp_trace *tr);
 void rp_hz_free(struct rp_hz *hz);
 void rp_hz_report(FILE *out, const struct rp_hz *hz);
+void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
+		 const struct tp_event *ev);
+void rp_or_expire(struct rp_trace *tr, const struct rp_shadow *sh,
+		  const struct tp_event *ev);
+void rp_or_free(struct rp_oracle *o);
 
 /* The engines a stream is replayed through. */
 struct rp_engine_kind {

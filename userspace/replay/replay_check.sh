@@ -27,7 +27,13 @@
 #    trace lines are counted apart, not taken as malformed;
 #  - a file with no timer event (empty, gzip, trace.dat, headers only) and
 #    an unknown engine are refused, saying why;
-#  - each trace passes the fuzz target's checks, under ASan and UBSan.
+#  - each trace passes the fuzz target's checks, under ASan and UBSan;
+#  - the placement oracle: exact agree/explained/disagree counts on every
+#    shipped trace with the kernel's bucket_expiry (none disagrees), on
+#    the 6.18 trace modern's lateness percentiles the kernel's, one
+#    disagreement made on purpose reported with its fields in every
+#    format, "not checked" on a trace without the fields, the wheel's
+#    depth following the traced machine's HZ.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -502,4 +508,117 @@ gzip -c "$tmp/six.txt" | "$bin" -r 1 -e heap --no-callgrind - >"$tmp/six-gz.out"
 [ "$(grep -v '^# replay of' "$tmp/six.out" | grep '^#')" = "$(grep -v '^# replay of' "$tmp/six-gz.out" | grep '^#')" ] ||
 	{ bad "six copies through gzip on stdin: not the plain text's header"; fails=1; }
 result $fails replay-streamed
+
+# The placement oracle (replay_oracle.c): each start that carries the
+# kernel's bucket_expiry and idx set against modern's. oracle NAME FILE
+# LINE: the md verdict's oracle line of FILE is LINE.
+oracle() {
+	local what=$1 file=$2 want=$3
+	out=$tmp/or-$what.out
+	"$bin" -r 1 -e heap,modern --no-callgrind -f md "$file" >"$out" 2>&2 || { bad "oracle $what: replay failed"; fails=1; }
+	grep -qxF -- "- oracle: $want" "$out" || { bad "oracle $what: $(grep '^- oracle' "$out")"; fails=1; }
+}
+every="modern filed every start where the kernel did: agree"
+# Every shipped trace that has the fields: none disagrees, every start of
+# the recorded ones agrees at its jiffies (none needs the base clock).
+fails=0
+oracle tracefs "$here/traces/guest-tcp.tracefs.gz" "$every 4864, explained by the base clock 0, disagree 0, of 4864 starts"
+oracle trace_pipe "$here/traces/guest-tcp.trace_pipe.gz" "$every 2258, explained by the base clock 0, disagree 0, of 2258 starts"
+oracle trace-cmd "$here/traces/guest-tcp.trace-cmd.gz" "$every 2185, explained by the base clock 0, disagree 0, of 2185 starts"
+oracle perf "$here/traces/guest-tcp.perf.gz" "$every 1936, explained by the base clock 0, disagree 0, of 1936 starts"
+oracle host-6.18 "$here/traces/host-6.18.tracefs.gz" "$every 4868, explained by the base clock 0, disagree 0, of 4868 starts"
+oracle hz1000 "$here/traces/hz1000.tracefs" "$every 45, explained by the base clock 0, disagree 0, of 45 starts"
+oracle lost "$here/traces/lost.tracefs" "$every 2, explained by the base clock 0, disagree 0, of 2 starts"
+oracle malformed "$here/traces/malformed.tracefs" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
+oracle stack "$here/traces/stack.txt" "$every 2, explained by the base clock 0, disagree 0, of 2 starts"
+oracle edges "$here/traces/edges.tracefs" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
+result $fails replay-oracle-shipped
+
+# The trace of a 6.18 kernel (this build host's, HZ 250): every event
+# parsed, the tables add up, and modern's lateness percentiles are the
+# kernel's (p50, p99 and max: 1, 8 and 62 jiffies).
+fails=0
+gzip -dc "$here/traces/host-6.18.tracefs.gz" >"$tmp/host.txt"
+out=$tmp/host.out
+"$bin" -r 1 --no-callgrind -f md "$tmp/host.txt" >"$out" 2>&2 || fails=1
+for name in timer_start timer_cancel timer_expire_entry hrtimer_start hrtimer_cancel hrtimer_expire_entry; do
+	n=$(grep -cE "[ :]$name: " "$tmp/host.txt")
+	grep -q "^# events:.* $name=$n\( \|$\)" "$out" || { bad "host-6.18: not $n $name"; fails=1; }
+done
+grep -q "^# lines [0-9]*: events [0-9]*, .* malformed 0, lost 0 events" "$out" &&
+	grep -q "^# HZ 250, as the trace tells:" "$out" || { bad "host-6.18: $(grep '^# lines\|^# HZ' "$out")"; fails=1; }
+check_tables 2>"$tmp/host.bad" && [ ! -s "$tmp/host.bad" ] || { cat "$tmp/host.bad" >&2; fails=1; }
+rows timer_list "late p50 (jiffies)" "late p99 (jiffies)" "late max (jiffies)" >"$tmp/host.late"
+[ "$(grep -E '^(modern|kernel \(trace\))\|' "$tmp/host.late" | cut -d'|' -f2- | sort -u)" = "1|8|62" ] ||
+	{ bad "host-6.18: lateness $(tr '\n' ' ' <"$tmp/host.late")"; fails=1; }
+result $fails replay-host-6.18
+
+# A trace with a start that disagrees on purpose (traces/oracle.tracefs):
+# exactly one disagreement, with its fields, in every format; one start
+# explained ahead (a timer re-armed by its callback, its base's clock one
+# past jiffies), one behind (an idle CPU's deferrable base at its
+# next_expiry, 15 jiffies behind); the pinned timer on the running CPU's
+# local base agrees.
+fails=0
+f=$here/traces/oracle.tracefs
+oracle disagree "$f" "modern filed starts elsewhere than the kernel: agree 4, explained by the base clock 2, disagree 1, of 7 starts"
+grep -qxF "# oracle: each timer_start's bucket and bucket_expiry (the kernel's, 6.8 and later) against modern's, 9 levels: 7 starts: agree 4 (at the event's jiffies); explained by the base clock 2 (ahead of jiffies, the base running its timers: 1, up to 1 jiffies; behind, forwarded to a bucket due and not run yet: 1, up to 15 jiffies, 1 of them deferrable); disagree 1" "$out" ||
+	{ bad "oracle disagree: $(grep '^# oracle:' "$out")"; fails=1; }
+want="# oracle disagrees: line 22, 40.120000 s, timer ffff888000066000, expires 4294968336 at jiffies 4294968326: kernel idx 18 bucket_expiry 4294968337, modern idx 17 bucket_expiry 4294968337"
+[ "$(grep '^# oracle disagrees:' "$out")" = "$want" ] || { bad "oracle disagree: $(grep '^# oracle disagrees' "$out")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f text "$f" >"$tmp/or.txt" 2>&2 || fails=1
+grep -qxF "         oracle: modern filed starts elsewhere than the kernel: agree 4, explained by the base clock 2, disagree 1, of 7" "$tmp/or.txt" ||
+	{ bad "oracle disagree, text: $(grep 'oracle: modern' "$tmp/or.txt")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f csv "$f" >"$tmp/or.csv" 2>&2 || fails=1
+[ "$(grep '^timer_list,kernel,' "$tmp/or.csv" | cut -d, -f26-)" = "checked,7,4,2,1" ] &&
+	[ "$(grep -c '^timer_list,heap,.*,ok,,,,,$' "$tmp/or.csv")" = 1 ] || { bad "oracle disagree, csv: $(cat "$tmp/or.csv")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f json "$f" >"$tmp/or.json" 2>&2 || fails=1
+python3 - "$tmp/or.json" <<'PY' || { bad "oracle disagree, json"; fails=1; }
+import json, sys
+o = json.load(open(sys.argv[1]))["oracle"]
+want = {"checked": True, "starts": 7, "agree": 4, "explained": 2, "explained_ahead": 1,
+        "explained_behind": 1, "behind_deferrable": 1, "ahead_max": 1, "behind_max": 15,
+        "disagree": 1, "levels": 9}
+miss = [{"line": 22, "ts_ns": 40120000000, "timer": "ffff888000066000", "expires": 4294968336,
+         "jiffies": 4294968326, "kernel_idx": 18, "kernel_bucket_expiry": 4294968337,
+         "modern_idx": 17, "modern_bucket_expiry": 4294968337}]
+ok = all(o.get(k) == v for k, v in want.items()) and o["disagreements"] == miss
+if not ok:
+    print("replay-check: oracle json:", o, file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+result $fails replay-oracle-disagree
+
+# A trace without the fields (a kernel before 6.8: the trace_pipe trace
+# with them cut out) is not checked, in every format, and is replayed as
+# it was.
+fails=0
+gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | sed -E 's/ bucket_expiry=[0-9]+ cpu=[0-9]+ idx=[0-9]+//' >"$tmp/pre68.txt"
+grep -q 'bucket_expiry' "$tmp/pre68.txt" && { bad "pre-6.8: bucket_expiry left"; fails=1; }
+oracle pre-6.8 "$tmp/pre68.txt" "not checked: the trace has no bucket_expiry"
+grep -qxF "# oracle: not checked: the trace has no bucket_expiry (timer_start carries it from 6.8 on)" "$out" ||
+	{ bad "pre-6.8: $(grep '^# oracle' "$out")"; fails=1; }
+diff <(grep '^# kernel:\|^| kernel' "$out") <(grep '^# kernel:\|^| kernel' "$tmp/or-trace_pipe.out") >&2 ||
+	{ bad "pre-6.8: not replayed as with the fields"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f csv "$tmp/pre68.txt" >"$tmp/pre68.csv" 2>&2 || fails=1
+[ "$(grep '^timer_list,kernel,' "$tmp/pre68.csv" | cut -d, -f26-)" = "not checked: the trace has no bucket_expiry,,,," ] ||
+	{ bad "pre-6.8, csv: $(grep '^timer_list,kernel,' "$tmp/pre68.csv")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f json "$tmp/pre68.txt" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)["oracle"]
+sys.exit(0 if o == {"checked": False, "verdict": "not checked: the trace has no bucket_expiry"} else 1)' ||
+	{ bad "pre-6.8, json"; fails=1; }
+result $fails replay-oracle-not-checked
+
+# The placement follows the traced machine's HZ: a start 2e8 jiffies out
+# is clamped into level 7's last bucket by a kernel of 8 levels (HZ 100 and
+# below: beyond 63 << 21 jiffies, to 62 << 21), filed in level 8 by one of 9.
+fails=0
+printf '%s\n' "           app-500 [000] d..1.    60.000000: timer_start: timer=ffff888000071000 function=far expires=4494972296 [timeout=200000000] bucket_expiry=4427087872 cpu=0 idx=511 flags=" >"$tmp/far.txt"
+REPLAY_HZ=100 oracle hz100 "$tmp/far.txt" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
+grep -q "^# oracle: .* against modern's, 8 levels:" "$out" || { bad "hz100: not 8 levels"; fails=1; }
+REPLAY_HZ=250 oracle hz250-far "$tmp/far.txt" "modern filed starts elsewhere than the kernel: agree 0, explained by the base clock 0, disagree 1, of 1 starts"
+grep -q "^# oracle disagrees: .*: kernel idx 511 bucket_expiry 4427087872, modern idx 524 bucket_expiry 4496293888$" "$out" ||
+	{ bad "hz250-far: $(grep '^# oracle disagrees' "$out")"; fails=1; }
+result $fails replay-oracle-hz
 exit $fail

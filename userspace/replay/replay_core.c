@@ -32,20 +32,6 @@
 #include "replay.h"
 #include "shadow/twheel_events.h"
 
-/*
- * A timer as the trace shows it. @ev: the model's state of it (armed in
- * the kernel's view, its last start, its undecided cancel); @wall: an
- * hrtimer last started on a wall-clock base (not replayed); @boot: an
- * hrtimer on a clock ahead of the trace's (rp_calibrate()); @cancel:
- * index + 1 of the RP_DEL of its undecided cancel.
- */
-struct rp_shadow {
-	uint64_t ptr;
-	uint32_t hr:1, wall:1, boot:1;
-	struct tw_ev_timer ev;
-	size_t cancel;
-};
-
 /* A stream's ticks per second: the traced machine's HZ, or ns. */
 static unsigned long rp_per_s(const struct rp_trace *tr, int hr)
 {
@@ -95,6 +81,7 @@ void rp_free(struct rp_trace *tr)
 	free(tr->map);
 	free(tr->cpu_seq);
 	rp_hz_free(&tr->hz);
+	rp_or_free(&tr->oracle);
 	memset(tr, 0, sizeof(*tr));
 }
 
@@ -318,6 +305,8 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		return;
 	}
 	sh->wall = 0;
+	if (!hr)
+		rp_or_start(tr, sh, ev);
 	vd = rp_take(tr, sh, TW_EV_START, ev, v);
 	/* mod_timer: the cancel and the start are one re-arm */
 	rp_decided(s, sh, &vd);
@@ -379,6 +368,8 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 	}
 	rp_clock(tr, s, ev->now, 1);
 	sh = rp_shadow(tr, ev->ptr, hr, 0);
+	if (!hr)
+		rp_or_expire(tr, sh, ev);
 	if (!sh) {
 		s->k.unknown++;
 		return;

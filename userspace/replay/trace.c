@@ -309,6 +309,28 @@ static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
 	return NULL;
 }
 
+/*
+ * timer_start's bucket_expiry=, idx= and cpu= (6.8 and later), into ev,
+ * has_placement set if the three are there; a trace before 6.8 has none.
+ */
+static const char *tp_placement(const char *f, size_t n, struct tp_event *ev)
+{
+	const char *why, *p;
+	size_t pn;
+
+	if (!tp_field(f, n, "bucket_expiry", &p, &pn))
+		return NULL;
+	why = tp_get(f, n, "bucket_expiry", TP_UDEC, &ev->bucket_expiry, 1);
+	if (!why)
+		why = tp_get(f, n, "idx", TP_UDEC, &ev->idx, 1);
+	if (!why)
+		why = tp_get(f, n, "cpu", TP_UDEC, &ev->tcpu, 1);
+	if (!why && ev->tcpu >= TP_MAX_CPUS)
+		why = "cpu out of range";
+	ev->has_placement = !why;
+	return why;
+}
+
 /* The fields f[0, n) of an event of type ev->type. */
 static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 {
@@ -336,8 +358,15 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 			ev->has_timeout = 1;
 		}
 		if (tp_field(f, n, "flags", &p, &pn))
-			for (i = 0; i < pn; i++)
+			for (i = 0; i < pn; i++) {
 				ev->deferrable |= p[i] == 'D';
+				ev->pinned |= p[i] == 'P';
+			}
+		/* 6.8 and later: where the kernel filed it, all three or none */
+		why = tp_placement(f, n, ev);
+	} else if (ev->type == TP_TIMER_EXPIRE) {
+		why = tp_get(f, n, "baseclk", TP_UDEC, &ev->baseclk, 0);
+		ev->has_baseclk = !why && tp_field(f, n, "baseclk", &p, &pn);
 	} else if (ev->type == TP_HRTIMER_START) {
 		ev->softexpires = ev->expires;
 		why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
@@ -497,7 +526,10 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev)
 		return TP_MALFORMED;
 	}
 	/* libtraceevent prints every flag whatever the timer's are */
-	if (ev->form != TP_FORM_TRACEFS)
+	ev->flags_known = ev->form == TP_FORM_TRACEFS;
+	if (!ev->flags_known) {
 		ev->deferrable = 0;
+		ev->pinned = 0;
+	}
 	return TP_EVENT;
 }

@@ -65,6 +65,19 @@ enum tp_form {
  * @deferrable: timer_start: flags has D (TIMER_DEFERRABLE); tracefs form
  *	only: trace-cmd report and perf script (libtraceevent 1.7) print
  *	"D|P|I" for every timer
+ * @pinned: timer_start: flags has P (TIMER_PINNED); tracefs form only, as
+ *	@deferrable
+ * @flags_known: @deferrable and @pinned are the timer's (the tracefs form)
+ * @bucket_expiry: timer_start (6.8 and later): the jiffy the bucket the
+ *	kernel filed the timer in is due, when @has_placement
+ * @idx: timer_start (6.8 and later): that bucket's index in the wheel
+ *	(level * 64 + slot: the flags' bits from TIMER_ARRAYSHIFT on)
+ * @tcpu: timer_start (6.8 and later): the CPU of the base the timer is
+ *	queued on (the flags' TIMER_CPUMASK bits), which need not be the
+ *	line's @cpu
+ * @has_placement: timer_start printed bucket_expiry=, idx= and cpu=
+ * @baseclk: timer_expire_entry (6.8 and later): the clock of the base
+ *	running the timer, when @has_baseclk
  * @lost: TP_LOST: the events the line says were lost (0 with @lost_unknown);
  *	TP_BLANK: the events tracefs' "# entries-in-buffer/entries-written:
  *	A/B" header says were overwritten (B - A)
@@ -85,6 +98,14 @@ struct tp_event {
 	int64_t timeout;
 	int has_timeout;
 	int deferrable;
+	int pinned;
+	int flags_known;
+	uint64_t bucket_expiry;
+	uint64_t idx;
+	uint64_t tcpu;
+	int has_placement;
+	uint64_t baseclk;
+	int has_baseclk;
 	uint64_t lost;
 	int lost_unknown;
 	const char *why;
