@@ -601,12 +601,13 @@ int twheel_create(const struct twheel_ops *ops, void *state,
 /*
  * The operations. twheel_add() and the others make one indirect call
  * through the engine's entry (twheel_ops.entry, copied into the engine at
- * set-up), whatever the number of engines; the kind is decided once, when the engine is set up. An engine
- * with fast paths has its inlined code there, out of line; any other has
- * the engine-independent twheel_ops_add() and the others (twheel_core.c).
- * A caller that knows the kind at compile time can inline the fast paths
- * themselves: twheel_add_as() and the others in engines/registry.h. Each
- * is documented at its twheel_ops_ counterpart, which behaves the same.
+ * set-up), whatever the number of engines; the kind is decided once, when
+ * the engine is set up. An engine with fast paths has its inlined code
+ * there, out of line; any other has the engine-independent
+ * twheel_ops_add() and the others (twheel_core.c). A caller that knows
+ * the kind at compile time can inline the fast paths themselves:
+ * twheel_add_as() and the others in engines/registry.h. Each is
+ * documented at its twheel_ops_ counterpart, which behaves the same.
  */
 
 /**
