@@ -8,7 +8,9 @@
 #   scripts/choosing.sh RESULTS_DIR > docs/choosing.md
 #
 # Needs RESULTS_DIR/compare.csv and summary.md (its first line: when and
-# how it was measured); stream.csv is optional (without it, ns only).
+# how it was measured); stream.csv is optional (without it, ns only), and
+# so are replay.csv and replay.md (scripts/replay-csv.sh: the shipped
+# real traces' section; without them a line saying there is none).
 # make check (scripts/check.sh) regenerates docs/choosing.md from results/
 # and fails if it differs from the committed file.
 # -h, --help: this text. Exit 2 on a missing directory or file.
@@ -244,9 +246,153 @@ END {
 	}
 }' "$dir/compare.csv"
 
+# ---- the shipped real traces, from replay.csv ----
 if [ -s "$dir/replay.csv" ]; then
-	echo
-	echo "The shipped traces' replay: [replay.csv](../results/replay.csv)."
+	cat <<EOF
+
+## The shipped real traces
+
+What each engine costs on real kernel timer traffic: the timer events
+of the traces shipped in userspace/replay/traces/, replayed through
+every engine in user space ([replay.csv](../results/replay.csv), drawn
+in [replay.png](../results/replay.png); how to read the replay:
+[replay.md](replay.md)). Ir/op is callgrind's instructions of all the
+engine's calls over its adds, mods, dels and expiries (exact,
+reproducible); an engine is exact on a trace when it ran every timer at
+its tick, refused none and its counters add up (the replay's verdict).
+Lateness is in jiffies for timer_list, us for hrtimers; the kernel's row
+is the kernel's own timers, from the trace: its wheel's lateness and
+its softirq's (the replay's engines tick every jiffy). The replay does
+not measure memory: the bytes per timer are the op stream's, above.
+The replay's figures: $(head -n 1 "$dir/replay.md" 2>/dev/null || echo "(no replay.md: when and how is not known)")
+EOF
+	awk -F, '
+	function num(x) { return x ~ /^[0-9.]+$/ }
+	# sort names[1..n] by val[] ascending (ties: the order given)
+	function sortby(names, n, val,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && val[names[j - 1]] > val[names[j]]; j--) {
+				t = names[j]; names[j] = names[j - 1]; names[j - 1] = t
+			}
+	}
+	function isexact(k) { return v[k, "exact"] == "yes" && v[k, "refused"] == 0 && v[k, "counters"] == "ok" }
+	# the cheapest of the exact engines of trace t, stream s, by how much
+	# against the next, the cheapest overall, the dearest: a sentence
+	function cheapest(t, s,   n, i, e, k, nm, ex, ir, all, na, b, x) {
+		n = ne_[t, s]; nm = 0; na = 0
+		for (i = 1; i <= n; i++) {
+			e = eng[t, s, i]; k = t SUBSEP s SUBSEP e
+			if (!num(v[k, "ir_op"])) continue
+			ir[e] = v[k, "ir_op"] + 0
+			all[++na] = e
+			if (isexact(k)) ex[++nm] = e
+		}
+		if (na == 0) return "no Ir/op (the replay ran without callgrind)"
+		sortby(all, na, ir); sortby(ex, nm, ir)
+		if (nm == 0) x = "no engine was exact on it"
+		else {
+			b = ex[1]; k = t SUBSEP s SUBSEP b
+			x = sprintf("the cheapest exact engine is %s, %s Ir/op (an add %s, a mod %s, a del %s, an advance of the clock %s)", \
+				b, v[k, "ir_op"], v[k, "ir_add"], v[k, "ir_mod"], v[k, "ir_del"], v[k, "ir_adv"])
+			if (nm > 1)
+				x = x sprintf(", %.1f Ir (%.1f %%) below the next, %s (%s)", ir[ex[2]] - ir[b], \
+					100 * (ir[ex[2]] - ir[b]) / ir[ex[2]], ex[2], v[t SUBSEP s SUBSEP ex[2], "ir_op"])
+		}
+		if (nm > 0 && all[1] == ex[1]) x = x "; the cheapest overall too"
+		else {
+			k = t SUBSEP s SUBSEP all[1]
+			x = x sprintf("; the cheapest overall %s, %s Ir/op, %s / %s / %s %s late (p50 / p99 / max)", \
+				all[1], v[k, "ir_op"], v[k, "late_p50"], v[k, "late_p99"], v[k, "late_max"], v[k, "late_unit"])
+		}
+		if (na > 2)
+			x = x sprintf(". The dearest: %s, %s Ir/op", all[na], v[t SUBSEP s SUBSEP all[na], "ir_op"])
+		return x
+	}
+	BEGIN {
+		q = "\047"
+		title["guest-tcp.tracefs.gz"] = "the QEMU guest" q "s Debian 6.12 under TCP over lo (10 s of scripts/guest/traffic.sh)"
+		title["host-6.18.tracefs.gz"] = "a 6.18 host (25 s of the build host under a mixed load: sleeps, loopback TCP, select() timeouts)"
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; nh = NF; next }
+	{
+		t = $1; s = $2; e = $3
+		for (i = 1; i <= nh; i++) {
+			if (h[i] == "trace") t = $i
+			if (h[i] == "stream") s = $i
+			if (h[i] == "engine") e = $i
+		}
+		k = t SUBSEP s SUBSEP e
+		if (!(t in tseen)) { tseen[t] = 1; tr[++nt] = t }
+		if (!((t, s) in sseen)) { sseen[t, s] = 1; st[t, ++ns[t]] = s }
+		if (e != "kernel") eng[t, s, ++ne_[t, s]] = e
+		for (i = 1; i <= nh; i++) v[k, h[i]] = $i
+	}
+	END {
+		for (ti = 1; ti <= nt; ti++) {
+			t = tr[ti]
+			print ""
+			print "### " t (t in title ? ": " title[t] : "")
+			print ""
+			for (si = 1; si <= ns[t]; si++) {
+				s = st[t, si]; kk = t SUBSEP s SUBSEP "kernel"
+				printf "- %s (the kernel: %d starts, %s adds, %s re-arms, %s deletes, %s expiries): %s.\n", \
+					s, v[kk, "adds"] + v[kk, "mods"], v[kk, "adds"], v[kk, "mods"], v[kk, "dels"], \
+					v[kk, "expired"], cheapest(t, s)
+				km = t SUBSEP s SUBSEP "modern"
+				if (s == "timer_list" && ((km, "engine") in v)) {
+					x = "- modern against the kernel: "
+					if (v[kk, "oracle"] == "checked")
+						x = x sprintf("of %s starts it filed %s in the kernel" q "s bucket at the event" q "s jiffies, %s where the trace" q "s base clock explains the kernel" q "s, and disagreed on %s (the placement oracle); ", \
+							v[kk, "oracle_starts"], v[kk, "oracle_agree"], v[kk, "oracle_explained"], v[kk, "oracle_disagree"])
+					else
+						x = x "placement not checked (" v[kk, "oracle"] "); "
+					m50 = v[km, "late_p50"]; m99 = v[km, "late_p99"]
+					k50 = v[kk, "late_p50"]; k99 = v[kk, "late_p99"]
+					d50 = m50 - k50; d99 = m99 - k99
+					if (d50 <= 1 && d50 >= -1 && d99 <= 1 && d99 >= -1) how = "within a jiffy of the kernel at p50 and p99: it fired like the kernel"
+					else if (d50 <= 0 && d99 <= 0) how = "earlier than the kernel ran them"
+					else if (d50 >= 0 && d99 >= 0) how = "later than the kernel ran them"
+					else how = "neither before nor after the kernel throughout"
+					x = x sprintf("it ran its timers %s / %s / %s jiffies late (p50 / p99 / max), the kernel %s / %s / %s: %s; it expired %s timers, the kernel %s.", \
+						m50, m99, v[km, "late_max"], k50, k99, v[kk, "late_max"], how, v[km, "expired"], v[kk, "expired"])
+					print x
+				}
+				# refusals, so that an exact engine left out is explained
+				x = ""
+				for (i = 1; i <= ne_[t, s]; i++) {
+					e = eng[t, s, i]
+					if (v[t SUBSEP s SUBSEP e, "refused"] + 0 > 0)
+						x = x (x == "" ? "" : ", ") e " " v[t SUBSEP s SUBSEP e, "refused"]
+				}
+				if (x != "") print "- " s ": refused arms beyond the engine" q "s range (so not exact on this trace): " x "."
+			}
+			print ""
+			print "| stream | engine | exact on the trace | Ir/op | Ir add / mod / del / adv | ns/op | adds / mods / dels / expired | refused | late p50 / p99 / max |"
+			print "|---|---|---|---:|---:|---:|---:|---:|---:|"
+			for (si = 1; si <= ns[t]; si++) {
+				s = st[t, si]; n = ne_[t, s]
+				delete ord; delete irv
+				for (i = 1; i <= n; i++) {
+					e = eng[t, s, i]; ord[i] = e
+					irv[e] = num(v[t SUBSEP s SUBSEP e, "ir_op"]) ? v[t SUBSEP s SUBSEP e, "ir_op"] + 0 : 1e18
+				}
+				sortby(ord, n, irv)
+				ord[++n] = "kernel"
+				for (i = 1; i <= n; i++) {
+					e = ord[i]; k = t SUBSEP s SUBSEP e
+					ex = e == "kernel" ? "-" : isexact(k) ? "yes" : v[k, "refused"] + 0 > 0 ? "no (refused " v[k, "refused"] ")" : "no"
+					d = e == "kernel" ? "-" : v[k, "ir_add"] " / " v[k, "ir_mod"] " / " v[k, "ir_del"] " / " v[k, "ir_adv"]
+					printf "| %s | %s | %s | %s | %s | %s | %s / %s / %s / %s | %s | %s / %s / %s %s |\n", \
+						s, (e == "kernel" ? "kernel (trace)" : e), ex, (v[k, "ir_op"] == "" ? "-" : v[k, "ir_op"]), d, \
+						(v[k, "ns_op"] == "" ? "-" : v[k, "ns_op"]), v[k, "adds"], v[k, "mods"], v[k, "dels"], \
+						v[k, "expired"], (v[k, "refused"] == "" ? "-" : v[k, "refused"]), \
+						v[k, "late_p50"], v[k, "late_p99"], v[k, "late_max"], v[k, "late_unit"]
+				}
+			}
+			print ""
+			print "(rows by Ir/op, the cheapest first, per stream; ns/op native, indicative)"
+		}
+	}' "$dir/replay.csv"
 else
 	echo
 	echo "No trace replay in $(basename "$dir")/ (no replay.csv): the shipped trace's"
@@ -265,6 +411,8 @@ per engine:
 
 How to read its tables: [replay.md](replay.md). The figures above:
 `make compare` (compare.csv, summary.md; about 15 minutes of QEMU) and
-`scripts/stream-csv.sh results/` (stream.csv, about 3 minutes), then
+`scripts/stream-csv.sh results/` (stream.csv, about 3 minutes); the
+shipped traces' section: `scripts/replay-csv.sh results/` (replay.csv,
+a few seconds; make compare runs it), then
 `scripts/choosing.sh results/ > docs/choosing.md`.
 EOF

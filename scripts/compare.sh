@@ -5,7 +5,9 @@
 # what it takes), then real traffic (the shadow: the kernel's own timer_list
 # traffic under TCP over lo, mirrored into every engine), and writes
 # markdown tables, CSV files and the figures (scripts/plots.sh: one PNG per
-# question, drawn from the CSV files; hist.csv holds the histograms).
+# question, drawn from the CSV files; hist.csv holds the histograms). On
+# the host, in both modes, the shipped real traces replayed through every
+# engine in user space (scripts/replay-csv.sh: replay.csv, a few seconds).
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
 #   scripts/compare.sh --host [--quick] [--out DIR] [--install]
@@ -24,7 +26,10 @@
 #   QEMU. The guest runs exactly this (scripts/guest/compare.sh) after its
 #   insmod. It installs nothing: without gnuplot the tables and CSV are
 #   written and the plot is skipped, unless --install (apt-get install
-#   gnuplot-nox). The guest run installs what it needs (gnuplot-nox).
+#   gnuplot-nox), and the trace replay is skipped where cc, make or
+#   valgrind is missing, unless --install (userspace/setup.sh installs
+#   them). The guest run installs what it needs (gnuplot-nox; the
+#   replay's, on the host).
 # -h, --help: this text.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -339,12 +344,53 @@ runners=$(awk -F, -v c="$c_engine" 'NR > 1 && !seen[$c]++ { print $c }' "$csv")
 	done
 } >"$out/hist.csv"
 check "histograms of every workload in hist.csv" [ "$(wc -l <"$out/hist.csv")" -gt 1 ]
+# ---- the shipped real traces through every engine: replay.csv ----
+# Host-side work (user space, no guest) in both modes, a few seconds:
+# scripts/replay-csv.sh writes replay.csv and replay.md (appended to
+# summary.md below). The tool builds itself (userspace/setup.sh installs
+# a C compiler, make and valgrind where missing), so the host run, which
+# installs nothing without --install, skips it where one is missing.
+rm -f "$out/replay.csv" "$out/replay.md" "$out/replay.png"
+replay_ok=1
+if [ $where = host ] && [ $install -eq 0 ]; then
+	for c in cc make valgrind; do
+		command -v $c >/dev/null || replay_ok=0
+	done
+	[ $replay_ok = 1 ] ||
+		log "note: no cc, make or valgrind here: the trace replay skipped (rerun with --install, or scripts/replay-csv.sh $out later)"
+fi
+if [ $replay_ok = 1 ]; then
+	log "trace replay: the shipped traces through every engine in user space (scripts/replay-csv.sh)"
+	"$TWHEEL_ROOT/scripts/replay-csv.sh" "$out" || log "FAILED: the trace replay (above)"
+	check "trace replay: replay.csv written, both traces, both streams" \
+		[ "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$out/replay.csv" 2>/dev/null | sort -u | wc -l)" -eq 4 ]
+fi
+# rv CONDITION: the rows of replay.csv (named columns: c["ir_op"]) where
+# CONDITION holds; none is what the checks below want
+rv() {
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } $1" "$out/replay.csv"
+}
+# shellcheck disable=SC2016 # awk conditions, in single quotes on purpose
+if [ -s "$out/replay.csv" ]; then
+	check "trace replay: every engine's counters add up, none ran a timer early" \
+		[ -z "$(rv '$c["engine"] != "kernel" && ($c["counters"] != "ok" || $c["early"] != 0)')" ]
+	check "trace replay: the exact engines ran every timer at its tick" \
+		[ -z "$(rv '$c["exact_claimed"] == "yes" && $c["exact"] != "yes"')" ]
+	check "trace replay: modern filed every start in the kernel's bucket (the placement oracle)" \
+		[ -z "$(rv '$c["oracle"] == "checked" && $c["oracle_disagree"] != 0')" ]
+	check "trace replay: Ir/op of every engine (callgrind)" \
+		[ -z "$(rv '$c["engine"] != "kernel" && $c["ir_op"] !~ /^[0-9.]+$/')" ]
+fi
+
 rm -f "$out/compare.png"
 if command -v gnuplot >/dev/null; then
 	# a failure here is reported at the end, the other files written first
 	"$TWHEEL_ROOT/scripts/plots.sh" "$out" 2>"$work/plots.err" || cat "$work/plots.err" >&2
 	check "figures written (scripts/plots.sh: ops, tick, burst, lateness, sweep)" \
 		[ -s "$out/ops.png" ] && [ -s "$out/sweep.png" ] && [ -s "$out/lateness.png" ]
+	if [ -s "$out/replay.csv" ]; then
+		check "the trace replay's figure written (replay.png)" [ -s "$out/replay.png" ]
+	fi
 else
 	log "no gnuplot: the figures skipped (apt-get install gnuplot-nox, or rerun with --install); scripts/plots.sh $out draws them later"
 fi
@@ -401,6 +447,11 @@ if [ -s "$work/table-shadow" ] && [ -s "$work/stats-shadow" ]; then
 		[ "$(($(sv shadow:modern same_bucket_at) + $(sv shadow:modern exp_ahead)))" -ge "$(sv shadow:modern same_bucket)" ]
 else
 	log "note: no shadow run (twheel loaded without engines=...,shadow): no real traffic table"
+fi
+
+# the trace replay's table after the run's (its own provenance line)
+if [ -s "$out/replay.md" ]; then
+	{ echo; cat "$out/replay.md"; } >>"$out/summary.md"
 fi
 
 # ---- issue 15: capabilities.md ----

@@ -7,14 +7,19 @@
 #
 # Reads RESULTS_DIR/compare.csv and sweep.csv (needed), hist.csv (the
 # histograms of the run, optional: without it the lateness figure is drawn
-# from compare.csv's p50 / p99 / max) and summary.md's first line (the
-# date and kernel, for the titles). Writes into RESULTS_DIR:
+# from compare.csv's p50 / p99 / max), replay.csv (the shipped traces'
+# replay, scripts/replay-csv.sh, optional: without it no replay.png),
+# summary.md's first line (the date and kernel, for the titles) and
+# replay.md's (the replay's date and commit). Writes into RESULTS_DIR:
 #   ops.png       add, mod and del ns per workload, every runner (log y)
 #   tick.png      busy tick p99 and worst busy tick per workload (log y)
 #   burst.png     the burst: each runner's worst cascade and worst tick
 #   lateness.png  lateness CCDF per workload (log x, log y)
 #   sweep.png     the scale sweep: add ns and tick ns per expired timer
 #                 against pending timers (log-log)
+#   replay.png    the shipped real traces: each engine's Ir/op on each
+#                 trace's timer_list stream (log y), and modern's lateness
+#                 p50 / p99 / max against the kernel's, per trace
 # Every runner has one colour, marker and dash type in every figure, fixed
 # by its place in scripts/engines.sh, then timer_list and hrtimer.
 # -h, --help: this text. Exit 2 on a missing directory or file.
@@ -41,7 +46,14 @@ order="$order timer_list hrtimer"
 # col FILE NAME: the column number of NAME in a CSV's header
 col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
 in_csv=$(awk -F, -v c="$(col "$dir/compare.csv" engine)" 'NR > 1 && !s[$c]++ { print $c }' "$dir/compare.csv")
-for r in $in_csv; do
+# the replay's engines (its kernel rows are drawn as timer_list)
+rcsv=$dir/replay.csv
+[ -s "$rcsv" ] || rcsv=
+in_replay=
+if [ -n "$rcsv" ]; then
+	in_replay=$(awk -F, -v c="$(col "$rcsv" engine)" 'NR > 1 && $c != "kernel" && !s[$c]++ { print $c }' "$rcsv")
+fi
+for r in $in_csv $in_replay; do
 	case " $order " in *" $r "*) ;; *) order="$order $r" ;; esac
 done
 # 16 colours told apart on white, the kernel's two last (black, grey)
@@ -330,10 +342,107 @@ done
 	echo "unset multiplot"
 } >"$work/sweep.gp"
 
+# ---- replay.png: the shipped real traces, from replay.csv ----
+# Top: each engine's Ir/op on each trace's timer_list stream, the traces
+# on x, the engines spread as in ops.png, each point labelled with its
+# value. Below, a panel per trace: the lateness of modern and of the
+# kernel (its row from the trace, drawn in timer_list's style), p50, p99
+# and max in jiffies (the exact engines': 0).
+if [ -n "$rcsv" ]; then
+	rc() { col "$rcsv" "$1"; }
+	traces=$(awk -F, -v c="$(rc trace)" 'NR > 1 && !s[$c]++ { print $c }' "$rcsv")
+	nt=$(echo $traces | wc -w)
+	reng=
+	for r in $order; do
+		case " $(echo $in_replay) " in *" $r "*) reng="$reng $r" ;; esac
+	done
+	nre=$(echo $reng | wc -w)
+	k=0
+	for r in $reng; do
+		k=$((k + 1))
+		awk -F, -v tl="$(echo $traces)" -v rr="$r" -v k=$k -v n="$nre" \
+			-v ct="$(rc trace)" -v cs="$(rc stream)" -v ce="$(rc engine)" -v cv="$(rc ir_op)" '
+			BEGIN { nt = split(tl, t, " "); for (j = 1; j <= nt; j++) at[t[j]] = j }
+			NR > 1 && $cs == "timer_list" && $ce == rr && $cv ~ /^[0-9.]+$/ && $cv > 0 {
+				printf "%g %g\n", at[$ct] + (k - (n + 1) / 2) * 0.84 / n, $cv }
+			END { print "NaN NaN" }' "$rcsv" >"$work/rir-$r.dat"
+	done
+	# per trace: p50, p99 and max of the kernel (x - 0.18) and modern (x + 0.18)
+	for t in $traces; do
+		for who in kernel:-0.18 modern:0.18; do
+			awk -F, -v tt="$t" -v rr="${who%%:*}" -v dx="${who#*:}" \
+				-v ct="$(rc trace)" -v cs="$(rc stream)" -v ce="$(rc engine)" \
+				-v a="$(rc late_p50)" -v b="$(rc late_p99)" -v m="$(rc late_max)" '
+				NR > 1 && $ct == tt && $cs == "timer_list" && $ce == rr {
+					printf "%g %s\n%g %s\n%g %s\n", 1 + dx, $a, 2 + dx, $b, 3 + dx, $m }
+				END { print "NaN NaN" }' "$rcsv" >"$work/rlate-$t-${who%%:*}.dat"
+		done
+	done
+	# each trace's label: its name and the kernel's timer_list starts
+	xt=$(awk -F, -v tl="$(echo $traces)" -v ct="$(rc trace)" -v cs="$(rc stream)" \
+		-v ce="$(rc engine)" -v ca="$(rc adds)" -v cm="$(rc mods)" '
+		BEGIN { nt = split(tl, t, " ") }
+		NR > 1 && $cs == "timer_list" && $ce == "kernel" { st[$ct] = $ca + $cm }
+		END { for (j = 1; j <= nt; j++)
+			printf "%s\"%s\\n(%d timer_list starts)\" %d", (j > 1 ? ", " : ""), t[j], st[t[j]], j }' "$rcsv")
+	lmax=$(cat "$work"/rlate-*.dat | awk '$2 ~ /^[0-9.]+$/ && $2 > m { m = $2 } END { print m + 0 }')
+	rstamp=$(head -n 1 "$dir/replay.md" 2>/dev/null |
+		sed -n 's/^Trace replay measured \([0-9-]*\) at commit \(.*\) with `.*/\1, commit \2, scripts\/replay-csv.sh (user space, on the host)/p')
+	{
+		stamp=$rstamp head_gp replay.png 1400 1150
+		echo "set multiplot title \"The shipped real traces, replayed through every engine in user space (scripts/replay-csv.sh)\" font 'sans,13'"
+		panels
+		echo "set tmargin at screen 0.90; set bmargin at screen 0.50"
+		echo "set title \"Ir/op: callgrind's instructions per add, mod, del and expiry on each trace's timer_list stream (exact, reproducible); lower is cheaper\""
+		echo "set xtics ($xt) scale 0; set xrange [0.5:$nt.5]"
+		j=1
+		for t in $traces; do
+			[ $((j % 2)) -eq 0 ] && echo "set object $j rect from $((j - 1)).5,graph 0 to $j.5,graph 1 behind fc rgb '#f4f4f4' fs solid noborder"
+			j=$((j + 1))
+		done
+		echo "set logscale y; set format y '%g'; set ylabel 'Ir per op (log)'"
+		echo "stats '< cat $work/rir-*.dat' using 2 nooutput; set yrange [STATS_min / 1.4:STATS_max * 2]; set ytics 25, 2; set mytics 2"
+		echo "set key at screen 0.835,0.90 left top Left reverse samplen 2 spacing 1.1 box lc rgb '#bbbbbb' title 'engine'"
+		p=
+		for r in $reng; do
+			t=$r
+			[ "$r" = modern ] && t='modern (not exact)'
+			p+="${p:+, }'$work/rir-$r.dat' using 1:2 with points $(style "$r") title '$t'"
+		done
+		for r in $reng; do
+			p+=", '$work/rir-$r.dat' using 1:2:(sprintf('%.1f', \$2)) with labels rotate by 90 left offset 0,0.9 font 'sans,8' notitle"
+		done
+		echo "plot $p"
+		# the lateness panels, side by side
+		echo "unset object; unset logscale y; set format y '%g'; set ytics autofreq; set mytics default"
+		echo "set xtics ('p50' 1, 'p99' 2, 'max' 3) scale 0; set xrange [0.4:3.6]"
+		echo "set boxwidth 0.34; set yrange [0:$lmax * 1.2 + 1]"
+		echo "set key at screen 0.835,0.40 left top Left reverse samplen 2 spacing 1.1 box lc rgb '#bbbbbb' title 'lateness'"
+		j=0
+		for t in $traces; do
+			l=$(awk -v j=$j -v n="$nt" 'BEGIN { printf "%.3f", 0.08 + j * 0.74 / n + (j > 0 ? 0.03 : 0) }')
+			rm=$(awk -v j=$j -v n="$nt" 'BEGIN { printf "%.3f", 0.08 + (j + 1) * 0.74 / n - (j < n - 1 ? 0.03 : 0) }')
+			echo "set lmargin at screen $l; set rmargin at screen $rm; set tmargin at screen 0.37; set bmargin at screen 0.06"
+			echo "set title \"$t: jiffies late, timer_list (exact engines: 0)\""
+			if [ $j -eq 0 ]; then echo "set ylabel 'jiffies late'"; else echo "unset ylabel; unset key"; fi
+			p=
+			for who in kernel modern; do
+				r=$who tl="modern"
+				[ $who = kernel ] && r=timer_list tl="kernel (trace)"
+				p+="${p:+, }'$work/rlate-$t-$who.dat' using 1:2 with boxes fs solid 0.85 border lc rgb '#333333' $(style "$r" | sed 's/ pt.*//') title '$tl'"
+				p+=", '$work/rlate-$t-$who.dat' using 1:2:(sprintf('%g', \$2)) with labels offset 0,0.7 font 'sans,9' notitle"
+			done
+			echo "plot $p"
+			j=$((j + 1))
+		done
+		echo "unset multiplot"
+	} >"$work/replay.gp"
+fi
+
 # has_data PREFIX COLUMN: some runner's file has a number there (gnuplot
 # fails on a panel with none: a figure without data is left out)
 has_data() { cat "$work/$1"-*.dat 2>/dev/null | awk -v c="$2" '$c ~ /^[0-9.e+-]+$/ { f = 1 } END { exit !f }'; }
-for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep; do
+for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep rir:2:replay; do
 	IFS=: read -r pre c fig <<<"$f"
 	[ -e "$work/$fig.gp" ] || continue
 	has_data "$pre" "$c" || { log "no data for $fig.png ($pre): left out"; rm -f "$work/$fig.gp"; }
