@@ -451,8 +451,6 @@ struct twheel_ops {
 
 /**
  * struct twheel_engine - what every engine has; embedded in each kind's own
- * @entry: @ops->entry, copied at set-up: twheel_add() and the others call
- *	through it, one load fewer than through @ops
  * @ops: the engine's kind
  * @kind: @ops->kind, at hand for read-outs
  * @clk: the next jiffy to process
@@ -469,7 +467,6 @@ struct twheel_ops {
  *	must not touch the engine. NULL: not called.
  */
 struct twheel_engine {
-	struct twheel_entry entry;
 	const struct twheel_ops *ops;
 	enum twheel_kind kind;
 	unsigned long clk;
@@ -600,10 +597,10 @@ int twheel_create(const struct twheel_ops *ops, void *state,
 
 /*
  * The operations. twheel_add() and the others make one indirect call
- * through the engine's entry (twheel_ops.entry, copied into the engine at
- * set-up), whatever the number of engines; the kind is decided once, when
- * the engine is set up. An engine with fast paths has its inlined code
- * there, out of line; any other has the engine-independent
+ * through the engine's ops (twheel_ops.entry, const, as the kernel keeps
+ * its ops tables), whatever the number of engines; the kind is decided
+ * once, when the engine is set up. An engine with fast paths has its
+ * inlined code there, out of line; any other has the engine-independent
  * twheel_ops_add() and the others (twheel_core.c). A caller that knows
  * the kind at compile time can inline the fast paths themselves:
  * twheel_add_as() and the others in engines/registry.h. Each is
@@ -634,7 +631,7 @@ static inline bool twheel_pending(const struct twheel_engine *e,
 static inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
 			     unsigned long expires)
 {
-	return e->entry.add(e, t, expires);
+	return e->ops->entry.add(e, t, expires);
 }
 
 /**
@@ -646,7 +643,7 @@ static inline int twheel_add(struct twheel_engine *e, struct twheel_timer *t,
  */
 static inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 {
-	return e->entry.del(e, t);
+	return e->ops->entry.del(e, t);
 }
 
 /**
@@ -660,7 +657,7 @@ static inline bool twheel_del(struct twheel_engine *e, struct twheel_timer *t)
 static inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
 			      unsigned long expires)
 {
-	return e->entry.mod(e, t, expires);
+	return e->ops->entry.mod(e, t, expires);
 }
 
 /**
@@ -671,7 +668,7 @@ static inline bool twheel_mod(struct twheel_engine *e, struct twheel_timer *t,
  */
 static inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
 {
-	return e->entry.pop(e);
+	return e->ops->entry.pop(e);
 }
 
 /**
@@ -683,7 +680,7 @@ static inline struct twheel_timer *twheel_pop(struct twheel_engine *e)
  */
 static inline bool twheel_advance(struct twheel_engine *e, unsigned long now)
 {
-	return e->entry.advance(e, now);
+	return e->ops->entry.advance(e, now);
 }
 
 /*

@@ -298,7 +298,6 @@ static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)
 {
-	e->entry = ops->entry;
 	e->ops = ops;
 	e->kind = ops->kind;
 	e->clk = clk;

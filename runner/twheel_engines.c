@@ -338,7 +338,7 @@ static void tw_engine_callback(struct tw_engine_runner *er,
 }
 
 /*
- * twheel_run_until()'s step for the driver: account the run (lock held),
+ * twheel_run_as()'s step for the driver: account the run (lock held),
  * run the callback with the lock dropped.
  */
 static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
