@@ -145,18 +145,66 @@ static void events_expiry(struct kunit *test)
 	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
 }
 
+/* A start on @cpu that the kernel queued on @base's wheel. */
+static struct tw_ev_verdict tw_ev_start_on(struct tw_ev_feed *f,
+					   struct tw_ev_timer *t, u32 cpu,
+					   u32 base, unsigned long now,
+					   unsigned long expires)
+{
+	struct tw_ev e = {
+		.type = TW_EV_START, .timed = 1, .has_base = 1, .cpu = cpu,
+		.base_cpu = base, .seq = ++f->seq, .cpu_prev = f->last[cpu],
+		.now = now, .expires = expires,
+	};
+
+	f->last[cpu] = e.seq;
+	return tw_ev_take(t, &e, 250);
+}
+
 /*
- * CPU 0 detaches the timer to run its callback (the cancel, at 1004) and
- * CPU 1 starts it again (expiry 1100) before CPU 0 reaches the callback:
- * the cancel is decided a delete, the start is an add, and CPU 0's expiry
- * at 1004 is the callback of the arming before: stray, the new arming
- * still armed. Its own expiry (on CPU 1 at 1100) is then an expiry. A
- * second time with CPU 1 cancelling the new arming before CPU 0's expiry:
- * that expiry leaves CPU 1's cancel undecided. And an expiry on CPU 0 at
- * or after the new arming's expiry (a CPU expiring another's timers) is
- * the new arming's own.
+ * CPU 0 detaches the timer to run its callback (the cancel at 1004), and
+ * before it reaches the callback CPU 1 starts the timer again (expiry
+ * 1100), the kernel leaving it on CPU 0's wheel: the cancel is decided a
+ * delete, the start is an add, and CPU 0's expiry at 1004 is the callback
+ * of the arming before: stray, the new arming still armed, and its own
+ * expiry later an expiry. The same with no base known (a trace without
+ * cpu=): the expiry before the new expiry tells it alone.
  */
 static void events_expiry_replaced(struct kunit *test)
+{
+	struct tw_ev_timer t = {};
+	struct tw_ev_feed f = {};
+	struct tw_ev_verdict v;
+	int known;
+
+	for (known = 1; known >= 0; known--) {
+		tw_ev_feed(&f, &t, TW_EV_START, 0, 1000, 1004, 250);
+		tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1004, 0, 250);
+		v = known ? tw_ev_start_on(&f, &t, 1, 0, 1004, 1100) :
+			    tw_ev_feed(&f, &t, TW_EV_START, 1, 1004, 1100, 250);
+		TW_EV_EXPECT(test, v, TW_EV_ADD, 1, 0);
+		KUNIT_EXPECT_EQ(test, t.stale, known);
+		v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1004, 0, 250);
+		TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
+		KUNIT_EXPECT_EQ(test, t.armed, 1);
+		KUNIT_EXPECT_EQ(test, t.stale, 0);
+		KUNIT_EXPECT_EQ(test, t.expires, 1100UL);
+		v = tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1100, 0, 250);
+		TW_EV_EXPECT(test, v, TW_EV_NOTED, 0, 0);
+		v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1100, 0, 250);
+		TW_EV_EXPECT(test, v, TW_EV_EXPIRY, 0, 0);
+		KUNIT_EXPECT_EQ(test, t.armed, 0);
+	}
+}
+
+/*
+ * The callback's CPU cannot be told by time alone when the new arming is
+ * due at the callback's own jiffy (a timer re-armed for now, 1004): the
+ * base can. And the mark stays through a second start from a third CPU
+ * (still on CPU 0's wheel, its callback still to come), and a start queued
+ * elsewhere clears it: the callback has returned.
+ */
+static void events_expiry_replaced_now(struct kunit *test)
 {
 	struct tw_ev_timer t = {};
 	struct tw_ev_feed f = {};
@@ -164,36 +212,64 @@ static void events_expiry_replaced(struct kunit *test)
 
 	tw_ev_feed(&f, &t, TW_EV_START, 0, 1000, 1004, 250);
 	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1004, 0, 250);
-	v = tw_ev_feed(&f, &t, TW_EV_START, 1, 1004, 1100, 250);
-	TW_EV_EXPECT(test, v, TW_EV_ADD, 1, 0);
-	KUNIT_EXPECT_EQ(test, t.stale, 1);
-	KUNIT_EXPECT_EQ(test, t.stale_cpu, 0U);
+	tw_ev_start_on(&f, &t, 1, 0, 1004, 1004);
 	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1004, 0, 250);
 	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
 	KUNIT_EXPECT_EQ(test, t.armed, 1);
-	KUNIT_EXPECT_EQ(test, t.stale, 0);
-	KUNIT_EXPECT_EQ(test, t.expires, 1100UL);
-	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 1, 1100, 0, 250);
-	TW_EV_EXPECT(test, v, TW_EV_EXPIRY_NOCANCEL, 0, 0);
-	KUNIT_EXPECT_EQ(test, t.armed, 0);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1005, 0, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1005, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_EXPIRY, 0, 0);
 
-	tw_ev_feed(&f, &t, TW_EV_START, 0, 1200, 1204, 250);
-	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1204, 0, 250);
-	tw_ev_feed(&f, &t, TW_EV_START, 1, 1204, 1300, 250);
-	tw_ev_feed(&f, &t, TW_EV_CANCEL, 1, 1205, 0, 250);
-	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1205, 0, 250);
+	/* two hops: CPU 1 re-arms, CPU 1 cancels, CPU 2 starts again */
+	tw_ev_feed(&f, &t, TW_EV_START, 0, 2000, 2004, 250);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 2004, 0, 250);
+	tw_ev_start_on(&f, &t, 1, 0, 2004, 2100);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 1, 2004, 0, 250);
+	v = tw_ev_start_on(&f, &t, 2, 0, 2004, 2200);
+	TW_EV_EXPECT(test, v, TW_EV_ADD, 1, 0);
+	KUNIT_EXPECT_EQ(test, t.stale, 1);
+	KUNIT_EXPECT_EQ(test, t.stale_cpu, 0U);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 2004, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.expires, 2200UL);
+
+	/*
+	 * Marked again, then re-armed by CPU 1 onto its own wheel: CPU 0's
+	 * callback has returned (the kernel moved the timer), the mark goes,
+	 * and CPU 0's expiry at the new expiry (CPU 0 expiring CPU 1's
+	 * timers) is the new arming's.
+	 */
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 2100, 0, 250);
+	tw_ev_start_on(&f, &t, 1, 0, 2100, 2150);
+	KUNIT_EXPECT_EQ(test, t.stale, 1);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 1, 2101, 0, 250);
+	v = tw_ev_start_on(&f, &t, 1, 1, 2101, 2101);
+	TW_EV_EXPECT(test, v, TW_EV_MOD, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.stale, 0);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 2101, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_EXPIRY_NOCANCEL, 0, 0);
+}
+
+/*
+ * The kernel runs no timer before its expiry: an expiry before it leaves
+ * the timer as it is, armed or with its cancel undecided.
+ */
+static void events_expiry_before_due(struct kunit *test)
+{
+	struct tw_ev_timer t = {};
+	struct tw_ev_feed f = {};
+	struct tw_ev_verdict v;
+
+	tw_ev_feed(&f, &t, TW_EV_START, 0, 1000, 1100, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 1, 1099, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
+	KUNIT_EXPECT_EQ(test, t.armed, 1);
+	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1099, 0, 250);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 1, 1099, 0, 250);
 	TW_EV_EXPECT(test, v, TW_EV_STRAY, 0, 0);
 	KUNIT_EXPECT_EQ(test, t.cancel, 1);
-	KUNIT_EXPECT_EQ(test, t.cancel_cpu, 1U);
-	v = tw_ev_feed(&f, &t, TW_EV_START, 1, 1205, 1400, 250);
-	TW_EV_EXPECT(test, v, TW_EV_MOD, 0, 0);
-
-	tw_ev_feed(&f, &t, TW_EV_CANCEL, 0, 1300, 0, 250);
-	tw_ev_feed(&f, &t, TW_EV_START, 1, 1300, 1302, 250);
-	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1302, 0, 250);
-	TW_EV_EXPECT(test, v, TW_EV_EXPIRY_NOCANCEL, 0, 0);
-	KUNIT_EXPECT_EQ(test, t.armed, 0);
-	KUNIT_EXPECT_EQ(test, t.stale, 0);
+	v = tw_ev_feed(&f, &t, TW_EV_EXPIRE, 0, 1100, 0, 250);
+	TW_EV_EXPECT(test, v, TW_EV_EXPIRY, 0, 0);
 }
 
 /*
@@ -321,6 +397,8 @@ static struct kunit_case tw_events_cases[] = {
 	KUNIT_CASE(events_cancel_then_late_start),
 	KUNIT_CASE(events_expiry),
 	KUNIT_CASE(events_expiry_replaced),
+	KUNIT_CASE(events_expiry_replaced_now),
+	KUNIT_CASE(events_expiry_before_due),
 	KUNIT_CASE(events_cancels),
 	KUNIT_CASE(events_settle),
 	KUNIT_CASE(events_start_armed_ages),

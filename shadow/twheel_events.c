@@ -70,15 +70,21 @@ static u8 tw_ev_start(struct tw_ev_timer *t, const struct tw_ev *ev,
 {
 	u8 what = TW_EV_ADD;
 
-	if (t->stale && ev->cpu == t->stale_cpu)
+	/* queued elsewhere: the callback it waited for has returned */
+	if (t->stale && ev->has_base && ev->base_cpu != t->stale_cpu)
 		t->stale = 0;
 	if (t->cancel) {
 		if (tw_ev_next_to_cancel(t, ev)) {
 			what = TW_EV_MOD;
 		} else {
 			v->del = 1;
-			/* the cancel may have been a callback's on its CPU */
-			if (ev->cpu != t->cancel_cpu) {
+			/*
+			 * Started on another CPU yet kept on the cancel's CPU's
+			 * base: the kernel moves no timer whose callback runs,
+			 * so that cancel detached it for its callback.
+			 */
+			if (!t->stale && ev->cpu != t->cancel_cpu &&
+			    ev->has_base && ev->base_cpu == t->cancel_cpu) {
 				t->stale = 1;
 				t->stale_cpu = t->cancel_cpu;
 			}
@@ -100,8 +106,6 @@ static u8 tw_ev_start(struct tw_ev_timer *t, const struct tw_ev *ev,
 static u8 tw_ev_cancel(struct tw_ev_timer *t, const struct tw_ev *ev,
 		       struct tw_ev_verdict *v)
 {
-	if (t->stale && ev->cpu == t->stale_cpu)
-		t->stale = 0;
 	/* a cancel's next event is a cancel: the first was a delete */
 	v->del = tw_ev_settle(t);
 	if (!t->armed)
@@ -117,12 +121,16 @@ static u8 tw_ev_cancel(struct tw_ev_timer *t, const struct tw_ev *ev,
 static u8 tw_ev_expire(struct tw_ev_timer *t, const struct tw_ev *ev,
 		       struct tw_ev_verdict *v)
 {
+	/* the callback the stale start came during, at its expiry or before */
 	if (t->stale && ev->cpu == t->stale_cpu) {
 		t->stale = 0;
-		/* the callback of the arming before another CPU's start */
-		if (ev->timed && time_before(ev->now, t->expires))
+		if (!ev->timed || !time_after(ev->now, t->expires))
 			return TW_EV_STRAY;
 	}
+	/* the kernel runs no timer before its expiry: an older arming's */
+	if (ev->timed && (t->armed || t->cancel) &&
+	    time_before(ev->now, t->expires))
+		return TW_EV_STRAY;
 	if (t->cancel) {
 		t->cancel = 0;
 		if (ev->cpu == t->cancel_cpu)
@@ -146,8 +154,9 @@ static u8 tw_ev_expire(struct tw_ev_timer *t, const struct tw_ev *ev,
  * decided by the timer's next event; a start right after its cancel on the
  * same CPU is a re-arm, a start of an armed timer with no cancel one too
  * unless the timer was aged out; an expiry takes its cancel on the same
- * CPU in; cancels and expiries of a timer not armed are stray, and so is
- * the expiry of an arming another CPU's start replaced.
+ * CPU in; cancels and expiries of a timer not armed are stray, and so are
+ * an expiry before the timer's expiry and the callback a start from another
+ * CPU came during (see twheel_events.h).
  *
  * Return: the verdict: the event's meaning, and whether the timer's
  * undecided cancel was decided a delete or its arming aged out before it.

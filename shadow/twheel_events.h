@@ -35,15 +35,23 @@
  *   not a re-arm (@aged in the verdict).
  * - A cancel or an expiry of a timer not armed in the model (its start,
  *   or the event before it, was lost) means nothing: TW_EV_STRAY.
+ * - The kernel runs no timer before its expiry: an expiry before the
+ *   model's expiry of the timer is an older arming's callback (see next),
+ *   TW_EV_STRAY, and leaves the timer as it is.
  * - A timer can be started on one CPU while another CPU, which detached it
  *   to run its callback (the cancel), has not reached the callback yet.
- *   That start decides the cancel a delete, as above; the expiry that
- *   follows on the cancel's CPU is the callback of the arming before the
- *   start, not of the new one: an expiry on that CPU before the new
- *   arming's expiry is TW_EV_STRAY and leaves the timer as it is (armed,
- *   or with its own undecided cancel). The kernel runs no timer before its
- *   expiry, so a later one is the new arming's own (a CPU that expires
- *   another's timers, since 6.9's pull model, may do that).
+ *   That start decides the cancel a delete, as above, and the expiry that
+ *   follows on the cancel's CPU is the old arming's callback. Before the
+ *   new arming's expiry the rule above tells it; at that very jiffy (a
+ *   timer re-armed for now) only the start's base can: since the kernel
+ *   moves no timer whose callback is running, a start on one CPU queued on
+ *   the cancel's CPU's base (struct tw_ev's base_cpu) marks that CPU's
+ *   next expiry of the timer as the old callback (TW_EV_STRAY), at the new
+ *   expiry or before it. A later expiry is the new arming's own (since 6.9 a CPU
+ *   may expire another's timers). Before 6.9 the kernel could also queue
+ *   a start on another CPU's base when idle (the nohz target), which this
+ *   rule would take for such a start: an expiry of the new arming at its
+ *   very jiffy, on that CPU, would be missed.
  */
 #ifndef TWHEEL_EVENTS_H
 #define TWHEEL_EVENTS_H
@@ -78,8 +86,8 @@ enum tw_ev_what {
  * @cancel_at: the clock at its undecided cancel
  * @cancel_seq: that cancel's event number (struct tw_ev's @seq)
  * @cancel_cpu: that cancel's CPU
- * @stale_cpu: the CPU of a cancel a start on another CPU decided, while
- *	@stale (its expiry, of the arming before that start, may follow)
+ * @stale_cpu: while @stale, the CPU whose next expiry of the timer is the
+ *	callback of the arming before the last start (see the rules)
  * @armed: pending in the kernel's view, and not cancelled
  * @cancel: it has an undecided cancel (then not @armed)
  * @stale: @stale_cpu is set
@@ -108,11 +116,16 @@ struct tw_ev_timer {
  * @expires: a start's expiry
  * @timed: @now is known; a start without it (a trace's hrtimer starts
  *	before its first time) gets timeout 0 and is not judged aged
+ * @has_base: a start's @base_cpu is known
+ * @base_cpu: a start's base: the CPU whose wheel the kernel queued the
+ *	timer on (the timer's flags), which need not be @cpu
  */
 struct tw_ev {
 	u8 type;
 	u8 timed;
+	u8 has_base;
 	u32 cpu;
+	u32 base_cpu;
 	u64 seq;
 	u64 cpu_prev;
 	unsigned long now;

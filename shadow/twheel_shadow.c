@@ -346,6 +346,8 @@ static void tw_sh_drain(struct tw_runner *r, struct tw_sh *sh)
 		e.cpu_prev = sh->cpu_prev[e.cpu];
 		e.now = ev->jiffy;
 		e.expires = ev->expires;
+		e.has_base = ev->type == TW_SH_START;
+		e.base_cpu = ev->flags & TIMER_CPUMASK;
 		if (ev->type == TW_SH_START) {
 			e.type = TW_EV_START;
 			tw_sh_start(r, sh, ev, &e);

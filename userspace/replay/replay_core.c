@@ -52,6 +52,8 @@ static struct tw_ev_verdict rp_take(struct rp_trace *tr, struct rp_shadow *sh,
 		.cpu_prev = tr->cpu_seq[ev->cpu],
 		.now = s->clock,
 		.expires = v,
+		.has_base = type == TW_EV_START && ev->has_placement,
+		.base_cpu = ev->tcpu,
 	};
 
 	return tw_ev_take(&sh->ev, &e, rp_per_s(tr, sh->hr));
