@@ -364,43 +364,58 @@ static void tw_engine_cascade_traced(struct twheel_engine *e, unsigned int lvl,
 	trace_twheel_cascade(e, lvl, slot, moved, ns);
 }
 
+/* What a tick keeps between its start and its end. */
+struct tw_tick {
+	unsigned long now;
+	unsigned long span;
+	u64 t0;
+	u64 cascaded;
+	struct twheel_run run;
+};
+
 /*
- * The driver's tick (softirq): every jiffy up to now, callbacks included.
- * A budget of 0 (none) runs everything: then nothing is ever left over.
+ * A tick's start, lock held: what it missed, and the run set up. False if
+ * the engine's clock is past the tick's jiffy: nothing to do.
  */
-static __always_inline void tw_engine_tick_as(struct tw_runner *r,
-					      unsigned long now,
-					      enum twheel_kind kind)
+static bool tw_engine_tick_begin(struct tw_runner *r, struct tw_tick *tk)
+	__must_hold(&r->lock)
 {
 	struct tw_engine_runner *er = tw_er(r);
 	struct twheel_engine *e = er->e;
-	struct tw_run_stats *rs = &r->rs;
-	struct twheel_run run = {};
-	u64 t0 = ktime_get_ns(), cascaded;
-	unsigned long span, runs;
+	unsigned long sleep;
 
-	now += er->clock_offset;
-	tw_runner_lock(r);
-	if (time_before(now, e->clk)) {
-		spin_unlock(&r->lock);
-		return;
-	}
-	span = now - e->clk;
+	if (time_before(tk->now, e->clk))
+		return false;
+	tk->span = tk->now - e->clk;
 	/* a jiffy the tick meant to sleep through (tick=nohz) is no miss */
-	if (span >= max(er->tick_jiffies, READ_ONCE(tw_wl.planned))) {
-		rs->catchups++;
-		rs->missed += span + 1 - max(er->tick_jiffies, READ_ONCE(tw_wl.planned));
+	sleep = max(er->tick_jiffies, READ_ONCE(tw_wl.planned));
+	if (tk->span >= sleep) {
+		r->rs.catchups++;
+		r->rs.missed += tk->span + 1 - sleep;
 	}
-	cascaded = e->st.cascaded;
+	tk->cascaded = e->st.cascaded;
 	e->cascade_ns = 0;
 	/* Set here, under the lock: the engine reads it only while we hold it. */
 	e->on_cascade = trace_twheel_cascade_enabled() ?
 			tw_engine_cascade_traced : NULL;
-	run.budget = tw_wl.p.budget;
-	runs = twheel_run_as(e, kind, now, tw_engine_run_one, r, &run);
-	er->backlog = run.stopped;
-	rs->deferred += run.leftover;
-	if (run.stopped) {
+	memset(&tk->run, 0, sizeof(tk->run));
+	tk->run.budget = tw_wl.p.budget;
+	return true;
+}
+
+/* A tick's end, lock held: what it ran and took, counted. */
+static void tw_engine_tick_end(struct tw_runner *r, struct tw_tick *tk,
+			       unsigned long runs)
+	__must_hold(&r->lock)
+{
+	struct tw_engine_runner *er = tw_er(r);
+	struct twheel_engine *e = er->e;
+	struct tw_run_stats *rs = &r->rs;
+	u64 cascaded = e->st.cascaded - tk->cascaded, t;
+
+	er->backlog = tk->run.stopped;
+	rs->deferred += tk->run.leftover;
+	if (tk->run.stopped) {
 		rs->ticks_at_budget++;
 		rs->backlog++;
 		rs->backlog_max = max(rs->backlog_max, rs->backlog);
@@ -409,18 +424,39 @@ static __always_inline void tw_engine_tick_as(struct tw_runner *r,
 	}
 	rs->ticks++;
 	rs->expired_max = max_t(u64, rs->expired_max, runs);
-	cascaded = e->st.cascaded - cascaded;
 	if (cascaded) {
 		rs->cascaded_max = max(rs->cascaded_max, cascaded);
 		twheel_hist_add(&rs->cascade_ns, e->cascade_ns);
 	}
-	t0 = ktime_get_ns() - t0;
-	twheel_hist_add(&rs->tick_ns, t0);
+	t = ktime_get_ns() - tk->t0;
+	twheel_hist_add(&rs->tick_ns, t);
 	if (runs || cascaded)
-		twheel_hist_add(&rs->busy_ns, t0);
-	trace_twheel_tick(e, now, span + 1, runs, cascaded, t0);
+		twheel_hist_add(&rs->busy_ns, t);
+	trace_twheel_tick(e, tk->now, tk->span + 1, runs, cascaded, t);
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
+}
+
+/*
+ * The driver's tick (softirq): every jiffy up to now, callbacks included.
+ * Its start and end are the same for every engine; what runs between is
+ * the engine's own advance and pop, inline where @kind is a constant. A
+ * budget of 0 (none) runs everything: then nothing is ever left over.
+ */
+static __always_inline void tw_engine_tick_as(struct tw_runner *r,
+					      unsigned long now,
+					      enum twheel_kind kind)
+{
+	struct tw_tick tk = { .t0 = ktime_get_ns() };
+	unsigned long runs;
+
+	tk.now = now + tw_er(r)->clock_offset;
+	tw_runner_lock(r);
+	if (tw_engine_tick_begin(r, &tk)) {
+		runs = twheel_run_as(tw_er(r)->e, kind, tk.now,
+				     tw_engine_run_one, r, &tk.run);
+		tw_engine_tick_end(r, &tk, runs);
+	}
 	spin_unlock(&r->lock);
 }
 
