@@ -236,11 +236,15 @@ static void percpu_totals(struct kunit *test)
 	a->expired_max = 9;
 	a->lock_acquired = 100;
 	a->lock_contended = 3;
+	a->remote_ops = 40;
+	a->migrations = 25;
 	b->runs = 5;
 	b->early = 0;
 	b->expired_max = 4;
 	b->cascaded_max = 2;
 	b->lock_acquired = 50;
+	b->remote_ops = 2;
+	b->migrations = 1;
 	for (v = 0; v < 1000; v++) {
 		twheel_hist_add(v & 1 ? &a->lock_wait_ns : &b->lock_wait_ns, v * 37);
 		twheel_hist_add(&all->lock_wait_ns, v * 37);
@@ -255,6 +259,8 @@ static void percpu_totals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->cascaded_max, 2ULL);
 	KUNIT_EXPECT_EQ(test, t->lock_acquired, 150ULL);
 	KUNIT_EXPECT_EQ(test, t->lock_contended, 3ULL);
+	KUNIT_EXPECT_EQ(test, t->remote_ops, 42ULL);
+	KUNIT_EXPECT_EQ(test, t->migrations, 26ULL);
 	/* merged, a histogram is the one of every value */
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&t->lock_wait_ns, &all->lock_wait_ns,
 					sizeof(all->lock_wait_ns)));

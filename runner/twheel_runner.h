@@ -9,9 +9,13 @@
  * Locking: one spinlock per runner guards its counters, its timers' state
  * and @active; with percpu=1 one per per-CPU instance of an engine runner
  * (struct tw_runner.inst), which is a runner of its own: a timer's state
- * is guarded by the lock of the instance it lives in (its w->r). The
- * ticks (softirq) take it plainly, process context with bottom halves
- * off; never two at once. Callbacks run with no runner lock held. The
+ * is guarded by the lock of the instance it lives in (its w->r), which
+ * changes only with the locks of both instances held. The ticks (softirq)
+ * take it plainly, process context with bottom halves off; never two at
+ * once, but where an activity op moves a timer from another CPU's
+ * instance to its own (tw_runner_remote()): both, the lower CPU's first,
+ * the second as a nested lock for lockdep (every instance's lock is of
+ * one class). Callbacks run with no runner lock held. The
  * control mutex (twheel_main.c) serialises load, start, stop, bench and
  * unload.
  */
@@ -57,8 +61,13 @@ struct tw_runner;
  *	paths (its tick, the activity ops, its timers' callbacks)
  * @lock_contended: of those, the ones that had to wait (a trylock failed)
  * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
+ * @remote_ops: activity ops this instance's CPU made on a timer that lived
+ *	in another CPU's instance (remote=): each locked that instance
+ * @migrations: of those, the re-arms that moved the timer into this
+ *	instance (pinned=0, its callback not running)
  *
- * The lock keys are counted on per-CPU instances only (tw_runner_lock()).
+ * The lock keys, @remote_ops and @migrations are counted on per-CPU
+ * instances only (tw_runner_lock(), tw_runner_remote()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -82,6 +91,8 @@ struct tw_run_stats {
 	u64 lock_acquired;
 	u64 lock_contended;
 	struct twheel_hist lock_wait_ns;
+	u64 remote_ops;
+	u64 migrations;
 };
 
 /**
@@ -236,6 +247,11 @@ struct tw_modparams {
  * @twin_ran: (the shadow) one of the timers it mirrors into runner @r,
  *	@w, ran there; @r's lock held. The runner layer calls it instead of
  *	re-arming @w (may be NULL)
+ * @move: (an engine runner's per-CPU instances) @w, which lives in @from
+ *	and whose callback is not running, moves to @to, an instance of the
+ *	same runner: @from lets go of whatever it holds of it (counted as a
+ *	delete if it was pending) and @w is set up for @to, not pending
+ *	there. Both locks held; the caller sets @w->r. NULL: never moves
  * @where: (an engine runner) where it files @expires (the kernel's
  *	jiffies) now: the bucket index into @idx (TWHEEL_NO_BUCKET: none),
  *	its clock into @clk and, where it knows it (the modern wheel), the
@@ -272,6 +288,8 @@ struct tw_runner_ops {
 	bool (*feed)(struct tw_runner *r, unsigned long now);
 	void (*twin_ran)(struct tw_runner *self, struct tw_runner *r,
 			 struct tw_wtimer *w);
+	void (*move)(struct tw_runner *from, struct tw_runner *to,
+		     struct tw_wtimer *w);
 	bool (*where)(struct tw_runner *r, unsigned long expires,
 		      unsigned int *idx, unsigned long *bucket_expiry,
 		      unsigned long *clk);
@@ -304,6 +322,10 @@ struct tw_runner_ops {
  *	same init op; the workload's timers live in them. NULL: none, the
  *	runner is its one instance
  * @cpu: a per-CPU instance (@caps has TW_CAP_PERCPU): its CPU
+ * @running: a per-CPU instance: the workload timer whose callback its tick
+ *	runs right now, with the lock dropped, else NULL. That timer does
+ *	not move to another instance meanwhile (the kernel does not migrate
+ *	a timer its base is running either)
  *
  * With @inst, this runner's own engine and counters stay idle (its engine
  * serves calibration and limits); stats totals its instances'.
@@ -327,6 +349,7 @@ struct tw_runner {
 	struct dentry *dir;
 	struct tw_runner *__percpu *inst;
 	unsigned int cpu;
+	struct tw_wtimer *running;
 };
 
 /**
@@ -436,7 +459,8 @@ static inline struct tw_runner *tw_runner_inst_next(struct tw_runner *r,
 	for (unsigned int tw_ci = 0;					\
 	     ((in) = tw_runner_inst_next((r), &tw_ci)); tw_ci++)
 
-void tw_runner_lock_counted(struct tw_runner *r) __acquires(&r->lock);
+void tw_runner_lock_counted(struct tw_runner *r, int subclass)
+	__acquires(&r->lock);
 
 /*
  * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
@@ -446,10 +470,22 @@ static inline void tw_runner_lock(struct tw_runner *r)
 	__acquires(&r->lock)
 {
 	if (r->caps & TW_CAP_PERCPU)
-		tw_runner_lock_counted(r);
+		tw_runner_lock_counted(r, 0);
 	else
 		spin_lock(&r->lock);
 }
+
+/* What an activity op did to a timer it found in another instance. */
+enum tw_touch {
+	TW_TOUCH_NONE,		/* nothing: the activity went off meanwhile */
+	TW_TOUCH_LOCAL,		/* it had come to the op's own instance */
+	TW_TOUCH_REMOTE,	/* deleted or re-armed where it lives */
+	TW_TOUCH_MOVED,		/* re-armed, moved to the op's own instance */
+};
+
+void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel);
+enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
+			       bool cancel);
 
 void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
 void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);

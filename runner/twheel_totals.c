@@ -67,5 +67,7 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->lock_acquired += rs->lock_acquired;
 	t->lock_contended += rs->lock_contended;
 	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
+	t->remote_ops += rs->remote_ops;
+	t->migrations += rs->migrations;
 }
 EXPORT_SYMBOL_GPL(tw_run_stats_add);
