@@ -237,6 +237,8 @@ static void percpu_totals(struct kunit *test)
 	a->lock_acquired = 100;
 	a->lock_contended = 3;
 	a->remote_ops = 40;
+	a->act_ops = 1000;
+	a->act_ns = 70000;
 	a->migrations = 25;
 	b->runs = 5;
 	b->early = 0;
@@ -244,6 +246,7 @@ static void percpu_totals(struct kunit *test)
 	b->cascaded_max = 2;
 	b->lock_acquired = 50;
 	b->remote_ops = 2;
+	b->act_ops = 10;
 	b->migrations = 1;
 	for (v = 0; v < 1000; v++) {
 		twheel_hist_add(v & 1 ? &a->lock_wait_ns : &b->lock_wait_ns, v * 37);
@@ -260,6 +263,8 @@ static void percpu_totals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->lock_acquired, 150ULL);
 	KUNIT_EXPECT_EQ(test, t->lock_contended, 3ULL);
 	KUNIT_EXPECT_EQ(test, t->remote_ops, 42ULL);
+	KUNIT_EXPECT_EQ(test, t->act_ops, 1010ULL);
+	KUNIT_EXPECT_EQ(test, t->act_ns, 70000ULL);
 	KUNIT_EXPECT_EQ(test, t->migrations, 26ULL);
 	/* merged, a histogram is the one of every value */
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&t->lock_wait_ns, &all->lock_wait_ns,

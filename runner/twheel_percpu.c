@@ -37,7 +37,7 @@ bool tw_percpu;		/* percpu=1: engine runners have per-CPU instances */
 
 /**
  * tw_runner_lock_counted() - take a per-CPU instance's lock, counted
- * @r: the instance (TW_CAP_PERCPU)
+ * @r: the runner or instance (its lockstat set)
  * @subclass: its lockdep subclass: 0, or SINGLE_DEPTH_NESTING for the
  *	second of two instances' locks (tw_runner_lock_two())
  *
@@ -130,7 +130,7 @@ void tw_runner_inst_release(struct tw_runner *r)
  *
  * Allocates an instance for each possible CPU and sets it up as a runner
  * of its own: the runner's name, id and ops, its own lock and counters,
- * TW_CAP_PERCPU, its CPU, and its init op called. Module init, may sleep.
+ * TW_CAP_PERCPU, its CPU, its lock counted, and its init op called. Module init, may sleep.
  *
  * Return: 0, or -ENOMEM or the first init op's error; then nothing is
  * left allocated.
@@ -157,6 +157,7 @@ int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg)
 		in->caps = r->ops->caps | TW_CAP_PERCPU;
 		in->st = &in->own_st;
 		in->cpu = cpu;
+		in->lockstat = true;
 		spin_lock_init(&in->lock);
 		ret = in->ops->init ? in->ops->init(in, cfg) : 0;
 		if (ret) {

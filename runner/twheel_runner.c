@@ -372,7 +372,8 @@ enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
  * pick a timer of another CPU's block (twheel_wl_remote()); an op on a
  * timer that lives in another instance, whichever block it is of, goes
  * through tw_runner_remote(), with this instance's lock dropped, and is
- * counted here (remote_ops, migrations). Context: the driver's tick
+ * counted here (remote_ops, migrations). The ops run and the time they
+ * took are counted too (act_ops, act_ns). Context: the driver's tick
  * (softirq); takes the instance's lock.
  */
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
@@ -381,15 +382,18 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 	struct twheel_op op;
 	struct tw_wtimer *w;
 	enum tw_touch done;
-	u32 j;
+	u32 j, n = 0;
+	u64 t0;
 
 	if (!tw_workload_live())
 		return;
+	t0 = ktime_get_ns();
 	tw_runner_lock(in);
 	for (j = 0; in->active && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
 		if (idx >= 0 && twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
 			continue;
+		n++;
 		if (idx >= 0)
 			twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
 		w = tw_runner_timer(r, op.id);
@@ -404,6 +408,8 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 		in->rs.remote_ops += done == TW_TOUCH_REMOTE || done == TW_TOUCH_MOVED;
 		in->rs.migrations += done == TW_TOUCH_MOVED;
 	}
+	in->rs.act_ops += n;
+	in->rs.act_ns += ktime_get_ns() - t0;
 	spin_unlock(&in->lock);
 }
 
@@ -701,7 +707,8 @@ void tw_runners_reset_counters(void)
  *
  * Lets the runner's forget op drop what it (or each per-CPU instance)
  * still links, frees the timers and the bench's op costs of the load. The
- * workload is spread over no CPU any more. Nothing may be armed or
+ * workload is spread over no CPU any more: a one-instance runner's lock
+ * is no longer counted. Nothing may be armed or
  * running. Process context.
  */
 void tw_runners_free_timers(void)
@@ -710,6 +717,8 @@ void tw_runners_free_timers(void)
 
 	tw_wl.ncpus = 0;
 	tw_for_each_runner(r) {
+		if (!r->inst)
+			WRITE_ONCE(r->lockstat, false);
 		if (r->timers && r->ops->forget)
 			tw_for_each_inst(r, in)
 				r->ops->forget(in);
@@ -736,8 +745,10 @@ void tw_runners_free_timers(void)
  * @p->count timers for each runner in @mask (and what each runner's, or
  * each per-CPU instance's, reserve op sets aside) before anything changes,
  * then frees the previous load's timers, sets each new timer up in the
- * instance of the CPU that owns it (twheel_wl_cpu_index()) and resets the
- * counters. Nothing may be armed or running. Process context, may sleep.
+ * instance of the CPU that owns it (twheel_wl_cpu_index()), counts the
+ * lock of a one-instance engine runner if the load is spread over CPUs
+ * (struct tw_runner.lockstat) and resets the counters. Nothing may be
+ * armed or running. Process context, may sleep.
  *
  * Return: 0, -EINVAL (a CPU of cpus= not online) or -ENOMEM (logged):
  * then everything is as it was.
@@ -771,6 +782,9 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 	tw_wl.ncpus = n;
 	memcpy(tw_wl.cpu_at, cpu_at, n * sizeof(*cpu_at));
 	tw_for_each_runner(r) {
+		/* one engine instance every CPU's tick locks: its lock counted */
+		if (!r->inst && (r->caps & TW_CAP_ENGINE))
+			WRITE_ONCE(r->lockstat, n > 0);
 		if (!timers[r->id])
 			continue;
 		r->timers = timers[r->id];

@@ -57,8 +57,13 @@ struct tw_runner;
  * @cascade_ns: ticks that cascaded
  * @late_j: jiffy run - jiffy asked for
  * @late_ns: ns past the instant of the jiffy asked for
- * @lock_acquired: acquisitions of a per-CPU instance's lock by its hot
- *	paths (its tick, the activity ops, its timers' callbacks)
+ * @act_ops: activity ops run by the tick of this runner (this instance's
+ *	CPU, with cpus=), remote ones included
+ * @act_ns: ns those ticks spent in their activity ops, from the first to
+ *	the last, lock waits and remote ops included
+ * @lock_acquired: acquisitions of the runner's lock by its hot paths (its
+ *	tick, the activity ops, its timers' callbacks), where counted
+ *	(struct tw_runner.lockstat)
  * @lock_contended: of those, the ones that had to wait (a trylock failed)
  * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
  * @remote_ops: activity ops this instance's CPU made on a timer that lived
@@ -66,8 +71,9 @@ struct tw_runner;
  * @migrations: of those, the re-arms that moved the timer into this
  *	instance (pinned=0, its callback not running)
  *
- * The lock keys, @remote_ops and @migrations are counted on per-CPU
- * instances only (tw_runner_lock(), tw_runner_remote()).
+ * @remote_ops and @migrations are counted on per-CPU instances only
+ * (tw_runner_remote()), the lock keys where the lock is shared across
+ * CPUs (tw_runner_lock()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -77,6 +83,8 @@ struct tw_run_stats {
 	u64 early;
 	u64 exact;
 	u64 rearmed_inflight;
+	u64 act_ops;
+	u64 act_ns;
 	u64 cascaded_max;
 	u64 expired_max;
 	u64 deferred;
@@ -193,7 +201,8 @@ struct tw_modparams {
 #define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
 #define TW_CAP_KERNEL	BIT(2)	/* the kernel runs its callbacks */
 #define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
-#define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: the lock keys */
+#define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: remote ops */
+#define TW_CAP_LOCKSTAT	BIT(5)	/* read-outs only: its lock is counted */
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -322,6 +331,10 @@ struct tw_runner_ops {
  *	same init op; the workload's timers live in them. NULL: none, the
  *	runner is its one instance
  * @cpu: a per-CPU instance (@caps has TW_CAP_PERCPU): its CPU
+ * @lockstat: its hot paths count their acquisitions of @lock
+ *	(tw_runner_lock()): a per-CPU instance, or a one-instance engine
+ *	runner while the loaded workload is spread over CPUs (cpus=), whose
+ *	lock every one of those CPUs' ticks takes
  * @running: a per-CPU instance: the workload timer whose callback its tick
  *	runs right now, with the lock dropped, else NULL. That timer does
  *	not move to another instance meanwhile (the kernel does not migrate
@@ -349,6 +362,7 @@ struct tw_runner {
 	struct dentry *dir;
 	struct tw_runner *__percpu *inst;
 	unsigned int cpu;
+	bool lockstat;
 	struct tw_wtimer *running;
 };
 
@@ -464,12 +478,13 @@ void tw_runner_lock_counted(struct tw_runner *r, int subclass)
 
 /*
  * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
- * a per-CPU instance counts the acquisition, and the wait if it had to.
+ * where its lock is counted (r->lockstat), the acquisition counts, and
+ * the wait if it had to.
  */
 static inline void tw_runner_lock(struct tw_runner *r)
 	__acquires(&r->lock)
 {
-	if (r->caps & TW_CAP_PERCPU)
+	if (READ_ONCE(r->lockstat))
 		tw_runner_lock_counted(r, 0);
 	else
 		spin_lock(&r->lock);

@@ -53,6 +53,8 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->early += rs->early;
 	t->exact += rs->exact;
 	t->rearmed_inflight += rs->rearmed_inflight;
+	t->act_ops += rs->act_ops;
+	t->act_ns += rs->act_ns;
 	t->cascaded_max = max(t->cascaded_max, rs->cascaded_max);
 	t->expired_max = max(t->expired_max, rs->expired_max);
 	t->deferred += rs->deferred;
