@@ -133,7 +133,7 @@ if [ "$cpus" -lt 2 ]; then
 else
 	if run "percpu=1 remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
 		remote "percpu=1 remote=30" 0
-		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns"
+		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
 	fi
 	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
 		remote "percpu=1 remote=30 pinned=1" 1
