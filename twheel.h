@@ -43,7 +43,10 @@
  * process context, plainly in the driver's tick (softirq), dropped around
  * each callback. Read-outs walk an engine under that lock. With percpu=1
  * an engine runner has an instance per CPU (runner/twheel_percpu.c), each
- * a runner with its own engine and lock, advanced by its CPU's own tick.
+ * a runner with its own engine and lock, advanced by its CPU's own tick;
+ * a timer re-armed from another CPU (remote=) moves to that CPU's
+ * instance with both locks held, the lower CPU's first, out of one
+ * engine by twheel_detach() and into the other.
  *
  * Where to add what (docs/hacking.md has the steps):
  * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,
