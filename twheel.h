@@ -43,7 +43,10 @@
  * process context, plainly in the driver's tick (softirq), dropped around
  * each callback. Read-outs walk an engine under that lock. With percpu=1
  * an engine runner has an instance per CPU (runner/twheel_percpu.c), each
- * a runner with its own engine and lock, advanced by its CPU's own tick.
+ * a runner with its own engine and lock, advanced by its CPU's own tick;
+ * a timer re-armed from another CPU (remote=) moves to that CPU's
+ * instance with both locks held, the lower CPU's first, out of one
+ * engine by twheel_detach() and into the other.
  *
  * Where to add what (docs/hacking.md has the steps):
  * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,
@@ -371,6 +374,9 @@ struct twheel_feed_ops {
  *	NULL: every expiry is taken
  * @purge: optional: reclaims every cancelled timer the engine still
  *	links (twheel_purge()); NULL: @cancel is NULL, it links none
+ * @reclaim: optional, with @cancel: reclaims one timer, cancelled and
+ *	still linked (twheel_detach()); nothing if t is not linked; NULL:
+ *	@cancel is NULL
  * @range_pick: optional: the jiffy in [lo, hi] (hi at or after lo, less
  *	than LONG_MAX after it) that costs this engine least, its rule for
  *	twheel_add_range() and twheel_mod_range(); NULL: hi, the latest
@@ -432,6 +438,7 @@ struct twheel_ops {
 			       unsigned long *per_level);
 	int (*admit)(const struct twheel_engine *e, unsigned long expires);
 	void (*purge)(struct twheel_engine *e);
+	void (*reclaim)(struct twheel_engine *e, struct twheel_timer *t);
 	unsigned long (*range_pick)(const struct twheel_engine *e,
 				    unsigned long lo, unsigned long hi);
 	unsigned int (*level_of)(const struct twheel_engine *e,
@@ -522,6 +529,7 @@ unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level);
 void twheel_purge(struct twheel_engine *e);
+bool twheel_detach(struct twheel_engine *e, struct twheel_timer *t);
 
 /* Level of a bucket index, for occupancy read-outs. */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,

@@ -160,6 +160,34 @@ void twheel_purge(struct twheel_engine *e)
 EXPORT_SYMBOL_GPL(twheel_purge);
 
 /**
+ * twheel_detach() - let go of one timer for good, so it can move
+ * @e: the engine
+ * @t: the timer, set up for @e
+ *
+ * Takes @t out of @e whatever @e still knows of it: a pending timer (armed,
+ * or collected and not popped) is removed and will not run here, counted
+ * in st.deleted even on an engine with lazy cancel, which removes it at
+ * once here instead of marking it; a timer such an engine cancelled and
+ * still links is reclaimed (st.lazy_held). Afterwards @t may be set up for
+ * another engine (twheel_timer_setup()): how a timer moves between
+ * engines of the same kind, a per-CPU instance to another.
+ *
+ * Return: true if @t was pending, false if not.
+ */
+bool twheel_detach(struct twheel_engine *e, struct twheel_timer *t)
+{
+	if (!e->ops->pending(t)) {
+		if (e->ops->reclaim)
+			e->ops->reclaim(e, t);
+		return false;
+	}
+	e->ops->dequeue(e, t);
+	e->st.deleted++;
+	return true;
+}
+EXPORT_SYMBOL_GPL(twheel_detach);
+
+/**
  * twheel_timer_setup() - prepare a timer for an engine
  * @e: the engine the timer is to be armed on
  * @t: the timer; must not be pending on any engine

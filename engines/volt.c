@@ -90,6 +90,17 @@ static void tw_volt_cancel(struct twheel_engine *e, struct twheel_timer *t)
 		e->st.lazy_held_max = e->st.lazy_held;
 }
 
+/* twheel_detach(): a cancelled timer still linked is let go of at once. */
+static void tw_volt_reclaim(struct twheel_engine *e, struct twheel_timer *t)
+{
+	struct twheel_volt *v = to_volt(e);
+
+	if (!t->volt_link.next)
+		return;
+	tw_volt_unlink(v, t);
+	tw_volt_reclaimed(v, t);
+}
+
 /*
  * Collected timers say TW_VOLT_COLLECTED: never in a bucket. Nor is the
  * overflow list one: a new expiry there is re-linked, which keeps the
@@ -360,6 +371,7 @@ const struct twheel_ops twheel_volt_ops = {
 	.pop		= tw_volt_ops_pop,
 	.count		= tw_volt_count,
 	.purge		= tw_volt_purge,
+	.reclaim	= tw_volt_reclaim,
 	.guarantee	= "exact, no clamp: up to LONG_MAX ahead",
 	.size		= sizeof(struct twheel_volt),
 	.offset		= offsetof(struct twheel_volt, e),

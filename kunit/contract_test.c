@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The API contract every engine keeps, run once per engine: del's return
- * values, mod re-filing, mod to the same expiry, callbacks that re-arm
- * themselves or delete other timers, and a clock that wraps.
+ * values, detach (a timer moving to another engine), mod re-filing, mod
+ * to the same expiry, callbacks that re-arm themselves or delete other
+ * timers, and a clock that wraps.
  *
  * Each engine states when a timer armed for @expires runs (its expiry
  * rule): exact engines at @expires itself, the modern wheel at the expiry
@@ -74,6 +75,61 @@ static void contract_del_collected_before_pop(struct kunit *test)
 	/* Nothing is left to run, ever. */
 	tw_ct_run(test, TW_CLK + 10000);
 	KUNIT_EXPECT_EQ(test, c->ctx.runs, 0UL);
+}
+
+/*
+ * twheel_detach(): a timer filed, one collected and not popped, and one
+ * cancelled (an engine with lazy cancel still links it) are all let go
+ * of: nothing of them is left in the engine, none runs there. Set up
+ * for a second engine of the same kind, as a per-CPU instance's timer
+ * moves to another's, each runs there once, by that engine's rule.
+ */
+static void contract_detach_moves(struct kunit *test)
+{
+	struct tw_contract *c = test->priv;
+	struct twheel_engine *e = c->e, *e2;
+	struct tw_rec *r = c->r;
+	struct tw_ctx ctx2;
+	unsigned int i;
+	void *mem2;
+
+	tw_ct_arm(test, 0, TW_CLK + 5);
+	tw_ct_arm(test, 1, TW_CLK + 5000);
+	tw_ct_arm(test, 2, TW_CLK + 50);
+	KUNIT_EXPECT_TRUE(test, twheel_advance(e, r[0].expect));
+	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[2].t));
+	KUNIT_EXPECT_TRUE(test, twheel_detach(e, &r[0].t));	/* collected */
+	KUNIT_EXPECT_TRUE(test, twheel_detach(e, &r[1].t));	/* filed */
+	KUNIT_EXPECT_FALSE(test, twheel_detach(e, &r[2].t));	/* cancelled */
+	KUNIT_EXPECT_FALSE(test, twheel_detach(e, &r[1].t));	/* twice */
+	KUNIT_EXPECT_NULL(test, twheel_pop(e));
+	KUNIT_EXPECT_EQ(test, tw_ct_in_buckets(e), 0UL);
+	KUNIT_EXPECT_EQ(test, e->st.lazy_held, 0ULL);
+	tw_ct_expect_counts(test, &(struct tw_counts){ .added = 3, .deleted = 3 },
+			    "after the detaches");
+
+	mem2 = tw_kvzalloc(test, c->p->size);
+	KUNIT_ASSERT_NOT_NULL(test, mem2);
+	e2 = tw_ct_new(c->p, mem2, e->clk);
+	KUNIT_ASSERT_NOT_NULL(test, e2);
+	tw_ctx_init(&ctx2, test, e2);
+	ctx2.hook = tw_contract_check;
+	for (i = 0; i < 3; i++) {
+		twheel_timer_setup(e2, &r[i].t, r[i].t.function);
+		r[i].ctx = &ctx2;
+		r[i].expect = c->p->fires_at(e2, e->clk + 10 + 100 * i);
+		KUNIT_ASSERT_EQ(test, twheel_add(e2, &r[i].t, e->clk + 10 + 100 * i), 0);
+	}
+	tw_ct_run(test, TW_CLK + 10000);
+	tw_run_until(&ctx2, TW_CLK + 10000);
+	KUNIT_EXPECT_EQ(test, c->ctx.runs, 0UL);
+	KUNIT_EXPECT_EQ(test, ctx2.runs, 3UL);
+	KUNIT_EXPECT_EQ(test, ctx2.bad, 0UL);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, r[i].fired, 1U, "timer %u", i);
+	KUNIT_EXPECT_EQ(test, e2->st.added, 3ULL);
+	KUNIT_EXPECT_EQ(test, e2->st.expired, 3ULL);
+	tw_check_invariant(test, e2);
 }
 
 /* Pops every collected timer: the ids of want[], in that order, then none. */
@@ -702,6 +758,7 @@ static void contract_budget_burst(struct kunit *test)
 static struct kunit_case tw_contract_cases[] = {
 	KUNIT_CASE_PARAM(contract_del_return_values, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_del_collected_before_pop, tw_contract_params),
+	KUNIT_CASE_PARAM(contract_detach_moves, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_pop_in_collection_order, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_mod_refiles_far, tw_contract_params),
 	KUNIT_CASE_PARAM(contract_mod_refiles_near, tw_contract_params),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-CPU instances, what runs on one CPU: which CPU owns a timer, the
- * cpus= key, and the totals of per-CPU counters and histograms.
+ * cpus= key, the remote picks (remote=, pinned=), and the totals of
+ * per-CPU counters and histograms.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -103,6 +104,117 @@ static void percpu_parse_cpus(struct kunit *test)
 				    "%s", bad[i]);
 }
 
+/*
+ * The remote picks of n CPUs at remote=P, over 200 ticks of ops: each
+ * CPU's share of its own ops sent elsewhere within a point of P, every
+ * pick in another CPU's block (each other one taken), of the same class
+ * as twheel_wl_op()'s picks, and the same on a second asking.
+ */
+static void tw_pc_remote_share(struct kunit *test, enum twheel_wl_type type,
+			       u32 count, u32 n, u32 remote)
+{
+	u32 own[4] = {}, sent[4] = {}, to[4][4] = {}, idx, t, j;
+	struct twheel_params p;
+	struct twheel_op op, again;
+	u64 tick;
+
+	twheel_params_default(type, &p);
+	p.count = count;
+	p.ops = 1000;
+	p.remote = remote;
+	for (tick = 0; tick < 200; tick++) {
+		for (j = 0; j < p.ops; j++) {
+			twheel_wl_op(&p, tick, j, &op);
+			idx = twheel_wl_cpu_index(&p, op.id, n);
+			again = op;
+			own[idx]++;
+			if (!twheel_wl_remote(&p, tick, j, idx, n, &op)) {
+				KUNIT_EXPECT_EQ(test, op.id, again.id);
+				continue;
+			}
+			t = twheel_wl_cpu_index(&p, op.id, n);
+			KUNIT_ASSERT_NE(test, t, idx);
+			KUNIT_ASSERT_LT(test, op.id, count);
+			if (type == TWHEEL_WL_MIXED)
+				KUNIT_ASSERT_LT(test, op.id % 10, 6U);
+			KUNIT_EXPECT_TRUE(test, twheel_wl_remote(&p, tick, j, idx, n, &again));
+			KUNIT_EXPECT_EQ(test, op.id, again.id);
+			sent[idx]++;
+			to[idx][t]++;
+		}
+	}
+	for (idx = 0; idx < n; idx++) {
+		KUNIT_EXPECT_LE_MSG(test, abs((int)(sent[idx] * 100) - (int)(own[idx] * remote)),
+				    (int)own[idx], "CPU %u of %u: %u of %u ops sent at remote=%u",
+				    idx, n, sent[idx], own[idx], remote);
+		for (t = 0; t < n; t++)
+			if (t != idx && remote)
+				KUNIT_EXPECT_GT(test, to[idx][t], 0U);
+	}
+}
+
+static void percpu_remote_picks(struct kunit *test)
+{
+	struct twheel_op op = { .id = 3 };
+	struct twheel_params p;
+	u32 j, sent = 0;
+
+	tw_pc_remote_share(test, TWHEEL_WL_MIXED, 2000, 2, 30);
+	tw_pc_remote_share(test, TWHEEL_WL_MIXED, 2003, 3, 50);
+	tw_pc_remote_share(test, TWHEEL_WL_TIMEOUTS, 1001, 4, 90);
+	tw_pc_remote_share(test, TWHEEL_WL_MIXED, 2000, 2, 0);
+	tw_pc_remote_share(test, TWHEEL_WL_MIXED, 2000, 2, 100);
+	/* one CPU: nowhere to send; blocks with no timeouts timer: none */
+	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	p.count = 2000;
+	p.remote = 100;
+	KUNIT_EXPECT_FALSE(test, twheel_wl_remote(&p, 0, 0, 0, 1, &op));
+	KUNIT_EXPECT_EQ(test, op.id, 3U);
+	/* blocks of two: 6-7 and 8-9 hold no timeouts timer, 2-3 and 4-5 do */
+	p.count = 10;
+	for (j = 0; j < 200; j++) {
+		op.id = 0;
+		if (twheel_wl_remote(&p, j, 0, 0, 5, &op)) {
+			sent++;
+			KUNIT_EXPECT_TRUE_MSG(test, op.id >= 2 && op.id <= 5, "id %u", op.id);
+		}
+	}
+	KUNIT_EXPECT_GT(test, sent, 50U);
+	KUNIT_EXPECT_LT(test, sent, 150U);
+}
+
+/* remote= and pinned=: each line's values, or its refusal (0: taken). */
+static void percpu_parse_remote(struct kunit *test)
+{
+	static const struct {
+		const char *line;
+		int ret;
+		u32 remote, pinned;
+	} lines[] = {
+		{ "load mixed", 0, 0, 0 },
+		{ "load mixed remote=30 pinned=1 cpus=all", 0, 30, 1 },
+		{ "load timeouts remote=100", 0, 100, 0 },
+		{ "load timeouts remote=0x0a pinned=0", 0, 10, 0 },
+		{ "load mixed remote=101", -EINVAL }, { "load mixed remote=-1", -EINVAL },
+		{ "load mixed remote=x", -EINVAL }, { "load mixed remote=", -EINVAL },
+		{ "load mixed pinned=2", -EINVAL }, { "load mixed pinned=-1", -EINVAL },
+		{ "load shadow remote=10", -EINVAL }, { "load shadow pinned=1", -EINVAL },
+	};
+	struct twheel_cmd cmd;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lines[i].ret, tw_pc_parse(lines[i].line, &cmd),
+				    "%s", lines[i].line);
+		if (lines[i].ret)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, cmd.p.remote, lines[i].remote, "%s", lines[i].line);
+		KUNIT_EXPECT_EQ_MSG(test, cmd.p.pinned, lines[i].pinned, "%s", lines[i].line);
+		KUNIT_EXPECT_EQ_MSG(test, !!(cmd.p.set & BIT(TWHEEL_KEY_REMOTE)),
+				    !!strstr(lines[i].line, "remote="), "%s", lines[i].line);
+	}
+}
+
 /* The total of two instances: counters add, the most in a tick is a max. */
 static void percpu_totals(struct kunit *test)
 {
@@ -124,11 +236,18 @@ static void percpu_totals(struct kunit *test)
 	a->expired_max = 9;
 	a->lock_acquired = 100;
 	a->lock_contended = 3;
+	a->remote_ops = 40;
+	a->act_ops = 1000;
+	a->act_ns = 70000;
+	a->migrations = 25;
 	b->runs = 5;
 	b->early = 0;
 	b->expired_max = 4;
 	b->cascaded_max = 2;
 	b->lock_acquired = 50;
+	b->remote_ops = 2;
+	b->act_ops = 10;
+	b->migrations = 1;
 	for (v = 0; v < 1000; v++) {
 		twheel_hist_add(v & 1 ? &a->lock_wait_ns : &b->lock_wait_ns, v * 37);
 		twheel_hist_add(&all->lock_wait_ns, v * 37);
@@ -143,6 +262,10 @@ static void percpu_totals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->cascaded_max, 2ULL);
 	KUNIT_EXPECT_EQ(test, t->lock_acquired, 150ULL);
 	KUNIT_EXPECT_EQ(test, t->lock_contended, 3ULL);
+	KUNIT_EXPECT_EQ(test, t->remote_ops, 42ULL);
+	KUNIT_EXPECT_EQ(test, t->act_ops, 1010ULL);
+	KUNIT_EXPECT_EQ(test, t->act_ns, 70000ULL);
+	KUNIT_EXPECT_EQ(test, t->migrations, 26ULL);
 	/* merged, a histogram is the one of every value */
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&t->lock_wait_ns, &all->lock_wait_ns,
 					sizeof(all->lock_wait_ns)));
@@ -165,6 +288,8 @@ static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_cpu_index),
 	KUNIT_CASE(percpu_ops_share),
 	KUNIT_CASE(percpu_parse_cpus),
+	KUNIT_CASE(percpu_remote_picks),
+	KUNIT_CASE(percpu_parse_remote),
 	KUNIT_CASE(percpu_totals),
 	{}
 };

@@ -83,13 +83,17 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("runs", runs, 0),
 	TW_RS("runs_exact", exact, 0),
 	TW_RS("runs_early", early, 0),
+	TW_RS("activity_ops", act_ops, 0),
+	TW_RS("activity_ns", act_ns, 0),
 	TW_RS("runs_rearmed_inflight", rearmed_inflight, TW_CAP_KERNEL),
 	TW_RS("expired_max_tick", expired_max, TW_CAP_ENGINE),
 	TW_RS("deferred", deferred, TW_CAP_ENGINE),
 	TW_RS("ticks_at_budget", ticks_at_budget, TW_CAP_ENGINE),
 	TW_RS("backlog_max", backlog_max, TW_CAP_ENGINE),
-	TW_RS("lock_acquired", lock_acquired, TW_CAP_PERCPU),
-	TW_RS("lock_contended", lock_contended, TW_CAP_PERCPU),
+	TW_RS("lock_acquired", lock_acquired, TW_CAP_LOCKSTAT),
+	TW_RS("lock_contended", lock_contended, TW_CAP_LOCKSTAT),
+	TW_RS("remote_ops", remote_ops, TW_CAP_PERCPU),
+	TW_RS("migrations", migrations, TW_CAP_PERCPU),
 };
 
 /* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */
@@ -99,7 +103,7 @@ static const struct tw_key tw_hist_keys[] = {
 	TW_RS("cascade_ns", cascade_ns, TW_CAP_ENGINE),
 	TW_RS("late_jiffies", late_j, 0),
 	TW_RS("late_ns", late_ns, 0),
-	TW_RS("lock_wait_ns", lock_wait_ns, TW_CAP_PERCPU),
+	TW_RS("lock_wait_ns", lock_wait_ns, TW_CAP_LOCKSTAT),
 };
 
 static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
@@ -110,9 +114,16 @@ static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
 	return base + k->off;
 }
 
+/*
+ * A runner with per-CPU instances shows their keys too, totalled; one
+ * whose lock is counted, the lock keys.
+ */
 static bool tw_key_shown(const struct tw_runner *r, const struct tw_key *k)
 {
-	return (r->caps & k->caps) == k->caps;
+	unsigned int caps = r->caps | (r->inst ? TW_CAP_PERCPU : 0) |
+			    (r->inst || r->lockstat ? TW_CAP_LOCKSTAT : 0);
+
+	return (caps & k->caps) == k->caps;
 }
 
 static void tw_show_key(struct seq_file *m, const struct tw_key *k,
@@ -221,9 +232,9 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration, p->budget, p->slack);
+			   p->duration, p->budget, p->slack, p->remote, p->pinned);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

@@ -339,7 +339,7 @@ static void tw_engine_callback(struct tw_engine_runner *er,
 
 /*
  * twheel_run_as()'s step for the driver: account the run (lock held),
- * run the callback with the lock dropped.
+ * run the callback with the lock dropped, the timer marked running.
  */
 static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 			      void *arg)
@@ -351,9 +351,12 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 
 	tw_runner_ran(r, (long)(jiffy - expires),
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
+	/* not moved to another instance while its callback runs */
+	r->running = &et->w;
 	spin_unlock(&r->lock);
 	tw_engine_callback(tw_er(r), t, expires, jiffy);
 	tw_runner_lock(r);
+	r->running = NULL;
 }
 
 /* The engine's on_cascade hook while twheel_cascade is enabled. */
@@ -636,6 +639,25 @@ static u32 tw_engine_max_timers(struct tw_runner *r)
 	return min_t(unsigned long, TWHEEL_MAX_TIMERS, e->ops->max_timers(e));
 }
 
+/*
+ * A timer leaves this per-CPU instance for another of the same engine (a
+ * re-arm from the other's CPU): let go of here whatever this engine still
+ * knows of it (twheel_detach(): traced and counted as a delete if it was
+ * pending), then set up for there. Both instances' locks held.
+ */
+static void tw_engine_move(struct tw_runner *from, struct tw_runner *to,
+			   struct tw_wtimer *w)
+{
+	struct tw_engine_runner *er = tw_er(from);
+	struct twheel_timer *t = &tw_et(w)->t;
+
+	if (twheel_detach(er->e, t))
+		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
+	if (er->feed)
+		tw_feed(er)->kick(er->feed);
+	twheel_timer_setup(tw_er(to)->e, t, tw_engine_timer_fn);
+}
+
 /* Cancelled timers a lazy engine still links go before their memory does. */
 static void tw_engine_forget(struct tw_runner *r)
 {
@@ -661,6 +683,7 @@ static void tw_engine_forget(struct tw_runner *r)
 	.occupancy	= tw_engine_occupancy,			\
 	.max_timers	= tw_engine_max_timers,			\
 	.forget		= tw_engine_forget,			\
+	.move		= tw_engine_move,			\
 	.where		= tw_engine_where
 
 /* The engines without fast paths: one indirect call an operation. */

@@ -17,6 +17,10 @@
  * The instances' hot paths take their lock through tw_runner_lock(): a
  * trylock first, and only when it fails, a timed wait (lock_contended,
  * lock_wait_ns).
+ *
+ * remote=P: a CPU's activity op may pick a timer that lives in another
+ * CPU's instance (tw_runner_remote(), in twheel_runner.c beside the
+ * activity ops).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,21 +37,23 @@ bool tw_percpu;		/* percpu=1: engine runners have per-CPU instances */
 
 /**
  * tw_runner_lock_counted() - take a per-CPU instance's lock, counted
- * @r: the instance (TW_CAP_PERCPU)
+ * @r: the runner or instance (its lockstat set)
+ * @subclass: its lockdep subclass: 0, or SINGLE_DEPTH_NESTING for the
+ *	second of two instances' locks (tw_runner_lock_two())
  *
  * A trylock first; if it fails the acquisition is contended, and the time
  * until the lock is had is its wait. Counts the acquisition, the
  * contention and the wait (0 if none) in @r's measures, under the lock.
  * Context: bottom halves off (the tick, or a caller that disabled them).
  */
-void tw_runner_lock_counted(struct tw_runner *r)
+void tw_runner_lock_counted(struct tw_runner *r, int subclass)
 	__acquires(&r->lock)
 {
 	u64 t0, wait = 0;
 
 	if (!spin_trylock(&r->lock)) {
 		t0 = ktime_get_ns();
-		spin_lock(&r->lock);
+		spin_lock_nested(&r->lock, subclass);
 		wait = ktime_get_ns() - t0;
 		r->rs.lock_contended++;
 	}
@@ -124,7 +130,7 @@ void tw_runner_inst_release(struct tw_runner *r)
  *
  * Allocates an instance for each possible CPU and sets it up as a runner
  * of its own: the runner's name, id and ops, its own lock and counters,
- * TW_CAP_PERCPU, its CPU, and its init op called. Module init, may sleep.
+ * TW_CAP_PERCPU, its CPU, its lock counted, and its init op called. Module init, may sleep.
  *
  * Return: 0, or -ENOMEM or the first init op's error; then nothing is
  * left allocated.
@@ -151,6 +157,7 @@ int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg)
 		in->caps = r->ops->caps | TW_CAP_PERCPU;
 		in->st = &in->own_st;
 		in->cpu = cpu;
+		in->lockstat = true;
 		spin_lock_init(&in->lock);
 		ret = in->ops->init ? in->ops->init(in, cfg) : 0;
 		if (ret) {
@@ -162,19 +169,8 @@ int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg)
 	return 0;
 }
 
-/**
- * tw_wl_cpus() - the CPUs a workload is spread over
- * @p: the workload's parameters (cpus=)
- * @cpu_at: filled in with those CPUs, in order (TWHEEL_MAX_CPUS of room)
- *
- * cpus=all is every online CPU (the first TWHEEL_MAX_CPUS), cpus=N the
- * first N online, cpus=LIST the CPUs listed, each of which must be
- * online; without cpus= every online CPU with percpu=1, none with
- * percpu=0 (the driver's one tick runs everything, as it always did).
- *
- * Return: how many CPUs (0: not spread), or -EINVAL (logged).
- */
-int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at)
+/* tw_wl_cpus() but for remote=. */
+static int tw_wl_cpus_of(const struct twheel_params *p, unsigned int *cpu_at)
 {
 	u32 want = p->ncpus;
 	unsigned int cpu;
@@ -203,6 +199,31 @@ int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at)
 	}
 	if (want != TWHEEL_CPUS_ALL && n < want) {
 		pr_warn_ratelimited("load: cpus=%u: only %d CPUs are online\n", want, n);
+		return -EINVAL;
+	}
+	return n;
+}
+
+/**
+ * tw_wl_cpus() - the CPUs a workload is spread over
+ * @p: the workload's parameters (cpus=)
+ * @cpu_at: filled in with those CPUs, in order (TWHEEL_MAX_CPUS of room)
+ *
+ * cpus=all is every online CPU (the first TWHEEL_MAX_CPUS), cpus=N the
+ * first N online, cpus=LIST the CPUs listed, each of which must be
+ * online; without cpus= every online CPU with percpu=1, none with
+ * percpu=0 (the driver's one tick runs everything, as it always did).
+ * remote= needs two CPUs or more: its ops pick another CPU's timers.
+ *
+ * Return: how many CPUs (0: not spread), or -EINVAL (logged).
+ */
+int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at)
+{
+	int n = tw_wl_cpus_of(p, cpu_at);
+
+	if (n >= 0 && n < 2 && p->remote) {
+		pr_warn_ratelimited("load: remote=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",
+				    p->remote, n);
 		return -EINVAL;
 	}
 	return n;

@@ -2,7 +2,8 @@
 /*
  * twheel runner layer: the one table of runners, and what every runner
  * does alike: arming with a lateness estimate, the accounting of a run,
- * re-arming, the tick's activity ops, load, start, disarm and reset.
+ * re-arming, the tick's activity ops (remote ones too: a timer of another
+ * CPU's instance, which a re-arm moves), load, start, disarm and reset.
  * Admission, what a load asks of the machine, is twheel_admit.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -243,6 +244,122 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 }
 
 /**
+ * tw_runner_touch() - one activity op on a workload timer where it lives
+ * @r: the runner (or per-CPU instance) @w lives in; its lock held
+ * @w: the timer
+ * @cancel: the op is a cancel
+ *
+ * Deletes @w if the op is a cancel and @w is pending, else arms or re-arms
+ * it at a fresh delta from now. Context: @r->lock held.
+ */
+void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel)
+{
+	if (cancel && r->ops->pending(r, w)) {
+		r->ops->del(r, w);
+		return;
+	}
+	w->gen++;
+	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+}
+
+/*
+ * Takes the locks of two instances of one runner, counted, in the one
+ * order every CPU uses: the lower CPU's first, so that two CPUs moving
+ * timers towards each other never wait on each other. Lockdep sees one
+ * class of lock: the second is taken nested.
+ */
+static void tw_runner_lock_two(struct tw_runner *a, struct tw_runner *b)
+	__acquires(&a->lock) __acquires(&b->lock)
+{
+	if (a->cpu > b->cpu)
+		swap(a, b);
+	tw_runner_lock_counted(a, 0);
+	tw_runner_lock_counted(b, SINGLE_DEPTH_NESTING);
+}
+
+static void tw_runner_unlock_two(struct tw_runner *a, struct tw_runner *b)
+	__releases(&a->lock) __releases(&b->lock)
+{
+	spin_unlock(&b->lock);
+	spin_unlock(&a->lock);
+}
+
+/*
+ * Whether an op on w, which lives in o (o's lock held), is done in o
+ * without moving it: a delete of a pending timer, any op of a pinned
+ * workload, or a re-arm of a timer whose callback o is running.
+ */
+static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
+			    bool cancel)
+{
+	return (cancel && o->ops->pending(o, w)) || tw_wl.p.pinned ||
+	       o->running == w || !o->ops->move;
+}
+
+/**
+ * tw_runner_remote() - an activity op on a timer of another CPU's instance
+ * @in: the instance of the CPU running the op (its lock not held)
+ * @w: the timer; it lived in another instance when @in's CPU looked
+ * @cancel: the op deletes @w if it is pending (else it re-arms it)
+ *
+ * As the kernel does with a timer another CPU's base holds: a delete
+ * locks the instance @w lives in, and so does a re-arm of a pinned
+ * workload (pinned=1) or of a timer whose callback that instance is
+ * running; a re-arm otherwise locks both instances (tw_runner_lock_two())
+ * and moves @w into @in, re-armed there (the runner's move op, then
+ * tw_runner_touch()). @w may move meanwhile: the instance it lives in is
+ * looked at again under its lock, and if that is @in after all, the op is
+ * done there. Nothing is done once the activity is off. The caller counts
+ * what it did in @in's measures (remote_ops, migrations). Context: the
+ * driver's tick (softirq).
+ *
+ * Return: what was done (enum tw_touch).
+ */
+enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
+			       bool cancel)
+{
+	struct tw_runner *o;
+	enum tw_touch done;
+
+	for (;;) {
+		o = READ_ONCE(w->r);
+		tw_runner_lock(o);
+		if (READ_ONCE(w->r) != o) {
+			spin_unlock(&o->lock);
+			continue;
+		}
+		if (!o->active) {
+			spin_unlock(&o->lock);
+			return TW_TOUCH_NONE;
+		}
+		if (o == in || tw_runner_stays(o, w, cancel)) {
+			tw_runner_touch(o, w, cancel);
+			spin_unlock(&o->lock);
+			return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
+		}
+		spin_unlock(&o->lock);
+		tw_runner_lock_two(in, o);
+		if (READ_ONCE(w->r) != o) {
+			tw_runner_unlock_two(in, o);
+			continue;
+		}
+		if (!in->active || !o->active) {
+			done = TW_TOUCH_NONE;
+		} else if (tw_runner_stays(o, w, cancel)) {
+			tw_runner_touch(o, w, cancel);
+			done = TW_TOUCH_REMOTE;
+		} else {
+			o->ops->move(o, in, w);
+			WRITE_ONCE(w->r, in);
+			tw_runner_touch(in, w, false);
+			done = TW_TOUCH_MOVED;
+		}
+		tw_runner_unlock_two(in, o);
+		return done;
+	}
+}
+
+/**
  * tw_runner_activity() - this tick's activity ops on one runner
  * @r: the runner
  * @tick: the activity's tick number (what the workload's ops are drawn from)
@@ -251,32 +368,48 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
  *	op, on @r (a workload not spread over CPUs)
  *
  * Runs the workload's ops a tick on @r while the activity is live and the
- * instance active: each deletes its timer if the op is a cancel and the
- * timer is pending, else arms or re-arms it at a fresh delta. Context: the
- * driver's tick (softirq); takes the instance's lock.
+ * instance active (tw_runner_touch()). With remote=, some of a CPU's ops
+ * pick a timer of another CPU's block (twheel_wl_remote()); an op on a
+ * timer that lives in another instance, whichever block it is of, goes
+ * through tw_runner_remote(), with this instance's lock dropped, and is
+ * counted here (remote_ops, migrations). The ops run and the time they
+ * took are counted too (act_ops, act_ns). Context: the driver's tick
+ * (softirq); takes the instance's lock.
  */
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 {
 	struct tw_runner *in = idx < 0 ? r : tw_runner_on(r, tw_wl.cpu_at[idx]);
 	struct twheel_op op;
 	struct tw_wtimer *w;
-	u32 j;
+	enum tw_touch done;
+	u32 j, n = 0;
+	u64 t0;
 
 	if (!tw_workload_live())
 		return;
+	t0 = ktime_get_ns();
 	tw_runner_lock(in);
 	for (j = 0; in->active && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
 		if (idx >= 0 && twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
 			continue;
+		n++;
+		if (idx >= 0)
+			twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
 		w = tw_runner_timer(r, op.id);
-		if (op.cancel && in->ops->pending(in, w)) {
-			in->ops->del(in, w);
+		/* w->r is in only if in's lock was had when w came to it */
+		if (READ_ONCE(w->r) == in) {
+			tw_runner_touch(in, w, op.cancel);
 			continue;
 		}
-		w->gen++;
-		tw_runner_arm(in, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+		spin_unlock(&in->lock);
+		done = tw_runner_remote(in, w, op.cancel);
+		tw_runner_lock(in);
+		in->rs.remote_ops += done == TW_TOUCH_REMOTE || done == TW_TOUCH_MOVED;
+		in->rs.migrations += done == TW_TOUCH_MOVED;
 	}
+	in->rs.act_ops += n;
+	in->rs.act_ns += ktime_get_ns() - t0;
 	spin_unlock(&in->lock);
 }
 
@@ -433,12 +566,15 @@ static void tw_runner_batched(struct tw_runner *r,
 	for (i = 0; i < r->nr_timers; i = j) {
 		end = min(r->nr_timers, i + 1024);
 		room = false;
-		in = tw_runner_timer(r, i)->r;
+		in = READ_ONCE(tw_runner_timer(r, i)->r);
 		spin_lock_bh(&in->lock);
-		/* a batch stays in one instance (timers own blocks of ids) */
+		/*
+		 * A batch stays in one instance (timers own blocks of ids, and
+		 * one that moved since ends it: it is looked for again).
+		 */
 		for (j = i; j < end && !room; j++) {
 			w = tw_runner_timer(r, j);
-			if (w->r != in)
+			if (READ_ONCE(w->r) != in)
 				break;
 			fn(in, w, arg);
 			room = in->room_watch && in->ops->needs_room(in);
@@ -571,7 +707,8 @@ void tw_runners_reset_counters(void)
  *
  * Lets the runner's forget op drop what it (or each per-CPU instance)
  * still links, frees the timers and the bench's op costs of the load. The
- * workload is spread over no CPU any more. Nothing may be armed or
+ * workload is spread over no CPU any more: a one-instance runner's lock
+ * is no longer counted. Nothing may be armed or
  * running. Process context.
  */
 void tw_runners_free_timers(void)
@@ -580,6 +717,8 @@ void tw_runners_free_timers(void)
 
 	tw_wl.ncpus = 0;
 	tw_for_each_runner(r) {
+		if (!r->inst)
+			WRITE_ONCE(r->lockstat, false);
 		if (r->timers && r->ops->forget)
 			tw_for_each_inst(r, in)
 				r->ops->forget(in);
@@ -606,8 +745,10 @@ void tw_runners_free_timers(void)
  * @p->count timers for each runner in @mask (and what each runner's, or
  * each per-CPU instance's, reserve op sets aside) before anything changes,
  * then frees the previous load's timers, sets each new timer up in the
- * instance of the CPU that owns it (twheel_wl_cpu_index()) and resets the
- * counters. Nothing may be armed or running. Process context, may sleep.
+ * instance of the CPU that owns it (twheel_wl_cpu_index()), counts the
+ * lock of a one-instance engine runner if the load is spread over CPUs
+ * (struct tw_runner.lockstat) and resets the counters. Nothing may be
+ * armed or running. Process context, may sleep.
  *
  * Return: 0, -EINVAL (a CPU of cpus= not online) or -ENOMEM (logged):
  * then everything is as it was.
@@ -641,6 +782,9 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 	tw_wl.ncpus = n;
 	memcpy(tw_wl.cpu_at, cpu_at, n * sizeof(*cpu_at));
 	tw_for_each_runner(r) {
+		/* one engine instance every CPU's tick locks: its lock counted */
+		if (!r->inst && (r->caps & TW_CAP_ENGINE))
+			WRITE_ONCE(r->lockstat, n > 0);
 		if (!timers[r->id])
 			continue;
 		r->timers = timers[r->id];

@@ -9,9 +9,13 @@
  * Locking: one spinlock per runner guards its counters, its timers' state
  * and @active; with percpu=1 one per per-CPU instance of an engine runner
  * (struct tw_runner.inst), which is a runner of its own: a timer's state
- * is guarded by the lock of the instance it lives in (its w->r). The
- * ticks (softirq) take it plainly, process context with bottom halves
- * off; never two at once. Callbacks run with no runner lock held. The
+ * is guarded by the lock of the instance it lives in (its w->r), which
+ * changes only with the locks of both instances held. The ticks (softirq)
+ * take it plainly, process context with bottom halves off; never two at
+ * once, but where an activity op moves a timer from another CPU's
+ * instance to its own (tw_runner_remote()): both, the lower CPU's first,
+ * the second as a nested lock for lockdep (every instance's lock is of
+ * one class). Callbacks run with no runner lock held. The
  * control mutex (twheel_main.c) serialises load, start, stop, bench and
  * unload.
  */
@@ -53,12 +57,23 @@ struct tw_runner;
  * @cascade_ns: ticks that cascaded
  * @late_j: jiffy run - jiffy asked for
  * @late_ns: ns past the instant of the jiffy asked for
- * @lock_acquired: acquisitions of a per-CPU instance's lock by its hot
- *	paths (its tick, the activity ops, its timers' callbacks)
+ * @act_ops: activity ops run by the tick of this runner (this instance's
+ *	CPU, with cpus=), remote ones included
+ * @act_ns: ns those ticks spent in their activity ops, from the first to
+ *	the last, lock waits and remote ops included
+ * @lock_acquired: acquisitions of the runner's lock by its hot paths (its
+ *	tick, the activity ops, its timers' callbacks), where counted
+ *	(struct tw_runner.lockstat)
  * @lock_contended: of those, the ones that had to wait (a trylock failed)
  * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
+ * @remote_ops: activity ops this instance's CPU made on a timer that lived
+ *	in another CPU's instance (remote=): each locked that instance
+ * @migrations: of those, the re-arms that moved the timer into this
+ *	instance (pinned=0, its callback not running)
  *
- * The lock keys are counted on per-CPU instances only (tw_runner_lock()).
+ * @remote_ops and @migrations are counted on per-CPU instances only
+ * (tw_runner_remote()), the lock keys where the lock is shared across
+ * CPUs (tw_runner_lock()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -68,6 +83,8 @@ struct tw_run_stats {
 	u64 early;
 	u64 exact;
 	u64 rearmed_inflight;
+	u64 act_ops;
+	u64 act_ns;
 	u64 cascaded_max;
 	u64 expired_max;
 	u64 deferred;
@@ -82,6 +99,8 @@ struct tw_run_stats {
 	u64 lock_acquired;
 	u64 lock_contended;
 	struct twheel_hist lock_wait_ns;
+	u64 remote_ops;
+	u64 migrations;
 };
 
 /**
@@ -182,7 +201,8 @@ struct tw_modparams {
 #define TW_CAP_NS_TIME	BIT(1)	/* keeps ns time: "early" is judged in ns */
 #define TW_CAP_KERNEL	BIT(2)	/* the kernel runs its callbacks */
 #define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
-#define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: the lock keys */
+#define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: remote ops */
+#define TW_CAP_LOCKSTAT	BIT(5)	/* read-outs only: its lock is counted */
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -236,6 +256,11 @@ struct tw_modparams {
  * @twin_ran: (the shadow) one of the timers it mirrors into runner @r,
  *	@w, ran there; @r's lock held. The runner layer calls it instead of
  *	re-arming @w (may be NULL)
+ * @move: (an engine runner's per-CPU instances) @w, which lives in @from
+ *	and whose callback is not running, moves to @to, an instance of the
+ *	same runner: @from lets go of whatever it holds of it (counted as a
+ *	delete if it was pending) and @w is set up for @to, not pending
+ *	there. Both locks held; the caller sets @w->r. NULL: never moves
  * @where: (an engine runner) where it files @expires (the kernel's
  *	jiffies) now: the bucket index into @idx (TWHEEL_NO_BUCKET: none),
  *	its clock into @clk and, where it knows it (the modern wheel), the
@@ -272,6 +297,8 @@ struct tw_runner_ops {
 	bool (*feed)(struct tw_runner *r, unsigned long now);
 	void (*twin_ran)(struct tw_runner *self, struct tw_runner *r,
 			 struct tw_wtimer *w);
+	void (*move)(struct tw_runner *from, struct tw_runner *to,
+		     struct tw_wtimer *w);
 	bool (*where)(struct tw_runner *r, unsigned long expires,
 		      unsigned int *idx, unsigned long *bucket_expiry,
 		      unsigned long *clk);
@@ -304,6 +331,14 @@ struct tw_runner_ops {
  *	same init op; the workload's timers live in them. NULL: none, the
  *	runner is its one instance
  * @cpu: a per-CPU instance (@caps has TW_CAP_PERCPU): its CPU
+ * @lockstat: its hot paths count their acquisitions of @lock
+ *	(tw_runner_lock()): a per-CPU instance, or a one-instance engine
+ *	runner while the loaded workload is spread over CPUs (cpus=), whose
+ *	lock every one of those CPUs' ticks takes
+ * @running: a per-CPU instance: the workload timer whose callback its tick
+ *	runs right now, with the lock dropped, else NULL. That timer does
+ *	not move to another instance meanwhile (the kernel does not migrate
+ *	a timer its base is running either)
  *
  * With @inst, this runner's own engine and counters stay idle (its engine
  * serves calibration and limits); stats totals its instances'.
@@ -327,6 +362,8 @@ struct tw_runner {
 	struct dentry *dir;
 	struct tw_runner *__percpu *inst;
 	unsigned int cpu;
+	bool lockstat;
+	struct tw_wtimer *running;
 };
 
 /**
@@ -436,20 +473,34 @@ static inline struct tw_runner *tw_runner_inst_next(struct tw_runner *r,
 	for (unsigned int tw_ci = 0;					\
 	     ((in) = tw_runner_inst_next((r), &tw_ci)); tw_ci++)
 
-void tw_runner_lock_counted(struct tw_runner *r) __acquires(&r->lock);
+void tw_runner_lock_counted(struct tw_runner *r, int subclass)
+	__acquires(&r->lock);
 
 /*
  * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
- * a per-CPU instance counts the acquisition, and the wait if it had to.
+ * where its lock is counted (r->lockstat), the acquisition counts, and
+ * the wait if it had to.
  */
 static inline void tw_runner_lock(struct tw_runner *r)
 	__acquires(&r->lock)
 {
-	if (r->caps & TW_CAP_PERCPU)
-		tw_runner_lock_counted(r);
+	if (READ_ONCE(r->lockstat))
+		tw_runner_lock_counted(r, 0);
 	else
 		spin_lock(&r->lock);
 }
+
+/* What an activity op did to a timer it found in another instance. */
+enum tw_touch {
+	TW_TOUCH_NONE,		/* nothing: the activity went off meanwhile */
+	TW_TOUCH_LOCAL,		/* it had come to the op's own instance */
+	TW_TOUCH_REMOTE,	/* deleted or re-armed where it lives */
+	TW_TOUCH_MOVED,		/* re-armed, moved to the op's own instance */
+};
+
+void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel);
+enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
+			       bool cancel);
 
 void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
 void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);

@@ -53,6 +53,8 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->early += rs->early;
 	t->exact += rs->exact;
 	t->rearmed_inflight += rs->rearmed_inflight;
+	t->act_ops += rs->act_ops;
+	t->act_ns += rs->act_ns;
 	t->cascaded_max = max(t->cascaded_max, rs->cascaded_max);
 	t->expired_max = max(t->expired_max, rs->expired_max);
 	t->deferred += rs->deferred;
@@ -67,5 +69,7 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->lock_acquired += rs->lock_acquired;
 	t->lock_contended += rs->lock_contended;
 	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
+	t->remote_ops += rs->remote_ops;
+	t->migrations += rs->migrations;
 }
 EXPORT_SYMBOL_GPL(tw_run_stats_add);

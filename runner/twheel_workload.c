@@ -274,6 +274,60 @@ u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n)
 }
 EXPORT_SYMBOL_GPL(twheel_wl_cpu_index);
 
+/* Salt of the remote choices: not the draws of twheel_wl_op(). */
+#define TW_REMOTE_SALT	0x72656d6f7465ULL
+
+/**
+ * twheel_wl_remote() - whether a CPU's activity op goes to another CPU's timer
+ * @p: the workload (remote=); @p->count must not be 0
+ * @tick: the op's tick
+ * @j: the op's number within the tick
+ * @idx: the index, among the workload's CPUs, of the CPU that runs the op
+ *	(the owner of @op->id's block)
+ * @n: the CPUs the workload is spread over
+ * @op: the op (twheel_wl_op()); its @id replaced if it goes remote
+ *
+ * With probability @p->remote %, the op picks instead a timer uniformly in
+ * the block (twheel_wl_cpu_index()) of one of the other @n - 1 CPUs, that
+ * one uniformly too. In a mixed workload, as twheel_wl_op(), a pick outside
+ * the timeouts class goes to the first of its ten (or, where that falls
+ * out of the block, to the block's first such timer). A block too small
+ * to hold one leaves the op where it was. A pure function of (@p->seed,
+ * @tick, @j, @idx, @n), like every choice of the workload.
+ *
+ * Return: true if @op->id was replaced by a timer of another CPU's block.
+ */
+bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
+		      u32 idx, u32 n, struct twheel_op *op)
+{
+	u32 t, lo, hi, id;
+	u64 r;
+
+	if (!p->remote || n < 2)
+		return false;
+	r = tw_rand3(p->seed ^ TW_REMOTE_SALT, tick, j);
+	if ((u32)r % 100 >= p->remote)
+		return false;
+	r = tw_mix(r);
+	t = (idx + 1 + (u32)r % (n - 1)) % n;
+	/* block t: the ids whose twheel_wl_cpu_index() is t */
+	lo = DIV_ROUND_UP_ULL((u64)t * p->count, n);
+	hi = DIV_ROUND_UP_ULL((u64)(t + 1) * p->count, n);
+	if (lo >= hi)
+		return false;
+	id = lo + (u32)(r >> 32) % (hi - lo);
+	if (p->type == TWHEEL_WL_MIXED && tw_class(p, id) != TWHEEL_WL_TIMEOUTS) {
+		id -= id % 10;
+		if (id < lo)
+			id = roundup(lo, 10);
+		if (id >= hi)
+			return false;
+	}
+	op->id = id;
+	return true;
+}
+EXPORT_SYMBOL_GPL(twheel_wl_remote);
+
 /*
  * The demand model's fixed point: probabilities in Q60 (TW_ONE is 1),
  * durations in ticks in Q30, rates per tick in Q32. Every product and

@@ -26,6 +26,7 @@ enum twheel_wl_type {
 #define TWHEEL_MAX_OPS		20000		/* activity ops per tick */
 #define TWHEEL_MAX_BUDGET	1048576		/* work units per tick */
 #define TWHEEL_MAX_SLACK	100		/* percent of a delta */
+#define TWHEEL_MAX_REMOTE	100		/* percent of a CPU's ops */
 #define TWHEEL_MAX_DURATION	86400		/* seconds */
 #define TWHEEL_CMD_MAX		256		/* bytes in one control write */
 #define TWHEEL_MAX_SHADOWS	BIT(16)	/* real timers a shadow load mirrors */
@@ -46,6 +47,8 @@ enum twheel_key {
 	TWHEEL_KEY_BUDGET,
 	TWHEEL_KEY_SLACK,
 	TWHEEL_KEY_CPUS,
+	TWHEEL_KEY_REMOTE,
+	TWHEEL_KEY_PINNED,
 	TWHEEL_KEY_NR,
 };
 
@@ -74,6 +77,12 @@ enum twheel_key {
  * @ncpus: cpus=N, the first N online CPUs; TWHEEL_CPUS_ALL, cpus=all; 0:
  *	not given as a count (neither given: the module's default, one CPU
  *	with percpu=0, every online CPU with percpu=1)
+ * @remote: per cent of each CPU's activity ops that pick a timer of
+ *	another CPU's block (twheel_wl_remote()); 0: none. Needs a workload
+ *	spread over two CPUs or more
+ * @pinned: 1: a timer stays in the per-CPU instance it lives in, whoever
+ *	re-arms it; 0: a re-arm from another CPU moves it there (the
+ *	kernel's rule for a timer without TIMER_PINNED)
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -93,6 +102,8 @@ struct twheel_params {
 	u32 slack;
 	u64 cpus;
 	u32 ncpus;
+	u32 remote;
+	u32 pinned;
 };
 
 enum twheel_verb {
@@ -171,6 +182,8 @@ bool twheel_wl_rearms(const struct twheel_params *p, u32 id);
 void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 		  struct twheel_op *op);
 u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n);
+bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
+		      u32 idx, u32 n, struct twheel_op *op);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 

@@ -223,9 +223,9 @@ guest_script() {
 guest_script shadow "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" \
 	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/shadow.sh 4
 # Per-CPU engines: percpu=1, a block per engine and CPU, every guarantee
-# per CPU and in total; percpu=0 as it was. The test kernel (no ACPI) finds
-# one CPU whatever -smp says: the debug kernel's run below has two.
-guest_script percpu "per-CPU engines: percpu=1 and cpus=, a block per CPU, guarantees kept; percpu=0 unchanged (test kernel)" \
+# per CPU and in total; percpu=0 as it was. The test kernel (ACPI) finds
+# the 2 CPUs of -smp 2, as the debug kernel's run below does.
+guest_script percpu "per-CPU engines on 2 CPUs: percpu=1 and cpus=, a block per CPU, guarantees kept; percpu=0 unchanged (test kernel)" \
 	--kernel test --smp 2 --no-load --timeout 300 -- sh /guest/percpu.sh
 
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a

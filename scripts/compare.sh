@@ -5,8 +5,9 @@
 # what it takes), then real traffic (the shadow: the kernel's own timer_list
 # traffic under TCP over lo, mirrored into every engine), and writes
 # markdown tables, CSV files and the figures (scripts/plots.sh: one PNG per
-# question, drawn from the CSV files; hist.csv holds the histograms). On
-# the host, in both modes, the shipped real traces replayed through every
+# question, drawn from the CSV files; hist.csv holds the histograms). A
+# second boot at 2 vCPUs writes smp.csv (scripts/compare-smp.sh). On the
+# host, in both modes, the shipped real traces replayed through every
 # engine in user space (scripts/replay-csv.sh: replay.csv, a few seconds).
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
@@ -474,6 +475,14 @@ check "capabilities: the burst's worst ticks, budget=, slack= (no failure)" \
 if [ $mode = full ] && [ $where = guest ]; then
 	check "tick=nohz: no wakeup with nothing loaded, every guarantee kept" \
 		grep -q '^nohz: 0 failures' "$work/guest.out"
+fi
+
+# The SMP section: a boot of its own at 2 vCPUs, percpu=0 against
+# percpu=1 at several remote= (scripts/compare-smp.sh: smp.csv). A real
+# machine's twheel is loaded with its own percpu=: --host leaves it out.
+if [ $where = guest ]; then
+	check "SMP: percpu=0 and 1 at remote=0..90, every guarantee kept (smp.csv)" \
+		"$TWHEEL_ROOT/scripts/compare-smp.sh" $qf --out "$out" --kernel "$kernel"
 fi
 
 # The checkout's results/: docs/choosing.md follows them (make check

@@ -4,15 +4,18 @@
 # each from its own CPU's tick: every engine has a [<engine>/cpu<N>] block
 # per CPU with runs on each, the invariant per CPU and in total (held =
 # pending, the totals the sums of the blocks), the exact engines exact,
-# nothing early, the instances' locks counted. Then percpu=0 as it always
-# was (no per-CPU block, no cpus line), and percpu=0 with cpus=all (one
-# instance, its ops from every CPU's tick); rmmod each time.
+# nothing early, the instances' locks counted. On 2 CPUs or more, remote=30:
+# timers re-armed from another CPU move there (migrations, remote_ops on
+# each CPU, the totals their sums), every guarantee kept; pinned=1: none
+# moves; remote= out of range or without 2 CPUs refused. Then percpu=0 as
+# it always was (no per-CPU block, no cpus line), and percpu=0 with
+# cpus=all (one instance, its ops from every CPU's tick), remote=30 there
+# too; rmmod each time.
 #   percpu.sh [MIN-CPUS [SCALE]]
-#       fail unless MIN-CPUS CPUs are online (default 1: the test kernel,
-#       which has no ACPI, finds one CPU whatever QEMU's -smp; the debug
-#       kernel finds 2); timer counts and activity ops divided by SCALE
-#       (the debug kernel is several times slower; with SCALE the loads
-#       are forced past admission)
+#       fail unless MIN-CPUS CPUs are online (default 1; the test and the
+#       debug kernels find 2 with QEMU's -smp 2); timer counts and
+#       activity ops divided by SCALE (the debug kernel is several times
+#       slower; with SCALE the loads are forced past admission)
 . "$(dirname "$0")/lib.sh"
 ops=$((80 / ${2:-1})) count=$((2000 / ${2:-1})) force=""
 # The debug kernel's calibration swings tenfold on a busy host: there the
@@ -20,7 +23,7 @@ ops=$((80 / ${2:-1})) count=$((2000 / ${2:-1})) force=""
 [ "${2:-1}" -gt 1 ] && force=force=1
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 [ "$cpus" -ge "${1:-1}" ] || { bad "percpu.sh wants ${1:-1} CPUs, the guest has $cpus"; echo "percpu: $fails failures"; exit 1; }
-[ "$cpus" -ge 2 ] || ok "only $cpus CPU online: one instance an engine, no lock shared across CPUs"
+[ "$cpus" -ge 2 ] || ok "only $cpus CPU online: one instance an engine, no lock shared across CPUs, no timer moves"
 # g BLOCK KEY: a value of the stats read after the run
 g() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' /tmp/pc.stats; }
 # held BLOCK: the third word of its held line, "(=" when held = pending
@@ -94,6 +97,49 @@ fi
 # the bench and a second run on the same load: each timer in its instance
 ctl bench || bad "percpu=1: bench"
 [ "$(get classic/cpu0 pending)" = 0 ] || bad "percpu=1: pending after bench"
+
+# remote=: bad values refused; on one CPU refused too (nowhere to go)
+for v in 101 -1 x ""; do
+	ctl load mixed cpus=all remote=$v 2>/dev/null && bad "remote=$v taken"
+done
+ctl load mixed cpus=all pinned=2 2>/dev/null && bad "pinned=2 taken"
+# remote TAG PINNED: the remote= run's checks, per CPU and in total
+remote() {
+	for e in $engines; do
+		judge "$1" "$e" "$e"
+		sr=0 sm=0 c=0
+		while [ $c -lt "$cpus" ]; do
+			judge "$1" "$e/cpu$c" "$e"
+			r=$(g "$e/cpu$c" remote_ops) m=$(g "$e/cpu$c" migrations)
+			[ "${r:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: remote_ops ${r:-missing}"
+			if [ "$2" = 1 ]; then
+				[ "$m" = 0 ] || bad "$1 [$e/cpu$c]: migrations ${m:-missing}, pinned"
+			else
+				[ "${m:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: migrations ${m:-missing}"
+			fi
+			sr=$((sr + ${r:-0})) sm=$((sm + ${m:-0}))
+			c=$((c + 1))
+		done
+		[ "$(g "$e" remote_ops)" = "$sr" ] || bad "$1 [$e]: remote_ops $(g "$e" remote_ops), the CPUs' $sr"
+		[ "$(g "$e" migrations)" = "$sm" ] || bad "$1 [$e]: migrations $(g "$e" migrations), the CPUs' $sm"
+	done
+	for k in timer_list hrtimer; do
+		judge "$1" $k $k
+	done
+}
+if [ "$cpus" -lt 2 ]; then
+	ctl load mixed cpus=all remote=30 2>/dev/null && bad "remote=30 taken on one CPU"
+	ok "remote=: on one CPU refused"
+else
+	if run "percpu=1 remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
+		remote "percpu=1 remote=30" 0
+		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
+	fi
+	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
+		remote "percpu=1 remote=30 pinned=1" 1
+		ok "percpu=1 remote=30 pinned=1: no timer moved; classic: $(g classic remote_ops) remote ops, lock contended $(g classic lock_contended) of $(g classic lock_acquired)"
+	fi
+fi
 rmmod twheel || bad "rmmod percpu=1"
 
 # percpu=0: as it always was, and the one instance shared by every CPU
@@ -112,6 +158,15 @@ if run "percpu=0 cpus=all" mixed count=$count ops=$ops $force cpus=all; then
 		judge "percpu=0 cpus=all" "$e" "$e"
 	done
 	ok "percpu=0 cpus=all: one instance, ops from $cpus CPUs: $(g classic runs) classic runs, every guarantee kept"
+fi
+# remote= needs a workload spread over 2 CPUs or more: not without cpus=
+ctl load mixed remote=30 2>/dev/null && bad "percpu=0: remote=30 without cpus= taken"
+if [ "$cpus" -ge 2 ] && run "percpu=0 cpus=all remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
+	grep -q '^remote_ops\|^migrations' /tmp/pc.stats && bad "percpu=0 remote=30: remote_ops or migrations counted"
+	for e in $runners; do
+		judge "percpu=0 cpus=all remote=30" "$e" "$e"
+	done
+	ok "percpu=0 cpus=all remote=30: one instance, $(g classic runs) classic runs, every guarantee kept"
 fi
 rmmod twheel || bad "rmmod percpu=0"
 echo "percpu: $fails failures"
