@@ -259,18 +259,24 @@ static void rp_report(FILE *out, const char *path, const struct rp_trace *tr,
 
 /*
  * text to stdout, each line broken at spaces to fit RP_WIDTH columns; a
- * line's continuations are indented, after its "# " if it has one.
+ * line's continuations are indented, after its "# " if it has one, else
+ * four columns past the line's own indent.
  */
 static void rp_wrap(const char *text)
 {
 	const char *p = text, *nl, *cut, *q;
-	const char *indent;
-	size_t n, room;
+	char indent[RP_WIDTH / 2 + 8];
+	size_t n, room, lead;
 
 	while (*p) {
 		nl = strchr(p, '\n');
 		n = nl ? (size_t)(nl - p) : strlen(p);
-		indent = *p == '#' ? "#     " : "    ";
+		for (lead = 0; lead < n && lead < RP_WIDTH / 2 && p[lead] == ' '; lead++)
+			;
+		if (*p == '#')
+			snprintf(indent, sizeof(indent), "#     ");
+		else
+			snprintf(indent, sizeof(indent), "%*s", (int)lead + 4, "");
 		room = RP_WIDTH;
 		while (n > room) {
 			cut = NULL;
