@@ -341,7 +341,7 @@ EOF
 				km = t SUBSEP s SUBSEP "modern"
 				if (s == "timer_list" && ((km, "engine") in v)) {
 					x = "- modern against the kernel: "
-					if (v[kk, "oracle"] == "checked")
+					if (v[kk, "oracle"] ~ /^checked/)
 						x = x sprintf("of %s starts it filed %s in the kernel" q "s bucket at the event" q "s jiffies, %s where the trace" q "s base clock explains the kernel" q "s, and disagreed on %s (the placement oracle); ", \
 							v[kk, "oracle_starts"], v[kk, "oracle_agree"], v[kk, "oracle_explained"], v[kk, "oracle_disagree"])
 					else

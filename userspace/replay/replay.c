@@ -978,6 +978,16 @@ static int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows)
 	return n;
 }
 
+/*
+ * Exact on this trace: it ran every timer at its jiffy (tick, for
+ * hrtimers), none early, none late, and refused none. The csv's and
+ * json's "exact" and the verdict's "exact engine" are this.
+ */
+static int rp_exact(const struct rp_row *w)
+{
+	return !w->early && !w->refused && (!w->nlate || !w->max);
+}
+
 /* The verdict: v[0] the cheapest exact engine and modern against the kernel, v[1] early and lost. */
 static void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *rows, int n,
 		       char v[2][1024])
@@ -994,8 +1004,7 @@ static void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *ro
 		w = &rows[i];
 		if (!strcmp(w->name, "modern") && w->ran)
 			modern = w;
-		/* exact on this trace: every timer it took at its tick */
-		if (!w->ran || !w->ok || w->early || w->refused || (w->nlate && w->max > 0))
+		if (!w->ran || !w->ok || !rp_exact(w))
 			continue;
 		m = by_ir ? w->ir_op : w->ns_op;
 		if (m < 0)
@@ -1319,7 +1328,7 @@ static void rp_out_row(int s, const struct rp_row *w, int first,
 		rp_csv_num(w->nlate ? w->p99 : -1, lf);
 		rp_csv_num(w->nlate ? w->max : -1, lf);
 		printf(",%llu,%s,%s", (unsigned long long)w->early,
-		       w->kernel ? "" : !w->early && (!w->nlate || !w->max) ? "yes" : "no",
+		       w->kernel ? "" : rp_exact(w) ? "yes" : "no",
 		       w->kernel ? "" : w->ok ? "ok" : "BROKEN");
 		rp_or_csv(w->kernel && s == RP_TIMER ? or : NULL);
 		return;
@@ -1352,7 +1361,7 @@ static void rp_out_row(int s, const struct rp_row *w, int first,
 	printf(", \"early\": %llu", (unsigned long long)w->early);
 	if (!w->kernel)
 		printf(", \"exact\": %s, \"counters\": \"%s\"",
-		       !w->early && (!w->nlate || !w->max) ? "true" : "false",
+		       rp_exact(w) ? "true" : "false",
 		       w->ok ? "ok" : "BROKEN");
 	printf("}");
 }
