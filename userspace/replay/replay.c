@@ -24,7 +24,9 @@
  * dump's Ir over N is Ir per call. Exits 1 if an engine's counters do not
  * add up, 2 on a usage or read error, an unknown engine, an HZ that is not
  * a whole number from RP_HZ_MIN to RP_HZ_MAX, or a trace with no timer
- * event in it: one line on stderr naming the file and what it is.
+ * event in it: one line on stderr naming the file and what it is. The
+ * placement oracle's disagreements (replay_oracle.c) are reported, not
+ * an exit status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -1674,8 +1676,14 @@ static void rp_usage(FILE *f)
 "  -n, --name=NAME      what the report calls the trace (default: its path)\n"
 "      --ops-file=FILE  internal: the callgrind pass replays the operations in FILE\n"
 "\n"
+"For timer_list the placement oracle sets each timer_start's bucket (idx=, with\n"
+"cpu=; bucket_expiry= too where the trace has it, 6.8 and later) against the\n"
+"modern engine's, always modern's, whatever -e names: its counts are in the\n"
+"report and the verdict's \"oracle:\" line.\n"
+"\n"
 "Options override the environment variables. Exit status: 0, 1 if an engine's\n"
-"counters do not add up, 2 on an error (one line on stderr naming the file).\n"
+"counters do not add up, 2 on an error (one line on stderr naming the file);\n"
+"the oracle's disagreements do not change it.\n"
 "docs/replay.md tells how to record a trace and read the tables.\n",
 		RP_HZ_MIN, RP_HZ_MAX, RP_HZ_DEFAULT);
 }

@@ -441,6 +441,8 @@ for v in REPLAY_REPEAT REPLAY_ENGINES REPLAY_CALLGRIND REPLAY_HZ; do
 	grep -q "$v" "$tmp/help.out" || { bad "--help: $v not named"; fails=1; }
 done
 "$bin" -h | cmp -s - "$tmp/help.out" || { bad "-h is not --help"; fails=1; }
+grep -q "placement oracle" "$tmp/help.out" && grep -q "always modern's, whatever -e names" "$tmp/help.out" &&
+	grep -q "the oracle's disagreements do not change it" "$tmp/help.out" || { bad "--help: the oracle not told"; fails=1; }
 result $fails replay-help
 
 # The formats, on the hand-made HZ 1000 trace (no hrtimer event in it) with
