@@ -264,7 +264,8 @@ Lateness is in jiffies for timer_list, us for hrtimers; the kernel's row
 is the kernel's own timers, from the trace: its wheel's lateness and
 its softirq's (the replay's engines tick every jiffy). The replay does
 not measure memory: the bytes per timer are the op stream's, above.
-The replay's figures: $(head -n 1 "$dir/replay.md" 2>/dev/null || echo "(no replay.md: when and how is not known)")
+
+$(head -n 1 "$dir/replay.md" 2>/dev/null || echo "(no replay.md: when and how the replay ran is not known)")
 EOF
 	awk -F, '
 	function num(x) { return x ~ /^[0-9.]+$/ }
