@@ -668,6 +668,8 @@ EOF
 oracle bases "$tmp/bases.txt" "modern filed every start where the kernel did, some only at the base clock the trace shows: agree 5 at jiffies, 2 at the base clock the trace shows, disagree 0, of 7 starts"
 grep -q "^# oracle: .*explained by the base clock 2 (behind, forwarded to a bucket due and not run yet: 2, up to 13 jiffies, 0 of them deferrable); disagree 0$" "$out" ||
 	{ bad "bases: $(grep '^# oracle' "$out")"; fails=1; }
+"$top/build/fuzz-trace" "$tmp/bases.txt" >"$tmp/bases.asan" 2>&1 ||
+	{ tail -n 20 "$tmp/bases.asan" >&2; bad "bases: fuzz-trace on the trace failed"; fails=1; }
 result $fails replay-oracle-bases
 
 # The placement follows the traced machine's HZ: a start 2e8 jiffies out
@@ -680,5 +682,8 @@ grep -q "^# oracle: .* against modern's, 8 levels:" "$out" || { bad "hz100: not 
 REPLAY_HZ=250 oracle hz250-far "$tmp/far.txt" "modern filed starts elsewhere than the kernel: agree 0 at jiffies, 0 at the base clock the trace shows, disagree 1, of 1 starts"
 grep -q "^# oracle disagrees: .*: kernel idx 511 bucket_expiry 4427087872, modern idx 524 bucket_expiry 4496293888$" "$out" ||
 	{ bad "hz250-far: $(grep '^# oracle disagrees' "$out")"; fails=1; }
+# the fuzz target's own calc_wheel_index() (HZ 250 here: 9 levels) finds the same
+"$top/build/fuzz-trace" "$tmp/far.txt" >"$tmp/far.asan" 2>&1 ||
+	{ tail -n 20 "$tmp/far.asan" >&2; bad "hz250-far: fuzz-trace on the trace failed"; fails=1; }
 result $fails replay-oracle-hz
 exit $fail
