@@ -264,7 +264,8 @@ Lateness is in jiffies for timer_list, us for hrtimers; the kernel's row
 is the kernel's own timers, from the trace: its wheel's lateness and
 its softirq's (the replay's engines tick every jiffy). The replay does
 not measure memory: the bytes per timer are the op stream's, above.
-The replay's figures: $(head -n 1 "$dir/replay.md" 2>/dev/null || echo "(no replay.md: when and how is not known)")
+
+$(head -n 1 "$dir/replay.md" 2>/dev/null || echo "(no replay.md: when and how the replay ran is not known)")
 EOF
 	awk -F, '
 	function num(x) { return x ~ /^[0-9.]+$/ }
@@ -341,7 +342,7 @@ EOF
 				km = t SUBSEP s SUBSEP "modern"
 				if (s == "timer_list" && ((km, "engine") in v)) {
 					x = "- modern against the kernel: "
-					if (v[kk, "oracle"] == "checked")
+					if (v[kk, "oracle"] ~ /^checked/)
 						x = x sprintf("of %s starts it filed %s in the kernel" q "s bucket at the event" q "s jiffies, %s where the trace" q "s base clock explains the kernel" q "s, and disagreed on %s (the placement oracle); ", \
 							v[kk, "oracle_starts"], v[kk, "oracle_agree"], v[kk, "oracle_explained"], v[kk, "oracle_disagree"])
 					else

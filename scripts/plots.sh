@@ -406,7 +406,12 @@ if [ -n "$rcsv" ]; then
 		p=
 		for r in $reng; do
 			t=$r
-			[ "$r" = modern ] && t='modern (not exact)'
+			# replay.csv's exact column: every timer at its jiffy, none refused
+			ne=$(awk -F, -v rr="$r" -v cs="$(rc stream)" -v ce="$(rc engine)" -v cx="$(rc exact)" \
+				-v ct="$(rc trace)" 'NR > 1 && $cs == "timer_list" && $ce == rr && $cx != "yes" { printf "%s%s", (n++ ? ", " : ""), $ct }' "$rcsv")
+			if [ -n "$ne" ]; then
+				[ "$(echo "$ne" | tr ',' '\n' | wc -l)" -eq "$nt" ] && t="$r (not exact)" || t="$r (not exact on $ne)"
+			fi
 			p+="${p:+, }'$work/rir-$r.dat' using 1:2 with points $(style "$r") title '$t'"
 		done
 		for r in $reng; do

@@ -24,7 +24,9 @@
  * dump's Ir over N is Ir per call. Exits 1 if an engine's counters do not
  * add up, 2 on a usage or read error, an unknown engine, an HZ that is not
  * a whole number from RP_HZ_MIN to RP_HZ_MAX, or a trace with no timer
- * event in it: one line on stderr naming the file and what it is.
+ * event in it: one line on stderr naming the file and what it is. The
+ * placement oracle's disagreements (replay_oracle.c) are reported, not
+ * an exit status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -259,18 +261,24 @@ static void rp_report(FILE *out, const char *path, const struct rp_trace *tr,
 
 /*
  * text to stdout, each line broken at spaces to fit RP_WIDTH columns; a
- * line's continuations are indented, after its "# " if it has one.
+ * line's continuations are indented, after its "# " if it has one, else
+ * four columns past the line's own indent.
  */
 static void rp_wrap(const char *text)
 {
 	const char *p = text, *nl, *cut, *q;
-	const char *indent;
-	size_t n, room;
+	char indent[RP_WIDTH / 2 + 8];
+	size_t n, room, lead;
 
 	while (*p) {
 		nl = strchr(p, '\n');
 		n = nl ? (size_t)(nl - p) : strlen(p);
-		indent = *p == '#' ? "#     " : "    ";
+		for (lead = 0; lead < n && lead < RP_WIDTH / 2 && p[lead] == ' '; lead++)
+			;
+		if (*p == '#')
+			snprintf(indent, sizeof(indent), "#     ");
+		else
+			snprintf(indent, sizeof(indent), "%*s", (int)lead + 4, "");
 		room = RP_WIDTH;
 		while (n > room) {
 			cut = NULL;
@@ -972,6 +980,16 @@ static int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows)
 	return n;
 }
 
+/*
+ * Exact on this trace: it ran every timer at its jiffy (tick, for
+ * hrtimers), none early, none late, and refused none. The csv's and
+ * json's "exact" and the verdict's "exact engine" are this.
+ */
+static int rp_exact(const struct rp_row *w)
+{
+	return !w->early && !w->refused && (!w->nlate || !w->max);
+}
+
 /* The verdict: v[0] the cheapest exact engine and modern against the kernel, v[1] early and lost. */
 static void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *rows, int n,
 		       char v[2][1024])
@@ -988,8 +1006,7 @@ static void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *ro
 		w = &rows[i];
 		if (!strcmp(w->name, "modern") && w->ran)
 			modern = w;
-		/* exact on this trace: every timer it took at its tick */
-		if (!w->ran || !w->ok || w->early || w->refused || (w->nlate && w->max > 0))
+		if (!w->ran || !w->ok || !rp_exact(w))
 			continue;
 		m = by_ir ? w->ir_op : w->ns_op;
 		if (m < 0)
@@ -1253,9 +1270,21 @@ static void rp_csv_num(double v, const char *fmt)
 		printf(fmt, v);
 }
 
+/* Why the oracle checked nothing (replay_oracle.c), or how it checked. */
+#define RP_OR_NONE	"not checked: the trace's timer_start has no idx= and cpu="
+
+static const char *rp_or_how(const struct rp_oracle *or)
+{
+	if (!or->idx_only)
+		return "checked";
+	return or->idx_only == or->starts ? "checked: idx only" :
+	       "checked: idx only for some";
+}
+
 /*
- * The oracle's cells: on the timer_list kernel row its verdict, checked or
- * "not checked: ...", and its counts; empty on the others.
+ * The oracle's cells: on the timer_list kernel row its verdict, checked
+ * (idx only where the trace has no bucket_expiry) or "not checked: ...",
+ * and its counts; empty on the others.
  */
 static void rp_or_csv(const struct rp_oracle *or)
 {
@@ -1264,10 +1293,11 @@ static void rp_or_csv(const struct rp_oracle *or)
 		return;
 	}
 	if (!or->starts) {
-		printf(",not checked: the trace has no bucket_expiry,,,,\n");
+		printf(",%s,,,,\n", RP_OR_NONE);
 		return;
 	}
-	printf(",checked,%llu,%llu,%llu,%llu\n", (unsigned long long)or->starts,
+	printf(",%s,%llu,%llu,%llu,%llu\n", rp_or_how(or),
+	       (unsigned long long)or->starts,
 	       (unsigned long long)or->n[RP_OR_AGREE],
 	       (unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
 	       (unsigned long long)or->n[RP_OR_DISAGREE]);
@@ -1300,7 +1330,7 @@ static void rp_out_row(int s, const struct rp_row *w, int first,
 		rp_csv_num(w->nlate ? w->p99 : -1, lf);
 		rp_csv_num(w->nlate ? w->max : -1, lf);
 		printf(",%llu,%s,%s", (unsigned long long)w->early,
-		       w->kernel ? "" : !w->early && (!w->nlate || !w->max) ? "yes" : "no",
+		       w->kernel ? "" : rp_exact(w) ? "yes" : "no",
 		       w->kernel ? "" : w->ok ? "ok" : "BROKEN");
 		rp_or_csv(w->kernel && s == RP_TIMER ? or : NULL);
 		return;
@@ -1333,7 +1363,7 @@ static void rp_out_row(int s, const struct rp_row *w, int first,
 	printf(", \"early\": %llu", (unsigned long long)w->early);
 	if (!w->kernel)
 		printf(", \"exact\": %s, \"counters\": \"%s\"",
-		       !w->early && (!w->nlate || !w->max) ? "true" : "false",
+		       rp_exact(w) ? "true" : "false",
 		       w->ok ? "ok" : "BROKEN");
 	printf("}");
 }
@@ -1407,51 +1437,75 @@ static int rp_said[RP_NR_STREAMS];
 static void rp_or_verdict(const struct rp_oracle *or, char *v, size_t n)
 {
 	uint64_t ex = or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND];
+	size_t l;
 
 	if (!or->starts) {
-		snprintf(v, n, "not checked: the trace has no bucket_expiry");
+		snprintf(v, n, "%s", RP_OR_NONE);
 		return;
 	}
-	snprintf(v, n, "%s: agree %llu, explained by the base clock %llu, disagree %llu, of %llu starts",
-		 or->n[RP_OR_DISAGREE] ? "modern filed starts elsewhere than the kernel" :
-		 "modern filed every start where the kernel did",
-		 (unsigned long long)or->n[RP_OR_AGREE], (unsigned long long)ex,
-		 (unsigned long long)or->n[RP_OR_DISAGREE],
-		 (unsigned long long)or->starts);
+	l = snprintf(v, n, "%s: agree %llu at jiffies, %llu at the base clock the trace shows, disagree %llu, of %llu starts",
+		     or->n[RP_OR_DISAGREE] ? "modern filed starts elsewhere than the kernel" :
+		     ex ? "modern filed every start where the kernel did, some only at the base clock the trace shows" :
+		     "modern filed every start where the kernel did",
+		     (unsigned long long)or->n[RP_OR_AGREE], (unsigned long long)ex,
+		     (unsigned long long)or->n[RP_OR_DISAGREE],
+		     (unsigned long long)or->starts);
+	if (or->idx_only && l < n)
+		l += snprintf(v + l, n - l, or->idx_only == or->starts ?
+			      " (idx only: the trace has no bucket_expiry)" :
+			      " (%llu idx only: no bucket_expiry)",
+			      (unsigned long long)or->idx_only);
+	if (or->full && l < n)
+		snprintf(v + l, n - l, "; stopped: a base held %u timers, the later starts not checked",
+			 RP_OR_LIVE_MAX);
 }
 
 /* The oracle's section: the classes, the first disagreements. */
 static void rp_or_report(FILE *m, const struct rp_trace *tr)
 {
 	const struct rp_oracle *or = &tr->oracle;
+	uint64_t i, ahead = or->n[RP_OR_AHEAD], behind = or->n[RP_OR_BEHIND];
 	const struct rp_or_miss *x;
-	uint64_t i;
 
 	if (!or->starts) {
-		fprintf(m, "# oracle: not checked: the trace has no bucket_expiry (timer_start carries it from 6.8 on)\n");
+		fprintf(m, "# oracle: %s (6.1 prints them, 6.8 and later bucket_expiry too)\n", RP_OR_NONE);
 		return;
 	}
-	fprintf(m, "# oracle: each timer_start's bucket and bucket_expiry (the kernel's, 6.8 and later) against modern's, %u levels: %llu starts: agree %llu (at the event's jiffies); explained by the base clock %llu (ahead of jiffies, the base running its timers: %llu, up to %lu jiffies; behind, forwarded to a bucket due and not run yet: %llu, up to %lu jiffies, %llu of them deferrable); disagree %llu",
-		or->depth, (unsigned long long)or->starts,
+	fprintf(m, "# oracle: each timer_start's bucket%s, the kernel's, against modern's, %u levels: %llu starts: agree %llu (at the event's jiffies); explained by the base clock %llu",
+		or->idx_only == or->starts ? " (idx only: the trace has no bucket_expiry)" :
+		" and bucket_expiry", or->depth, (unsigned long long)or->starts,
 		(unsigned long long)or->n[RP_OR_AGREE],
-		(unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
-		(unsigned long long)or->n[RP_OR_AHEAD], or->ahead_max,
-		(unsigned long long)or->n[RP_OR_BEHIND], or->behind_max,
-		(unsigned long long)or->behind_def,
+		(unsigned long long)(ahead + behind));
+	if (ahead)
+		fprintf(m, " (ahead of jiffies, the base running its timers: %llu, up to %lu jiffies",
+ (unsigned long long)ahead, or->ahead_max);
+	if (behind)
+		fprintf(m, "%sbehind, forwarded to a bucket due and not run yet: %llu, up to %lu jiffies, %llu of them deferrable",
+			ahead ? "; " : " (", (unsigned long long)behind, or->behind_max,
+			(unsigned long long)or->behind_def);
+	fprintf(m, "%s; disagree %llu", ahead || behind ? ")" : "",
 		(unsigned long long)or->n[RP_OR_DISAGREE]);
+	if (or->idx_only && or->idx_only != or->starts)
+		fprintf(m, "; %llu of them idx only (no bucket_expiry)",
+			(unsigned long long)or->idx_only);
 	if (or->unchecked)
 		fprintf(m, "; %llu starts without the fields not checked",
 			(unsigned long long)or->unchecked);
+	if (or->full)
+		fprintf(m, "; stopped: a base held %u timers, the later starts not checked",
+			RP_OR_LIVE_MAX);
 	fprintf(m, "\n");
 	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
 		x = &or->miss[i];
-		fprintf(m, "# oracle disagrees: line %llu, %llu.%06llu s, timer %llx, expires %lu at jiffies %lu: kernel idx %llu bucket_expiry %lu, modern idx %u bucket_expiry %lu\n",
+		fprintf(m, "# oracle disagrees: line %llu, %llu.%06llu s, timer %llx, expires %lu at jiffies %lu: kernel idx %llu",
 			(unsigned long long)x->line,
 			(unsigned long long)(x->ts_ns / 1000000000ULL),
 			(unsigned long long)(x->ts_ns % 1000000000ULL / 1000),
 			(unsigned long long)x->ptr, x->expires, x->jiffies,
-			(unsigned long long)x->idx,
-			x->be, x->ours, x->ours_be);
+			(unsigned long long)x->idx);
+		if (x->has_be)
+			fprintf(m, " bucket_expiry %lu", x->be);
+		fprintf(m, ", modern idx %u bucket_expiry %lu\n", x->ours, x->ours_be);
 	}
 }
 
@@ -1470,9 +1524,10 @@ static void rp_or_json(const struct rp_trace *tr)
 		printf("}");
 		return;
 	}
-	printf(", \"levels\": %u, \"starts\": %llu, \"unchecked\": %llu, \"agree\": %llu, \"explained\": %llu, \"explained_ahead\": %llu, \"explained_behind\": %llu, \"behind_deferrable\": %llu, \"ahead_max\": %lu, \"behind_max\": %lu, \"disagree\": %llu,\n    \"disagreements\": [",
+	printf(", \"levels\": %u, \"starts\": %llu, \"idx_only\": %llu, \"unchecked\": %llu, \"stopped\": %s, \"agree\": %llu, \"explained\": %llu, \"explained_ahead\": %llu, \"explained_behind\": %llu, \"behind_deferrable\": %llu, \"ahead_max\": %lu, \"behind_max\": %lu, \"disagree\": %llu,\n    \"disagreements\": [",
 	       or->depth, (unsigned long long)or->starts,
-	       (unsigned long long)or->unchecked,
+	       (unsigned long long)or->idx_only,
+	       (unsigned long long)or->unchecked, or->full ? "true" : "false",
 	       (unsigned long long)or->n[RP_OR_AGREE],
 	       (unsigned long long)(or->n[RP_OR_AHEAD] + or->n[RP_OR_BEHIND]),
 	       (unsigned long long)or->n[RP_OR_AHEAD],
@@ -1481,11 +1536,15 @@ static void rp_or_json(const struct rp_trace *tr)
 	       (unsigned long long)or->n[RP_OR_DISAGREE]);
 	for (i = 0; i < or->n[RP_OR_DISAGREE] && i < RP_OR_KEPT; i++) {
 		x = &or->miss[i];
-		printf("%s{\"line\": %llu, \"ts_ns\": %llu, \"timer\": \"%llx\", \"expires\": %lu, \"jiffies\": %lu, \"kernel_idx\": %llu, \"kernel_bucket_expiry\": %lu, \"modern_idx\": %u, \"modern_bucket_expiry\": %lu}",
+		printf("%s{\"line\": %llu, \"ts_ns\": %llu, \"timer\": \"%llx\", \"expires\": %lu, \"jiffies\": %lu, \"kernel_idx\": %llu, \"kernel_bucket_expiry\": ",
 		       i ? ", " : "", (unsigned long long)x->line,
 		       (unsigned long long)x->ts_ns, (unsigned long long)x->ptr,
-		       x->expires, x->jiffies, (unsigned long long)x->idx, x->be,
-		       x->ours, x->ours_be);
+		       x->expires, x->jiffies, (unsigned long long)x->idx);
+		if (x->has_be)
+			printf("%lu", x->be);
+		else
+			printf("null");
+		printf(", \"modern_idx\": %u, \"modern_bucket_expiry\": %lu}", x->ours, x->ours_be);
 	}
 	printf("]}");
 }
@@ -1617,8 +1676,14 @@ static void rp_usage(FILE *f)
 "  -n, --name=NAME      what the report calls the trace (default: its path)\n"
 "      --ops-file=FILE  internal: the callgrind pass replays the operations in FILE\n"
 "\n"
+"For timer_list the placement oracle sets each timer_start's bucket (idx=, with\n"
+"cpu=; bucket_expiry= too where the trace has it, 6.8 and later) against the\n"
+"modern engine's, always modern's, whatever -e names: its counts are in the\n"
+"report and the verdict's \"oracle:\" line.\n"
+"\n"
 "Options override the environment variables. Exit status: 0, 1 if an engine's\n"
-"counters do not add up, 2 on an error (one line on stderr naming the file).\n"
+"counters do not add up, 2 on an error (one line on stderr naming the file);\n"
+"the oracle's disagreements do not change it.\n"
 "docs/replay.md tells how to record a trace and read the tables.\n",
 		RP_HZ_MIN, RP_HZ_MAX, RP_HZ_DEFAULT);
 }

@@ -153,15 +153,18 @@ struct tw_user_engine;
  * hrtimer on a clock ahead of the trace's (rp_calibrate()); @cancel:
  * index + 1 of the RP_DEL of its undecided cancel; @or_base: the timer
  * base its last start queued it on (replay_oracle.c), + 1, 0 if none;
- * @or_be: that start's bucket_expiry, the kernel's; @or_walk: the last
- * walk of a base's list that met it (struct rp_or_base).
+ * @or_be: that start's bucket_expiry, when @or_be_known: the kernel's, or
+ * before 6.8 modern's where it filed the start where the kernel did;
+ * @or_walk: the last walk of a base's list that met it (struct
+ * rp_or_base).
  */
 struct rp_shadow {
 	uint64_t ptr;
-	uint32_t hr:1, wall:1, boot:1;
+	uint32_t hr:1, wall:1, boot:1, or_be_known:1;
 	struct tw_ev_timer ev;
 	size_t cancel;
-	uint32_t or_base, or_walk;
+	uint32_t or_base;
+	uint64_t or_walk;
 	unsigned long or_be;
 };
 
@@ -191,7 +194,7 @@ enum rp_or_class { RP_OR_AGREE, RP_OR_AHEAD, RP_OR_BEHIND, RP_OR_DISAGREE,
  * @line: its line; @ts_ns its timestamp
  * @ptr: the timer
  * @expires: its expiry; @jiffies the jiffies of the event
- * @idx: the kernel's bucket; @be its bucket_expiry
+ * @idx: the kernel's bucket; @be its bucket_expiry, when @has_be
  * @ours: modern's at @jiffies; @ours_be its bucket_expiry
  */
 struct rp_or_miss {
@@ -199,24 +202,32 @@ struct rp_or_miss {
 	unsigned long expires, jiffies, be, ours_be;
 	uint64_t idx;
 	unsigned int ours;
+	int has_be;
 };
+
+/* The most timers a base's list holds; past it the oracle stops. */
+#define RP_OR_LIVE_MAX	(1U << 28)
 
 /**
  * struct rp_or_base - what the trace shows of one timer base
- * @clk: its clock as last known (@has_clk): the clock a start was placed
- *	at, or a timer_expire_entry's baseclk + 1 (the base runs its timers
- *	with its clock one past the bucket's)
- * @next: the earliest bucket_expiry queued on it since it last ran its
- *	timers (@has_next): the kernel's next_expiry, which a delete leaves
- *	as it was
+ * @clk: the least its clock can be as last known (@has_clk): the clock
+ *	a start was placed at, where no earlier clock gives its placement,
+ *	or a timer_expire_entry's baseclk + 1 (the base runs its timers with
+ *	its clock one past the bucket's)
+ * @run: its clock in its latest run of its timers (@has_run): the
+ *	greatest baseclk + 1 seen
+ * @next: the earliest bucket_expiry queued on it since its latest clock
+ *	step in a run (@has_next): the kernel's next_expiry, worked out anew
+ *	at each step before the callbacks run, which a delete leaves as it
+ *	was
  * @live: the timers started on it (shadow indices, @n of them, @cap
  *	allocated): those still armed there are its pending ones; the
  *	others, and a timer's second entry, are dropped when it is walked
  *	(before it grows, and for the pending timers' earliest expiry)
  */
 struct rp_or_base {
-	unsigned long clk, next;
-	uint8_t has_clk, has_next;
+	unsigned long clk, run, next;
+	uint8_t has_clk, has_run, has_next;
 	uint32_t *live;
 	uint32_t n, cap;
 };
@@ -224,9 +235,12 @@ struct rp_or_base {
 /**
  * struct rp_oracle - the kernel's placement of each timer_start against
  *	modern's (replay_oracle.c)
- * @starts: timer_start events that have the kernel's bucket_expiry, idx
- *	and cpu (6.8 and later) and their jiffies ([timeout=])
+ * @starts: timer_start events that have the kernel's idx and cpu (and
+ *	from 6.8 on bucket_expiry) and their jiffies ([timeout=])
+ * @idx_only: of @starts, those without bucket_expiry: their idx checked
  * @unchecked: timer_start events without them
+ * @full: a base's list reached RP_OR_LIVE_MAX: the starts after it are
+ *	@unchecked
  * @n: @starts by class
  * @ahead_max, @behind_max: the most jiffies a base's clock was past
  *	(behind) the event's jiffies in an explained start
@@ -234,19 +248,21 @@ struct rp_or_base {
  * @miss: the first RP_OR_KEPT disagreements
  * @base: per CPU and base kind, RP_NR_BASE_KINDS a CPU (TP_MAX_CPUS of
  *	them), allocated at the first start with the fields
- * @walk: the walks of a base's list so far
+ * @walk: the walks of a base's list so far (64 bits: never wraps back to
+ *	a walk a timer's @or_walk holds)
  * @wheel: a modern wheel, empty, at the traced machine's depth (8 levels
  *	at HZ 100 and below, else 9): its clock is set to each clock tried,
  *	and its placement is its .index op's; @depth its levels
  */
 struct rp_oracle {
-	uint64_t starts, unchecked;
+	uint64_t starts, idx_only, unchecked;
+	int full;
 	uint64_t n[RP_OR_NR];
 	unsigned long ahead_max, behind_max;
 	uint64_t behind_def;
 	struct rp_or_miss miss[RP_OR_KEPT];
 	struct rp_or_base *base;
-	uint32_t walk;
+	uint64_t walk;
 	struct tw_user_engine *wheel;
 	unsigned int depth;
 };

@@ -32,7 +32,9 @@
 #    shipped trace with the kernel's bucket_expiry (none disagrees), on
 #    the 6.18 trace modern's lateness percentiles the kernel's, one
 #    disagreement made on purpose reported with its fields in every
-#    format, "not checked" on a trace without the fields, the wheel's
+#    format, the idx alone checked on a trace without bucket_expiry (a
+#    kernel before 6.8), "not checked" on one without idx= and cpu=, the
+#    base's next_expiry and clock kept as the kernel does, the wheel's
 #    depth following the traced machine's HZ.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -439,6 +441,8 @@ for v in REPLAY_REPEAT REPLAY_ENGINES REPLAY_CALLGRIND REPLAY_HZ; do
 	grep -q "$v" "$tmp/help.out" || { bad "--help: $v not named"; fails=1; }
 done
 "$bin" -h | cmp -s - "$tmp/help.out" || { bad "-h is not --help"; fails=1; }
+grep -q "placement oracle" "$tmp/help.out" && grep -q "always modern's, whatever -e names" "$tmp/help.out" &&
+	grep -q "the oracle's disagreements do not change it" "$tmp/help.out" || { bad "--help: the oracle not told"; fails=1; }
 result $fails replay-help
 
 # The formats, on the hand-made HZ 1000 trace (no hrtimer event in it) with
@@ -510,7 +514,8 @@ gzip -c "$tmp/six.txt" | "$bin" -r 1 -e heap --no-callgrind - >"$tmp/six-gz.out"
 result $fails replay-streamed
 
 # The placement oracle (replay_oracle.c): each start that carries the
-# kernel's bucket_expiry and idx set against modern's. oracle NAME FILE
+# kernel's idx and cpu (and bucket_expiry from 6.8 on) set against
+# modern's. oracle NAME FILE
 # LINE: the md verdict's oracle line of FILE is LINE.
 oracle() {
 	local what=$1 file=$2 want=$3
@@ -522,16 +527,16 @@ every="modern filed every start where the kernel did: agree"
 # Every shipped trace that has the fields: none disagrees, every start of
 # the recorded ones agrees at its jiffies (none needs the base clock).
 fails=0
-oracle tracefs "$here/traces/guest-tcp.tracefs.gz" "$every 4864, explained by the base clock 0, disagree 0, of 4864 starts"
-oracle trace_pipe "$here/traces/guest-tcp.trace_pipe.gz" "$every 2258, explained by the base clock 0, disagree 0, of 2258 starts"
-oracle trace-cmd "$here/traces/guest-tcp.trace-cmd.gz" "$every 2185, explained by the base clock 0, disagree 0, of 2185 starts"
-oracle perf "$here/traces/guest-tcp.perf.gz" "$every 1936, explained by the base clock 0, disagree 0, of 1936 starts"
-oracle host-6.18 "$here/traces/host-6.18.tracefs.gz" "$every 4868, explained by the base clock 0, disagree 0, of 4868 starts"
-oracle hz1000 "$here/traces/hz1000.tracefs" "$every 45, explained by the base clock 0, disagree 0, of 45 starts"
-oracle lost "$here/traces/lost.tracefs" "$every 2, explained by the base clock 0, disagree 0, of 2 starts"
-oracle malformed "$here/traces/malformed.tracefs" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
-oracle stack "$here/traces/stack.txt" "$every 2, explained by the base clock 0, disagree 0, of 2 starts"
-oracle edges "$here/traces/edges.tracefs" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
+oracle tracefs "$here/traces/guest-tcp.tracefs.gz" "$every 4864 at jiffies, 0 at the base clock the trace shows, disagree 0, of 4864 starts"
+oracle trace_pipe "$here/traces/guest-tcp.trace_pipe.gz" "$every 2258 at jiffies, 0 at the base clock the trace shows, disagree 0, of 2258 starts"
+oracle trace-cmd "$here/traces/guest-tcp.trace-cmd.gz" "$every 2185 at jiffies, 0 at the base clock the trace shows, disagree 0, of 2185 starts"
+oracle perf "$here/traces/guest-tcp.perf.gz" "$every 1936 at jiffies, 0 at the base clock the trace shows, disagree 0, of 1936 starts"
+oracle host-6.18 "$here/traces/host-6.18.tracefs.gz" "$every 4868 at jiffies, 0 at the base clock the trace shows, disagree 0, of 4868 starts"
+oracle hz1000 "$here/traces/hz1000.tracefs" "$every 45 at jiffies, 0 at the base clock the trace shows, disagree 0, of 45 starts"
+oracle lost "$here/traces/lost.tracefs" "$every 2 at jiffies, 0 at the base clock the trace shows, disagree 0, of 2 starts"
+oracle malformed "$here/traces/malformed.tracefs" "$every 1 at jiffies, 0 at the base clock the trace shows, disagree 0, of 1 starts"
+oracle stack "$here/traces/stack.txt" "$every 2 at jiffies, 0 at the base clock the trace shows, disagree 0, of 2 starts"
+oracle edges "$here/traces/edges.tracefs" "$every 1 at jiffies, 0 at the base clock the trace shows, disagree 0, of 1 starts"
 result $fails replay-oracle-shipped
 
 # The trace of a 6.18 kernel (this build host's, HZ 250): every event
@@ -561,13 +566,14 @@ result $fails replay-host-6.18
 # local base agrees.
 fails=0
 f=$here/traces/oracle.tracefs
-oracle disagree "$f" "modern filed starts elsewhere than the kernel: agree 4, explained by the base clock 2, disagree 1, of 7 starts"
-grep -qxF "# oracle: each timer_start's bucket and bucket_expiry (the kernel's, 6.8 and later) against modern's, 9 levels: 7 starts: agree 4 (at the event's jiffies); explained by the base clock 2 (ahead of jiffies, the base running its timers: 1, up to 1 jiffies; behind, forwarded to a bucket due and not run yet: 1, up to 15 jiffies, 1 of them deferrable); disagree 1" "$out" ||
+oracle disagree "$f" "modern filed starts elsewhere than the kernel: agree 4 at jiffies, 2 at the base clock the trace shows, disagree 1, of 7 starts"
+grep -qxF "# oracle: each timer_start's bucket and bucket_expiry, the kernel's, against modern's, 9 levels: 7 starts: agree 4 (at the event's jiffies); explained by the base clock 2 (ahead of jiffies, the base running its timers: 1, up to 1 jiffies; behind, forwarded to a bucket due and not run yet: 1, up to 15 jiffies, 1 of them deferrable); disagree 1" "$out" ||
 	{ bad "oracle disagree: $(grep '^# oracle:' "$out")"; fails=1; }
 want="# oracle disagrees: line 22, 40.120000 s, timer ffff888000066000, expires 4294968336 at jiffies 4294968326: kernel idx 18 bucket_expiry 4294968337, modern idx 17 bucket_expiry 4294968337"
 [ "$(grep '^# oracle disagrees:' "$out")" = "$want" ] || { bad "oracle disagree: $(grep '^# oracle disagrees' "$out")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f text "$f" >"$tmp/or.txt" 2>&2 || fails=1
-grep -qxF "         oracle: modern filed starts elsewhere than the kernel: agree 4, explained by the base clock 2, disagree 1, of 7" "$tmp/or.txt" ||
+grep -qxF "         oracle: modern filed starts elsewhere than the kernel: agree 4 at jiffies, 2 at the base clock the trace shows," "$tmp/or.txt" &&
+	grep -qxF "             disagree 1, of 7 starts" "$tmp/or.txt" ||
 	{ bad "oracle disagree, text: $(grep 'oracle: modern' "$tmp/or.txt")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f csv "$f" >"$tmp/or.csv" 2>&2 || fails=1
 [ "$(grep '^timer_list,kernel,' "$tmp/or.csv" | cut -d, -f26-)" = "checked,7,4,2,1" ] &&
@@ -576,7 +582,7 @@ grep -qxF "         oracle: modern filed starts elsewhere than the kernel: agree
 python3 - "$tmp/or.json" <<'PY' || { bad "oracle disagree, json"; fails=1; }
 import json, sys
 o = json.load(open(sys.argv[1]))["oracle"]
-want = {"checked": True, "starts": 7, "agree": 4, "explained": 2, "explained_ahead": 1,
+want = {"checked": True, "starts": 7, "idx_only": 0, "agree": 4, "explained": 2, "explained_ahead": 1,
         "explained_behind": 1, "behind_deferrable": 1, "ahead_max": 1, "behind_max": 15,
         "disagree": 1, "levels": 9}
 miss = [{"line": 22, "ts_ns": 40120000000, "timer": "ffff888000066000", "expires": 4294968336,
@@ -589,36 +595,95 @@ sys.exit(0 if ok else 1)
 PY
 result $fails replay-oracle-disagree
 
-# A trace without the fields (a kernel before 6.8: the trace_pipe trace
-# with them cut out) is not checked, in every format, and is replayed as
-# it was.
+# A trace without bucket_expiry (a kernel before 6.8, whose timer_start
+# prints cpu= and idx=: the trace_pipe trace with bucket_expiry cut out)
+# has its idx checked alone, in every format, and is replayed as it was;
+# so has the hand-made one, its disagreement found by the idx. A
+# timer_start without idx= and cpu= (as before them: a 4.x line) is not
+# checked; a cpu= past the CPUs taken makes its start unchecked, the line
+# well-formed.
 fails=0
-gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | sed -E 's/ bucket_expiry=[0-9]+ cpu=[0-9]+ idx=[0-9]+//' >"$tmp/pre68.txt"
+gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | sed -E 's/ bucket_expiry=[0-9]+//' >"$tmp/pre68.txt"
 grep -q 'bucket_expiry' "$tmp/pre68.txt" && { bad "pre-6.8: bucket_expiry left"; fails=1; }
-oracle pre-6.8 "$tmp/pre68.txt" "not checked: the trace has no bucket_expiry"
-grep -qxF "# oracle: not checked: the trace has no bucket_expiry (timer_start carries it from 6.8 on)" "$out" ||
+oracle pre-6.8 "$tmp/pre68.txt" "$every 2258 at jiffies, 0 at the base clock the trace shows, disagree 0, of 2258 starts (idx only: the trace has no bucket_expiry)"
+grep -qxF "# oracle: each timer_start's bucket (idx only: the trace has no bucket_expiry), the kernel's, against modern's, 9 levels: 2258 starts: agree 2258 (at the event's jiffies); explained by the base clock 0; disagree 0" "$out" ||
 	{ bad "pre-6.8: $(grep '^# oracle' "$out")"; fails=1; }
 diff <(grep '^# kernel:\|^| kernel' "$out") <(grep '^# kernel:\|^| kernel' "$tmp/or-trace_pipe.out") >&2 ||
 	{ bad "pre-6.8: not replayed as with the fields"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f csv "$tmp/pre68.txt" >"$tmp/pre68.csv" 2>&2 || fails=1
-[ "$(grep '^timer_list,kernel,' "$tmp/pre68.csv" | cut -d, -f26-)" = "not checked: the trace has no bucket_expiry,,,," ] ||
+[ "$(grep '^timer_list,kernel,' "$tmp/pre68.csv" | cut -d, -f26-)" = "checked: idx only,2258,2258,0,0" ] ||
 	{ bad "pre-6.8, csv: $(grep '^timer_list,kernel,' "$tmp/pre68.csv")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f json "$tmp/pre68.txt" | python3 -c '
 import json, sys
 o = json.load(sys.stdin)["oracle"]
-sys.exit(0 if o == {"checked": False, "verdict": "not checked: the trace has no bucket_expiry"} else 1)' ||
+sys.exit(0 if (o["starts"], o["idx_only"], o["agree"], o["disagree"]) == (2258, 2258, 2258, 0) else 1)' ||
 	{ bad "pre-6.8, json"; fails=1; }
-result $fails replay-oracle-not-checked
+sed -E 's/ bucket_expiry=[0-9]+//' "$here/traces/oracle.tracefs" >"$tmp/pre68-or.txt"
+oracle pre-6.8-disagree "$tmp/pre68-or.txt" "modern filed starts elsewhere than the kernel: agree 4 at jiffies, 2 at the base clock the trace shows, disagree 1, of 7 starts (idx only: the trace has no bucket_expiry)"
+grep -q "^# oracle disagrees: line 22, .*: kernel idx 18, modern idx 17 bucket_expiry 4294968337$" "$out" ||
+	{ bad "pre-6.8-disagree: $(grep '^# oracle disagrees' "$out")"; fails=1; }
+gzip -dc "$here/traces/guest-tcp.trace_pipe.gz" | sed -E 's/ bucket_expiry=[0-9]+ cpu=[0-9]+ idx=[0-9]+//' >"$tmp/pre48.txt"
+grep -q ' idx=' "$tmp/pre48.txt" && { bad "no idx: idx= left"; fails=1; }
+oracle no-idx "$tmp/pre48.txt" "not checked: the trace's timer_start has no idx= and cpu="
+grep -qxF "# oracle: not checked: the trace's timer_start has no idx= and cpu= (6.1 prints them, 6.8 and later bucket_expiry too)" "$out" ||
+	{ bad "no idx: $(grep '^# oracle' "$out")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f csv "$tmp/pre48.txt" >"$tmp/pre48.csv" 2>&2 || fails=1
+[ "$(grep '^timer_list,kernel,' "$tmp/pre48.csv" | cut -d, -f26-)" = "not checked: the trace's timer_start has no idx= and cpu=,,,," ] ||
+	{ bad "no idx, csv: $(grep '^timer_list,kernel,' "$tmp/pre48.csv")"; fails=1; }
+"$bin" -r 1 -e heap --no-callgrind -f json "$tmp/pre48.txt" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)["oracle"]
+sys.exit(0 if o == {"checked": False, "verdict": "not checked: the trace\x27s timer_start has no idx= and cpu="} else 1)' ||
+	{ bad "no idx, json"; fails=1; }
+grep -v '^#' "$here/traces/oracle.tracefs" | head -n 1 | sed 's/ cpu=0 / cpu=8192 /' >"$tmp/bigcpu.txt"
+grep -v '^#' "$here/traces/oracle.tracefs" | sed -n 3p >>"$tmp/bigcpu.txt"
+oracle big-cpu "$tmp/bigcpu.txt" "$every 1 at jiffies, 0 at the base clock the trace shows, disagree 0, of 1 starts"
+grep -q "malformed 0," "$out" && grep -q "^# oracle: .*; 1 starts without the fields not checked$" "$out" ||
+	{ bad "big cpu: $(grep '^# lines\|^# oracle' "$out")"; fails=1; }
+result $fails replay-oracle-idx-only
+
+# What the trace shows of a base, kept as the kernel keeps it (CPUs 2 and
+# 3, HZ 250). CPU 2: a callback queues a timer (bucket_expiry 4294969007)
+# and it is deleted before the next expiry of the same clock step: the
+# base's next_expiry stays 4294969007 (worked out once a step, before the
+# callbacks), and a start 13 jiffies later is filed at it. CPU 3, idle: a
+# start whose placement is the same at jiffies and at the base's
+# next_expiry 6 behind does not pin the clock to jiffies, so a later one
+# is filed at that next_expiry, 8 behind.
+fails=0
+cat >"$tmp/bases.txt" <<'EOF'
+        app-600 [002] d..1.    50.000000: timer_start: timer=ffff888000081000 function=fn expires=4294969004 [timeout=4] bucket_expiry=4294969005 cpu=2 idx=45 flags=
+        app-600 [002] d..1.    50.000100: timer_start: timer=ffff888000082000 function=fn expires=4294969004 [timeout=4] bucket_expiry=4294969005 cpu=2 idx=45 flags=
+        <idle>-0 [002] d..1.    50.016000: timer_cancel: timer=ffff888000081000
+        <idle>-0 [002] ..s1.    50.016010: timer_expire_entry: timer=ffff888000081000 function=fn now=4294969004 baseclk=4294969004
+        <idle>-0 [002] d..1.    50.016020: timer_start: timer=ffff888000083000 function=fn expires=4294969006 [timeout=2] bucket_expiry=4294969007 cpu=2 idx=47 flags=
+        <idle>-0 [002] d..1.    50.016030: timer_cancel: timer=ffff888000083000
+        <idle>-0 [002] d..1.    50.016040: timer_cancel: timer=ffff888000082000
+        <idle>-0 [002] ..s1.    50.016050: timer_expire_entry: timer=ffff888000082000 function=fn now=4294969004 baseclk=4294969004
+        app-600 [002] d..1.    50.080000: timer_start: timer=ffff888000084000 function=fn expires=4294969072 [timeout=52] bucket_expiry=4294969080 cpu=2 idx=95 flags=
+        app-700 [003] d..1.    50.100000: timer_start: timer=ffff888000091000 function=fn expires=4294969003 [timeout=3] bucket_expiry=4294969004 cpu=3 idx=44 flags=
+        app-700 [003] d..1.    50.140000: timer_start: timer=ffff888000092000 function=fn expires=4294969110 [timeout=100] bucket_expiry=4294969112 cpu=3 idx=99 flags=
+        app-700 [003] d..1.    50.148000: timer_start: timer=ffff888000093000 function=fn expires=4294969068 [timeout=56] bucket_expiry=4294969072 cpu=3 idx=94 flags=
+EOF
+oracle bases "$tmp/bases.txt" "modern filed every start where the kernel did, some only at the base clock the trace shows: agree 5 at jiffies, 2 at the base clock the trace shows, disagree 0, of 7 starts"
+grep -q "^# oracle: .*explained by the base clock 2 (behind, forwarded to a bucket due and not run yet: 2, up to 13 jiffies, 0 of them deferrable); disagree 0$" "$out" ||
+	{ bad "bases: $(grep '^# oracle' "$out")"; fails=1; }
+"$top/build/fuzz-trace" "$tmp/bases.txt" >"$tmp/bases.asan" 2>&1 ||
+	{ tail -n 20 "$tmp/bases.asan" >&2; bad "bases: fuzz-trace on the trace failed"; fails=1; }
+result $fails replay-oracle-bases
 
 # The placement follows the traced machine's HZ: a start 2e8 jiffies out
 # is clamped into level 7's last bucket by a kernel of 8 levels (HZ 100 and
 # below: beyond 63 << 21 jiffies, to 62 << 21), filed in level 8 by one of 9.
 fails=0
 printf '%s\n' "           app-500 [000] d..1.    60.000000: timer_start: timer=ffff888000071000 function=far expires=4494972296 [timeout=200000000] bucket_expiry=4427087872 cpu=0 idx=511 flags=" >"$tmp/far.txt"
-REPLAY_HZ=100 oracle hz100 "$tmp/far.txt" "$every 1, explained by the base clock 0, disagree 0, of 1 starts"
+REPLAY_HZ=100 oracle hz100 "$tmp/far.txt" "$every 1 at jiffies, 0 at the base clock the trace shows, disagree 0, of 1 starts"
 grep -q "^# oracle: .* against modern's, 8 levels:" "$out" || { bad "hz100: not 8 levels"; fails=1; }
-REPLAY_HZ=250 oracle hz250-far "$tmp/far.txt" "modern filed starts elsewhere than the kernel: agree 0, explained by the base clock 0, disagree 1, of 1 starts"
+REPLAY_HZ=250 oracle hz250-far "$tmp/far.txt" "modern filed starts elsewhere than the kernel: agree 0 at jiffies, 0 at the base clock the trace shows, disagree 1, of 1 starts"
 grep -q "^# oracle disagrees: .*: kernel idx 511 bucket_expiry 4427087872, modern idx 524 bucket_expiry 4496293888$" "$out" ||
 	{ bad "hz250-far: $(grep '^# oracle disagrees' "$out")"; fails=1; }
+# the fuzz target's own calc_wheel_index() (HZ 250 here: 9 levels) finds the same
+"$top/build/fuzz-trace" "$tmp/far.txt" >"$tmp/far.asan" 2>&1 ||
+	{ tail -n 20 "$tmp/far.asan" >&2; bad "hz250-far: fuzz-trace on the trace failed"; fails=1; }
 result $fails replay-oracle-hz
 exit $fail

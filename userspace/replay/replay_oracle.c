@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace as an oracle: since 6.8 each timer_start carries where the
- * kernel filed the timer (bucket_expiry, and idx: level * 64 + slot) and
- * each timer_expire_entry the clock of the base that ran it (baseclk).
- * Every start is set against the modern engine's placement (its .index
- * op, on an empty wheel whose clock is set to the clock tried).
+ * The trace as an oracle: each timer_start carries where the kernel filed
+ * the timer (idx: level * 64 + slot, and cpu=, its base's CPU; 6.1
+ * prints them, 6.8 and later bucket_expiry too) and each
+ * timer_expire_entry the clock of the base that ran it (baseclk). Every
+ * start is set against the modern engine's placement (its .index op, on
+ * an empty wheel whose clock is set to the clock tried): its bucket, and
+ * its bucket_expiry where the trace has it ("idx only" where not).
  *
  * The kernel places a timer at its base's clock, not at jiffies. Each
  * start's __mod_timer() (add_timer_on() alike) forwards the base first
@@ -18,7 +20,7 @@
  * BASE_DEF if deferrable, else BASE_GLOBAL (6.9 and later).
  *
  * So a start is:
- * - agree: modern's bucket and bucket_expiry at the event's jiffies
+ * - agree: modern's bucket (and bucket_expiry) at the event's jiffies
  *   (expires - timeout) are the kernel's;
  * - explained by the base clock: they are at the clock the trace says the
  *   base had: ahead, the base's known clock past jiffies (a
@@ -86,14 +88,17 @@ static unsigned int rp_or_place(struct rp_oracle *o, unsigned long clk,
 	return e->ops->index(e, expires, be);
 }
 
-/* Whether modern at clock clk files ev where the kernel did. */
+/*
+ * Whether modern at clock clk files ev where the kernel did: its bucket,
+ * and its bucket_expiry where the trace has it.
+ */
 static int rp_or_fits(struct rp_oracle *o, unsigned long clk,
 		      const struct tp_event *ev)
 {
 	unsigned long be;
 
 	return rp_or_place(o, clk, ev->expires, &be) == ev->idx &&
-	       be == ev->bucket_expiry;
+	       (!ev->has_be || be == ev->bucket_expiry);
 }
 
 /* The base a start's flags select, of its CPU's. */
@@ -122,8 +127,9 @@ static int rp_or_behind_ok(const struct rp_or_base *b, unsigned long c,
 static int rp_or_walk(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
 		      const unsigned long *j, unsigned long *c)
 {
+	uint64_t walk = ++tr->oracle.walk;
 	struct rp_shadow *sh;
-	uint32_t i, k = 0, walk = ++tr->oracle.walk;
+	uint32_t i, k = 0;
 	int have = 0;
 
 	for (i = 0; i < b->n; i++) {
@@ -132,7 +138,7 @@ static int rp_or_walk(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
 			continue;
 		sh->or_walk = walk;
 		b->live[k++] = b->live[i];
-		if (!j || !rp_or_behind_ok(b, sh->or_be, *j))
+		if (!j || !sh->or_be_known || !rp_or_behind_ok(b, sh->or_be, *j))
 			continue;
 		if (!have || time_before(sh->or_be, *c))
 			*c = sh->or_be;
@@ -142,7 +148,10 @@ static int rp_or_walk(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
 	return have;
 }
 
-/* Timer sh is started on base b (bi + 1 in or_base): on its list. */
+/*
+ * Timer sh is started on base b (bi + 1 in or_base): on its list. -E2BIG
+ * if it would pass RP_OR_LIVE_MAX.
+ */
 static int rp_or_list(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
 		      struct rp_shadow *sh)
 {
@@ -152,6 +161,8 @@ static int rp_or_list(struct rp_trace *tr, uint32_t bi, struct rp_or_base *b,
 		rp_or_walk(tr, bi, b, NULL, NULL);
 	/* grown when half full after the walk: each entry walked O(1) times */
 	if (2 * b->n >= b->cap) {
+		if (b->cap >= RP_OR_LIVE_MAX)
+			return -E2BIG;
 		cap = b->cap ? 2 * b->cap : 16;
 		p = realloc(b->live, cap * sizeof(*p));
 		if (!p)
@@ -178,6 +189,7 @@ static void rp_or_keep(struct rp_trace *tr, const struct tp_event *ev,
 	m->expires = ev->expires;
 	m->jiffies = j;
 	m->be = ev->bucket_expiry;
+	m->has_be = ev->has_be;
 	m->idx = ev->idx;
 	m->ours = rp_or_place(o, j, ev->expires, &m->ours_be);
 }
@@ -224,9 +236,10 @@ static enum rp_or_class rp_or_class(struct rp_trace *tr, uint32_t bi,
  * Classifies the start (agree, explained by the base clock ahead of or
  * behind jiffies, disagree: see the top of this file), keeps the first
  * disagreements, and notes what the start shows of its base: its clock
- * (the one the start was placed at), its next_expiry, the timer on it.
- * A start without the fields (before 6.8) or without its jiffies
- * ([timeout=]) is counted unchecked.
+ * (the one the start was placed at, where no earlier clock gives the
+ * same placement: the least it can be), its next_expiry, the timer on
+ * it. A start without idx= and cpu= (or a cpu= past TP_MAX_CPUS) or
+ * without its jiffies ([timeout=]) is counted unchecked.
  */
 void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 		 const struct tp_event *ev)
@@ -238,7 +251,7 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 	uint32_t bi;
 
 	sh->or_base = 0;
-	if (!ev->has_placement || !ev->has_timeout) {
+	if (!ev->has_idx || !ev->has_tcpu || !ev->has_timeout || o->full) {
 		o->unchecked++;
 		return;
 	}
@@ -251,6 +264,7 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 	b = &o->base[bi];
 	cl = rp_or_class(tr, bi, b, ev, j, &c);
 	o->starts++;
+	o->idx_only += !ev->has_be;
 	o->n[cl]++;
 	if (cl == RP_OR_AHEAD && c - j > o->ahead_max)
 		o->ahead_max = c - j;
@@ -261,16 +275,31 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 	}
 	if (cl == RP_OR_DISAGREE)
 		rp_or_keep(tr, ev, j);
-	else if (!b->has_clk || time_after(c, b->clk))
+	/* the least the clock can be: an earlier one would file it elsewhere */
+	else if (!rp_or_fits(o, c - 1, ev) &&
+		 (!b->has_clk || time_after(c, b->clk))) {
 		b->clk = c;
-	b->has_clk |= cl != RP_OR_DISAGREE;
-	if (!b->has_next || time_before(ev->bucket_expiry, b->next))
-		b->next = ev->bucket_expiry;
-	b->has_next = 1;
-	sh->or_base = bi + 1;
+		b->has_clk = 1;
+	}
+	/* before 6.8 the bucket's expiry is modern's where it agrees */
 	sh->or_be = ev->bucket_expiry;
-	if (rp_or_list(tr, bi + 1, b, sh))
+	if (!ev->has_be && cl != RP_OR_DISAGREE)
+		rp_or_place(o, c, ev->expires, &sh->or_be);
+	sh->or_be_known = ev->has_be || cl != RP_OR_DISAGREE;
+	if (sh->or_be_known && (!b->has_next || time_before(sh->or_be, b->next))) {
+		b->next = sh->or_be;
+		b->has_next = 1;
+	}
+	sh->or_base = bi + 1;
+	switch (rp_or_list(tr, bi + 1, b, sh)) {
+	case 0:
+		break;
+	case -E2BIG:
+		o->full = 1;
+		break;
+	default:
 		tr->nomem = 1;
+	}
 }
 
 /**
@@ -280,7 +309,11 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
  * @ev: the expiry
  *
  * The base the timer's last start queued it on runs its timers with its
- * clock at baseclk + 1, and has just worked out its next_expiry anew.
+ * clock at baseclk + 1. Where that is a clock step past its latest run,
+ * it has just worked out its next_expiry anew (__run_timers() does at
+ * each step, before the callbacks): the starts before are forgotten
+ * there; a second expiry at the same step keeps what the callbacks
+ * between queued.
  */
 void rp_or_expire(struct rp_trace *tr, const struct rp_shadow *sh,
 		  const struct tp_event *ev)
@@ -294,5 +327,9 @@ void rp_or_expire(struct rp_trace *tr, const struct rp_shadow *sh,
 	if (!b->has_clk || time_after(c, b->clk))
 		b->clk = c;
 	b->has_clk = 1;
-	b->has_next = 0;
+	if (!b->has_run || time_after(c, b->run)) {
+		b->run = c;
+		b->has_run = 1;
+		b->has_next = 0;
+	}
 }

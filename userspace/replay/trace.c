@@ -310,24 +310,25 @@ static const char *tp_prefix(const char *p, size_t n, struct tp_event *ev)
 }
 
 /*
- * timer_start's bucket_expiry=, idx= and cpu= (6.8 and later), into ev,
- * has_placement set if the three are there; a trace before 6.8 has none.
+ * timer_start's bucket_expiry= (6.8 and later), idx= and cpu= (6.1 prints
+ * these two too), into ev, each with its has_ flag; a cpu= of TP_MAX_CPUS
+ * or more is taken as absent (the start cannot be checked), the line is
+ * not malformed for it.
  */
 static const char *tp_placement(const char *f, size_t n, struct tp_event *ev)
 {
 	const char *why, *p;
 	size_t pn;
 
-	if (!tp_field(f, n, "bucket_expiry", &p, &pn))
-		return NULL;
-	why = tp_get(f, n, "bucket_expiry", TP_UDEC, &ev->bucket_expiry, 1);
+	ev->has_be = tp_field(f, n, "bucket_expiry", &p, &pn);
+	why = tp_get(f, n, "bucket_expiry", TP_UDEC, &ev->bucket_expiry, 0);
+	ev->has_idx = tp_field(f, n, "idx", &p, &pn);
 	if (!why)
-		why = tp_get(f, n, "idx", TP_UDEC, &ev->idx, 1);
+		why = tp_get(f, n, "idx", TP_UDEC, &ev->idx, 0);
+	ev->has_tcpu = tp_field(f, n, "cpu", &p, &pn);
 	if (!why)
-		why = tp_get(f, n, "cpu", TP_UDEC, &ev->tcpu, 1);
-	if (!why && ev->tcpu >= TP_MAX_CPUS)
-		why = "cpu out of range";
-	ev->has_placement = !why;
+		why = tp_get(f, n, "cpu", TP_UDEC, &ev->tcpu, 0);
+	ev->has_tcpu &= ev->tcpu < TP_MAX_CPUS;
 	return why;
 }
 
@@ -362,7 +363,7 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 				ev->deferrable |= p[i] == 'D';
 				ev->pinned |= p[i] == 'P';
 			}
-		/* 6.8 and later: where the kernel filed it, all three or none */
+		/* where the kernel filed it, as much as the kernel prints */
 		why = tp_placement(f, n, ev);
 	} else if (ev->type == TP_TIMER_EXPIRE) {
 		why = tp_get(f, n, "baseclk", TP_UDEC, &ev->baseclk, 0);

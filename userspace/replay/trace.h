@@ -69,14 +69,18 @@ enum tp_form {
  *	@deferrable
  * @flags_known: @deferrable and @pinned are the timer's (the tracefs form)
  * @bucket_expiry: timer_start (6.8 and later): the jiffy the bucket the
- *	kernel filed the timer in is due, when @has_placement
- * @idx: timer_start (6.8 and later): that bucket's index in the wheel
- *	(level * 64 + slot: the flags' bits from TIMER_ARRAYSHIFT on)
- * @tcpu: timer_start (6.8 and later): the CPU of the base the timer is
+ *	kernel filed the timer in is due, when @has_be
+ * @idx: timer_start (6.1 prints it too): that bucket's index in the
+ *	wheel (level * 64 + slot: the flags' bits from TIMER_ARRAYSHIFT on),
+ *	when @has_idx
+ * @tcpu: timer_start (6.1 prints it too): the CPU of the base the timer is
  *	queued on (the flags' TIMER_CPUMASK bits), which need not be the
- *	line's @cpu
- * @has_placement: timer_start printed bucket_expiry=, idx= and cpu=
- * @baseclk: timer_expire_entry (6.8 and later): the clock of the base
+ *	line's @cpu, when @has_tcpu: cpu= printed and below TP_MAX_CPUS (a
+ *	larger one leaves the line well-formed, the placement unknown)
+ * @has_be: timer_start printed bucket_expiry= (6.8 and later)
+ * @has_idx: timer_start printed idx=
+ * @has_tcpu: timer_start printed cpu=, below TP_MAX_CPUS
+ * @baseclk: timer_expire_entry (6.1 prints it too): the clock of the base
  *	running the timer, when @has_baseclk
  * @lost: TP_LOST: the events the line says were lost (0 with @lost_unknown);
  *	TP_BLANK: the events tracefs' "# entries-in-buffer/entries-written:
@@ -103,7 +107,9 @@ struct tp_event {
 	uint64_t bucket_expiry;
 	uint64_t idx;
 	uint64_t tcpu;
-	int has_placement;
+	int has_be;
+	int has_idx;
+	int has_tcpu;
 	uint64_t baseclk;
 	int has_baseclk;
 	uint64_t lost;
