@@ -52,7 +52,7 @@ static struct tw_ev_verdict rp_take(struct rp_trace *tr, struct rp_shadow *sh,
 		.cpu_prev = tr->cpu_seq[ev->cpu],
 		.now = s->clock,
 		.expires = v,
-		.has_base = type == TW_EV_START && ev->has_placement,
+		.has_base = type == TW_EV_START && ev->has_tcpu,
 		.base_cpu = ev->tcpu,
 	};
 
