@@ -483,7 +483,7 @@ if [ -n "$scsv" ]; then
 	# dashed for percpu=1; hollow markers (pngcairo's filled point types
 	# are odd, their hollow ones one below) for the 1-vCPU rows
 	sstyle() { style "$1" | sed "s/ dt [0-9]*/ dt $(($2 + 1))/"; }
-	hollow() { style "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "pt" && $(i + 1) ~ /^(5|7|9|11|13|15)$/) $(i + 1)--; print }'; }
+	hollow() { style "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "pt" && $(i + 1) ~ /^(5|7|9|11|13|15)$/) $(i + 1)--; else if ($i == "ps") $(i + 1) = 1.7; print }'; }
 	smp_plot() { # smp_plot COLUMN RUNNERS: one panel's plot line
 		local p= r pc t
 		for r in $2; do
