@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# make compare's SMP section: one QEMU boot at 2 vCPUs (multi-threaded
-# TCG) runs scripts/guest/smp.sh: classic, modern and timer_list, percpu=0
+# make compare's SMP section: a QEMU boot at 2 vCPUs (multi-threaded TCG)
+# runs scripts/guest/smp.sh: classic, modern and timer_list, percpu=0
 # against percpu=1, at remote=0, 10, 50 and 90, a timeouts workload over
-# both CPUs; writes DIR/smp.csv (its columns: scripts/guest/smp.sh) and
-# prints it as a table. scripts/compare.sh runs it after its own boot; run
-# alone it rewrites smp.csv only.
+# both CPUs; then a boot at 1 vCPU runs the same at remote=0 (remote=
+# needs 2 CPUs), the baseline of the 1 to 2 CPU scaling. Writes
+# DIR/smp.csv, the rows of both boots told apart by its cpus column (the
+# columns: scripts/guest/smp.sh), and prints it as a table.
+# scripts/compare.sh runs it after its own boot; run alone it rewrites
+# smp.csv only.
 #
 #   scripts/compare-smp.sh [--quick] [--out DIR] [--kernel test|stock]
 #
@@ -29,19 +32,29 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-log "SMP section ($mode): one QEMU boot at 2 vCPUs"
-start=$(date +%s)
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" --smp 2 --no-load --timeout 900 -- \
-	sh /guest/smp.sh "$mode" >"$work/guest.out" || {
-	tail -n 30 "$work/guest.out" >&2
-	die "the SMP run failed"
+# boot N: the SMP runs on a guest of N vCPUs; their CSV rows, the header
+# first, in $work/smp-N.csv
+boot() {
+	local n=$1 start
+	log "SMP section ($mode): a QEMU boot at $n vCPU(s)"
+	start=$(date +%s)
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" --smp "$n" --no-load --timeout 900 -- \
+		sh /guest/smp.sh "$mode" >"$work/guest-$n.out" || {
+		tail -n 30 "$work/guest-$n.out" >&2
+		die "the SMP run at $n vCPU(s) failed"
+	}
+	grep -q '^smp: 0 failures' "$work/guest-$n.out" || {
+		grep '^FAILED' "$work/guest-$n.out" >&2
+		die "the SMP run at $n vCPU(s) broke a guarantee (above)"
+	}
+	log "SMP run at $n vCPU(s) took $(($(date +%s) - start)) s"
+	awk '/^@@SMP/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-$n.out" >"$work/smp-$n.csv"
 }
-grep -q '^smp: 0 failures' "$work/guest.out" || {
-	grep '^FAILED' "$work/guest.out" >&2
-	die "the SMP run broke a guarantee (above)"
-}
-log "SMP run took $(($(date +%s) - start)) s"
-awk '/^@@SMP/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest.out" >"$out/smp.csv"
-[ "$(wc -l <"$out/smp.csv")" -eq 25 ] || die "smp.csv: $(($(wc -l <"$out/smp.csv") - 1)) rows, 24 wanted"
+# 3 runners x percpu 0, 1 x remote 0, 10, 50, 90 at 2 vCPUs; at 1, remote=0
+boot 2
+[ "$(wc -l <"$work/smp-2.csv")" -eq 25 ] || die "the 2-vCPU boot: $(($(wc -l <"$work/smp-2.csv") - 1)) rows, 24 wanted"
+boot 1
+[ "$(wc -l <"$work/smp-1.csv")" -eq 7 ] || die "the 1-vCPU boot: $(($(wc -l <"$work/smp-1.csv") - 1)) rows, 6 wanted"
+{ cat "$work/smp-2.csv"; tail -n +2 "$work/smp-1.csv"; } >"$out/smp.csv"
 column -s, -t <"$out/smp.csv"
 log "wrote $out/smp.csv"

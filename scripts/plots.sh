@@ -9,6 +9,7 @@
 # histograms of the run, optional: without it the lateness figure is drawn
 # from compare.csv's p50 / p99 / max), replay.csv (the shipped traces'
 # replay, scripts/replay-csv.sh, optional: without it no replay.png),
+# smp.csv (scripts/compare-smp.sh, optional: without it no smp.png),
 # summary.md's first line (the date and kernel, for the titles) and
 # replay.md's (the replay's date and commit). Writes into RESULTS_DIR:
 #   ops.png       add, mod and del ns per workload, every runner (log y)
@@ -20,8 +21,14 @@
 #   replay.png    the shipped real traces: each engine's Ir/op on each
 #                 trace's timer_list stream (log y), and modern's lateness
 #                 p50 / p99 / max against the kernel's, per trace
+#   smp.png       from smp.csv: ns per op against remote= for classic
+#                 and modern at percpu=0 (solid) and percpu=1 (dashed),
+#                 timer_list for reference, the 1-vCPU boot's remote=0
+#                 beside them (log y if it spans a decade); below, the
+#                 engines' lock contended %
 # Every runner has one colour, marker and dash type in every figure, fixed
-# by its place in scripts/engines.sh, then timer_list and hrtimer.
+# by its place in scripts/engines.sh, then timer_list and hrtimer (in
+# smp.png the dash type tells percpu=0 and percpu=1 apart instead).
 # -h, --help: this text. Exit 2 on a missing directory or file.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -444,10 +451,90 @@ if [ -n "$rcsv" ]; then
 	} >"$work/replay.gp"
 fi
 
+# ---- smp.png: percpu=0 against percpu=1, from smp.csv ----
+# Top: op_ns against the remote share at 2 vCPUs, classic and modern at
+# percpu=0 (one instance, solid) and percpu=1 (an instance per CPU,
+# dashed), timer_list as the kernel's reference; the 1-vCPU boot's
+# remote=0 (the scaling's baseline) left of a dotted line, hollow. Below:
+# the share of lock acquisitions contended (the engines' locks only).
+scsv=$dir/smp.csv
+[ -s "$scsv" ] || scsv=
+if [ -n "$scsv" ]; then
+	sc() { col "$scsv" "$1"; }
+	srun=
+	for r in $order; do
+		awk -F, -v c="$(sc runner)" -v rr="$r" 'NR > 1 && $c == rr { f = 1 } END { exit !f }' "$scsv" &&
+			srun="$srun $r"
+	done
+	# smp-RUNNER-PERCPU.dat: remote, op_ns, contended_pct at 2 vCPUs or
+	# more; smp1-RUNNER-PERCPU.dat: the 1-vCPU row at x = -9 (percpu=0)
+	# and -6 (percpu=1)
+	for r in $srun; do
+		for pc in 0 1; do
+			awk -F, -v rr="$r" -v pc="$pc" -v cr="$(sc runner)" -v cp="$(sc percpu)" \
+				-v cm="$(sc remote)" -v cc="$(sc cpus)" -v cn="$(sc op_ns)" -v ck="$(sc contended_pct)" '
+				function v(x) { return x ~ /^[0-9.]+$/ ? x : "NaN" }
+				NR > 1 && $cr == rr && $cp == pc && $cc >= 2 { print $cm, v($cn), v($ck) > f2 }
+				NR > 1 && $cr == rr && $cp == pc && $cc == 1 { print (pc ? -6 : -9), v($cn), v($ck) > f1 }
+				END { print "NaN NaN NaN" > f2; print "NaN NaN NaN" > f1 }' \
+				f2="$work/smp-$r-$pc.dat" f1="$work/smp1-$r-$pc.dat" "$scsv"
+		done
+	done
+	# log y only if op_ns spans a decade or more
+	slog=$(cat "$work"/smp-*.dat "$work"/smp1-*.dat |
+		awk '$2 ~ /^[0-9.]+$/ && $2 > 0 { if (!n++ || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
+			END { print (n && hi / lo >= 10) ? 1 : 0 }')
+	# a line's style: the runner's colour and marker, solid for percpu=0,
+	# dashed for percpu=1; hollow markers (pngcairo's filled point types
+	# are odd, their hollow ones one below) for the 1-vCPU rows
+	sstyle() { style "$1" | sed "s/ dt [0-9]*/ dt $(($2 + 1))/"; }
+	hollow() { style "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "pt" && $(i + 1) ~ /^(5|7|9|11|13|15)$/) $(i + 1)--; else if ($i == "ps") $(i + 1) = 1.7; print }'; }
+	smp_plot() { # smp_plot COLUMN RUNNERS: one panel's plot line
+		local p= r pc t
+		for r in $2; do
+			for pc in 0 1; do
+				t="$r, percpu=$pc"
+				[ "$r" = timer_list ] && t="timer_list, percpu=$pc load"
+				p+="${p:+, }'$work/smp-$r-$pc.dat' using 1:$1 with linespoints $(sstyle "$r" $pc) title '$t'"
+			done
+		done
+		for r in $2; do
+			for pc in 0 1; do
+				p+=", '$work/smp1-$r-$pc.dat' using 1:$1 with points $(hollow "$r") notitle"
+			done
+		done
+		echo "plot $p"
+	}
+	seng=$(echo $srun | tr ' ' '\n' | grep -v -x timer_list | tr '\n' ' ')
+	{
+		stamp="smp.csv (scripts/compare-smp.sh): a boot at 2 vCPUs and one at 1, QEMU multi-threaded TCG" head_gp smp.png 1400 1150
+		echo "set multiplot title \"Per-CPU instances (percpu=1) against one shared instance (percpu=0): a timeouts load over every CPU\\n(emulated-CPU ns under QEMU TCG: compare within the figure)\" font 'sans,13'"
+		echo "set lmargin at screen 0.07; set rmargin at screen 0.76"
+		echo "set xrange [-12:95]; set xtics ('1 vCPU' -7.5, '0' 0, '10' 10, '50' 50, '90' 90) scale 0"
+		echo "set arrow 1 from -3, graph 0 to -3, graph 1 nohead dt 3 lc rgb '#444444'"
+		echo "set tmargin at screen 0.90; set bmargin at screen 0.52"
+		echo "set title 'ns per activity op (lock waits and remote ops included); lower is cheaper'"
+		if [ "$slog" = 1 ]; then
+			echo "set logscale y; set format y '%g'; set ylabel 'ns per op (log)'"
+		else
+			echo "set yrange [0:*]; set ylabel 'ns per op'"
+		fi
+		echo "set key at screen 0.775,0.90 left top Left reverse samplen 3 spacing 1.1 box lc rgb '#bbbbbb' title \"solid: percpu=0, one instance\\ndashed: percpu=1, per CPU\""
+		smp_plot 2 "$srun"
+		echo "unset logscale y; set yrange [0:*]; set format y '%g'"
+		echo "set tmargin at screen 0.45; set bmargin at screen 0.11; unset key"
+		echo "set title 'lock contended: per cent of the engine''s lock acquisitions whose trylock failed (timer_list: the kernel''s locks, not counted)'"
+		echo "set ylabel 'contended (%)'"
+		echo "set xlabel \"remote=: per cent of each CPU's ops on another CPU's timers, 2 vCPUs\\nleft of the dotted line, hollow: the 1-vCPU boot at remote=0, percpu=0 then percpu=1\""
+		smp_plot 3 "$seng"
+		echo "unset multiplot"
+	} >"$work/smp.gp"
+fi
+
 # has_data PREFIX COLUMN: some runner's file has a number there (gnuplot
 # fails on a panel with none: a figure without data is left out)
 has_data() { cat "$work/$1"-*.dat 2>/dev/null | awk -v c="$2" '$c ~ /^[0-9.e+-]+$/ { f = 1 } END { exit !f }'; }
-for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep rir:2:replay; do
+for f in add:2:ops mod:2:ops del:2:ops p99:2:tick max:2:tick sweep:2:sweep sweep:3:sweep rir:2:replay smp:2:smp; do
 	IFS=: read -r pre c fig <<<"$f"
 	[ -e "$work/$fig.gp" ] || continue
 	has_data "$pre" "$c" || { log "no data for $fig.png ($pre): left out"; rm -f "$work/$fig.gp"; }
