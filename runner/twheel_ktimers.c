@@ -360,13 +360,19 @@ static void tw_hr_setup(struct tw_runner *r, struct tw_wtimer *w)
 	tw_hrtimer_setup(&tw_kt(w)->hr, tw_hr_fn, HRTIMER_MODE_REL_SOFT);
 }
 
-/* With the workload's slack: hrtimer_start_range_ns(), the same share. */
+/*
+ * With the workload's slack: hrtimer_start_range_ns(), the same share.
+ * Whether the timer was pending is what taking it off says: asking
+ * hrtimer_is_queued() first would race with its expiry on another CPU (a
+ * remote= re-arm), which dequeues it without our lock, and count a re-arm
+ * of an arming that then ran as a mod.
+ */
 static void tw_hr_arm(struct tw_runner *r, struct tw_wtimer *w,
 		      unsigned long expires)
 {
 	struct hrtimer *hr = &tw_kt(w)->hr;
 	long d = (long)(expires - jiffies);
-	bool was = hrtimer_is_queued(hr);
+	bool was = hrtimer_try_to_cancel(hr) == 1;
 
 	hrtimer_start_range_ns(hr, ns_to_ktime((u64)max(d, 0L) * TICK_NSEC),
 			       (u64)tw_runner_slack(expires) * TICK_NSEC,
