@@ -475,9 +475,12 @@ EOF
 				else par = par (par == "" ? "" : ", ") x
 			}
 			printf "- %s at %s vCPUs, an instance per CPU against one shared: ", e, cp
-			printf "cheaper at %s", win == "" ? "no remote share" : win
-			if (par != "") printf "; on a par (within 5 %%) at %s", par
-			printf "; dearer at %s.\n", lose == "" ? "no remote share" : lose
+			sep = ""
+			if (win != "") { printf "cheaper at %s", win; sep = "; " }
+			if (par != "") { printf "%son a par (within 5 %%) at %s", sep, par; sep = "; " }
+			if (lose != "") { printf "%sdearer at %s", sep, lose; sep = "; " }
+			if (sep == "") printf "no remote share measured"
+			printf ".\n"
 		}
 		# the shared instance across remote=, the per-CPU contention at 0
 		x = ""; y = ""
