@@ -50,6 +50,13 @@ trap 'rm -rf "$work"' EXIT
 # runner of the CSV not in it (an older run's) goes after them.
 order=$("$TWHEEL_ROOT/scripts/engines.sh")
 order="$order timer_list hrtimer"
+# bands N: a light band behind every second of N groups on the x axis
+bands() {
+	local j
+	for ((j = 2; j <= $1; j += 2)); do
+		echo "set object $j rect from $((j - 1)).5,graph 0 to $j.5,graph 1 behind fc rgb '#f4f4f4' fs solid noborder"
+	done
+}
 # col FILE NAME: the column number of NAME in a CSV's header
 col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x -F "$2" | cut -d: -f1; }
 in_csv=$(awk -F, -v c="$(col "$dir/compare.csv" engine)" 'NR > 1 && !s[$c]++ { print $c }' "$dir/compare.csv")
@@ -148,11 +155,7 @@ xtics_wl() {
 	done
 	echo "set xtics ($t) scale 0; set xrange [0.5:$nwl.5]"
 	# a light band between workloads
-	j=1
-	for w in $workloads; do
-		[ $((j % 2)) -eq 0 ] && echo "set object $j rect from $((j - 1)).5,graph 0 to $j.5,graph 1 behind fc rgb '#f4f4f4' fs solid noborder"
-		j=$((j + 1))
-	done
+	bands "$nwl"
 }
 plot_dots() { # plot_dots PREFIX: a plot line of every runner's points
 	local p= r
@@ -402,11 +405,7 @@ if [ -n "$rcsv" ]; then
 		echo "set tmargin at screen 0.90; set bmargin at screen 0.50"
 		echo "set title \"Ir/op: callgrind's instructions per add, mod, del and expiry on each trace's timer_list stream (exact, reproducible); lower is cheaper\""
 		echo "set xtics ($xt) scale 0; set xrange [0.5:$nt.5]"
-		j=1
-		for t in $traces; do
-			[ $((j % 2)) -eq 0 ] && echo "set object $j rect from $((j - 1)).5,graph 0 to $j.5,graph 1 behind fc rgb '#f4f4f4' fs solid noborder"
-			j=$((j + 1))
-		done
+		bands "$nt"
 		echo "set logscale y; set format y '%g'; set ylabel 'Ir per op (log)'"
 		echo "stats '< cat $work/rir-*.dat' using 2 nooutput; set yrange [STATS_min / 1.4:STATS_max * 2]; set ytics 25, 2; set mytics 2"
 		echo "set key at screen 0.835,0.90 left top Left reverse samplen 2 spacing 1.1 box lc rgb '#bbbbbb' title 'engine'"
