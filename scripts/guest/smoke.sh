@@ -112,10 +112,19 @@ for e in classic modern reference classic_bounded; do
 		bad "budget: $e ran $(get $e runs) of $burst, $(get $e runs_early) early"
 	[ "$(get $e expired_max_tick)" -le $b ] ||
 		bad "budget: $e ran $(get $e expired_max_tick) in a tick, budget $b"
-	[ "$(get $e deferred)" = $((burst - b)) ] && [ "$(get $e backlog_max)" = 20 ] ||
-		bad "budget: $e deferred $(get $e deferred) (want $((burst - b))), backlog $(get $e backlog_max) ticks (want 20)"
+	want="$((burst - b)) 20"
+	# classic moves the whole burst in one cascade, charged whole to its
+	# tick's budget (driver.md, Budget): on the jiffy before the burst's
+	# it is one more tick at the budget, on the burst's own jiffy that
+	# tick runs nothing and the whole burst is deferred
+	[ $e = classic ] && want="$want|$((burst - b)) 21|$burst 21"
+	got="$(get $e deferred) $(get $e backlog_max)"
+	case "|$want|" in
+	*"|$got|"*) ;;
+	*) bad "budget: $e deferred, backlog_max: $got (want one of: $(echo "$want" | tr "|" ","))" ;;
+	esac
 done
-ok "budget: burst of $burst at $b a tick: 20 ticks, $((burst - b)) deferred, late <= $(get classic late_jiffies_max) jiffies (classic)"
+ok "budget: burst of $burst at $b a tick: drained in 20 ticks at the budget, $((burst - b)) deferred (classic, its cascade charged too: $(get classic backlog_max) ticks, $(get classic deferred) deferred), late <= $(get classic late_jiffies_max) jiffies (classic)"
 run mixed 3 count=$(n 5000) ops=$(n 80) duration=3
 # mixed's long class reaches 2^20 jiffies: beyond simple's MaxInterval (4096)
 [ "$(get simple refused)" -gt 0 ] || bad "mixed: simple refused no arm beyond its MaxInterval"
