@@ -73,6 +73,10 @@ static char *tick = "periodic";
 module_param(tick, charp, 0444);
 MODULE_PARM_DESC(tick, "periodic: the driver ticks every tick_jiffies; nohz: it sleeps until an engine's next event (default periodic)");
 
+static unsigned int pull = 1;
+module_param(pull, uint, 0444);
+MODULE_PARM_DESC(pull, "with tick=nohz and percpu=1: 1, a CPU whose tick sleeps leaves its timers (not pinned=1's) to a CPU awake, which expires them, as the kernel's timer migration does (default); 0: each CPU wakes for its own");
+
 static unsigned int budget;
 module_param(budget, uint, 0444);
 MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget= (callbacks and cascaded timers; 0: no limit, the default)");
@@ -386,6 +390,7 @@ static int __init twheel_init(void)
 		.tick_jiffies = tick_jiffies, .hash_slots = hash_slots,
 		.max_interval = max_interval, .hash_vec_keep = hash_vec_keep,
 		.wrap_secs = wrap_secs, .engines = engines, .percpu = percpu,
+		.pull = pull,
 	};
 	unsigned long mask;
 	bool nohz;
@@ -397,7 +402,7 @@ static int __init twheel_init(void)
 	ret = tw_runners_init(mask, &tw_cfg);
 	if (ret)
 		return ret;
-	tw_tick_init(tick_jiffies, nohz);
+	tw_tick_init(tick_jiffies, nohz, pull);
 	tw_softirq_init();
 	tw_root = debugfs_create_dir("twheel", NULL);
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);

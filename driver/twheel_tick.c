@@ -16,7 +16,10 @@
  * CPU's instances and runs that CPU's share of the activity ops
  * (tw_runners_cpu_tick()); the one tick above then keeps the rest: the
  * runners that are one instance, the overload guard, the end of the
- * duration. Per-CPU ticks are periodic (percpu=1 refuses tick=nohz).
+ * duration. Under tick=nohz a CPU's tick sleeps as the one tick does, to
+ * the first jiffy with work on its own instances; with pull=1 (the
+ * default) it hands that jiffy to the CPUs still awake instead, which
+ * expire its timers for it (the pull model, below).
  *
  * tick=nohz: the tick sleeps until the next jiffy one of our engines has
  * work at (each runner's next_event), as the kernel's NOHZ idle does: with
@@ -51,18 +54,60 @@ static struct hrtimer tw_tick;
  * @t: its hrtimer, pinned to @cpu
  * @cpu: the CPU
  * @ticks_run: its ticks of activity since start, what its ops are drawn from
+ * @wakeups: its runs since the module was loaded
+ * @next: asleep under the pull model: the first jiffy with work on @cpu's
+ *	instances, which the CPUs awake look after (tw_group's lock)
+ * @has_next: @next is set: @cpu's instances have work (tw_group's lock)
+ * @gen: its wake-ups under the pull model, so that a CPU that pulled its
+ *	timers does not hand back a @next from before it woke (tw_group's lock)
  */
 struct tw_cpu_tick {
 	struct hrtimer t;
 	unsigned int cpu;
 	u64 ticks_run;
+	u64 wakeups;
+	unsigned long next;
+	bool has_next;
+	u32 gen;
+};
+
+/*
+ * The pull model: tick=nohz, percpu=1, pull=1 and a workload whose timers
+ * are not pinned. It is the kernel's timer migration since 6.9
+ * (kernel/time/timer_migration.c) in its simplest form, one group of every
+ * CPU with a tick:
+ * - a CPU whose tick goes to sleep hands the first jiffy with work on its
+ *   instances to the group (its bit in @idle, its tw_cpu_tick.next) and
+ *   wakes for none of its timers;
+ * - a CPU whose tick runs expires, in that tick, what is due on every CPU
+ *   asleep: that CPU's instances tick here (tw_group_pull(), counted in
+ *   their pulled key), and their next jiffy with work goes back to the
+ *   group;
+ * - the last CPU to go to sleep wakes for the group's first jiffy with
+ *   work, its own or another's.
+ * Timers of a workload with pinned=1 are each CPU's own, as the kernel's
+ * BASE_LOCAL timers are: then each CPU wakes for its own, as with pull=0.
+ * A sleeping CPU's instances change only by pulls (which hand their next
+ * jiffy back) and by remote ops, which only CPUs with activity ops make,
+ * and those tick every jiffy and pull.
+ */
+struct tw_group {
+	spinlock_t lock;		/* the masks, and each tw_cpu_tick's @next */
+	struct cpumask idle;		/* asleep, their timers handed over */
+	struct cpumask pulling;		/* asleep, a CPU awake pulling them */
+};
+
+static struct tw_group tw_group = {
+	.lock = __SPIN_LOCK_UNLOCKED(tw_group.lock),
 };
 
 static DEFINE_PER_CPU(struct tw_cpu_tick, tw_cpu_tick);
-static struct cpumask tw_tick_cpus;	/* CPUs whose own tick is started */
+/* CPUs whose own tick is started (written under tw_group's lock) */
+static struct cpumask tw_tick_cpus;
 static ktime_t tw_period;
 static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
+static bool tw_pull;
 static u64 tw_wakeups;
 /* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
 
@@ -250,8 +295,9 @@ static unsigned long tw_tick_sleep(unsigned long now, unsigned long limit)
 	bool any = false;
 	struct tw_runner *r;
 
+	/* per-CPU instances sleep on their CPUs' ticks */
 	tw_for_each_runner(r) {
-		if (!r->ops->next_event || !tw_runner_loaded(r))
+		if (!r->ops->next_event || !tw_runner_loaded(r) || r->inst)
 			continue;
 		d = min(d, r->ops->next_event(r, now, d));
 		any = true;
@@ -292,7 +338,8 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	t1 = ktime_get_ns();
 	tw_softirq_own_ns(t1 - t0);
 	tw_guard_tick(now, t0, t1);
-	if (tw_nohz && !(act && tw_wl.p.ops)) {
+	/* ops arm timers: each engine's tick then runs every period */
+	if (tw_nohz && !(act && tw_wl.p.ops && !tw_percpu)) {
 		sleep = tw_tick_sleep(now, act ? TW_GUARD_WINDOW : ULONG_MAX);
 		if (!sleep) {
 			WRITE_ONCE(tw_wl.planned, ULONG_MAX / 2);
@@ -306,16 +353,150 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
-/* One CPU's tick: its instances, its share of the activity ops. */
+/* Whether the CPUs' ticks follow the pull model (tw_group). */
+static bool tw_pulling(void)
+{
+	return tw_pull && tw_nohz && tw_percpu && !tw_wl.p.pinned;
+}
+
+/* A CPU's tick runs: it is awake, its timers its own again. */
+static void tw_group_wake(struct tw_cpu_tick *ct)
+{
+	spin_lock(&tw_group.lock);
+	cpumask_clear_cpu(ct->cpu, &tw_group.idle);
+	ct->gen++;
+	spin_unlock(&tw_group.lock);
+}
+
+/* The first CPU asleep at or after @from whose timers are due at @now. */
+static struct tw_cpu_tick *tw_group_due(unsigned int from, unsigned long now)
+	__must_hold(&tw_group.lock)
+{
+	struct tw_cpu_tick *o;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, &tw_group.idle) {
+		o = per_cpu_ptr(&tw_cpu_tick, cpu);
+		if (cpu >= from && o->has_next && !time_before(now, o->next) &&
+		    !cpumask_test_cpu(cpu, &tw_group.pulling))
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * An awake CPU's tick: what is due on each CPU asleep runs here, and that
+ * CPU's next jiffy with work goes back to the group (unless it woke
+ * meanwhile: then it is its own again).
+ */
+static void tw_group_pull(unsigned long now)
+{
+	unsigned int from = 0;
+	struct tw_cpu_tick *o;
+	unsigned long d;
+	u32 gen;
+
+	for (;;) {
+		spin_lock(&tw_group.lock);
+		o = tw_group_due(from, now);
+		if (!o) {
+			spin_unlock(&tw_group.lock);
+			return;
+		}
+		cpumask_set_cpu(o->cpu, &tw_group.pulling);
+		gen = o->gen;
+		spin_unlock(&tw_group.lock);
+		tw_runners_cpu_advance(o->cpu, now);
+		d = tw_runners_cpu_next(o->cpu, now, ULONG_MAX);
+		spin_lock(&tw_group.lock);
+		cpumask_clear_cpu(o->cpu, &tw_group.pulling);
+		if (o->gen == gen) {
+			o->has_next = d != ULONG_MAX;
+			o->next = now + d + 1;
+		}
+		spin_unlock(&tw_group.lock);
+		from = o->cpu + 1;
+	}
+}
+
+/*
+ * The pull model: this CPU goes to sleep with its first jiffy with work
+ * (@d jiffies after @now + 1; ULONG_MAX: none) handed to the group. The
+ * jiffies to sleep: 0 (until a control command) while another CPU is
+ * awake, else until the group's first jiffy with work.
+ */
+static unsigned long tw_group_sleep(struct tw_cpu_tick *ct, unsigned long now,
+				    unsigned long d)
+{
+	unsigned long first = 0;
+	struct tw_cpu_tick *o;
+	unsigned int cpu;
+	bool any = false;
+
+	spin_lock(&tw_group.lock);
+	ct->has_next = d != ULONG_MAX;
+	ct->next = now + d + 1;
+	cpumask_set_cpu(ct->cpu, &tw_group.idle);
+	if (cpumask_equal(&tw_group.idle, &tw_tick_cpus)) {
+		for_each_cpu(cpu, &tw_group.idle) {
+			o = per_cpu_ptr(&tw_cpu_tick, cpu);
+			if (o->has_next && (!any || time_before(o->next, first))) {
+				first = o->next;
+				any = true;
+			}
+		}
+	}
+	spin_unlock(&tw_group.lock);
+	if (!any)
+		return 0;
+	return time_after(first, now + tw_tick_jiffies) ? first - now :
+							  tw_tick_jiffies;
+}
+
+/*
+ * tick=nohz: jiffies this CPU's tick sleeps after this run, up to the first
+ * jiffy with work on its instances (at least the tick's period); 0: none,
+ * it waits for a control command. Under the pull model the group decides.
+ */
+static unsigned long tw_cpu_tick_sleep(struct tw_cpu_tick *ct,
+				       unsigned long now)
+{
+	unsigned long d = tw_runners_cpu_next(ct->cpu, now, ULONG_MAX);
+
+	if (tw_pulling())
+		return tw_group_sleep(ct, now, d);
+	if (d == ULONG_MAX)
+		return 0;
+	return max_t(unsigned long, d + 1, tw_tick_jiffies);
+}
+
+/*
+ * One CPU's tick: its instances, its share of the activity ops; under the
+ * pull model, also what is due on the CPUs asleep. A CPU with activity
+ * ops ticks every period; under tick=nohz any other sleeps.
+ */
 static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 {
 	struct tw_cpu_tick *ct = container_of(h, struct tw_cpu_tick, t);
+	unsigned long now = jiffies, sleep = tw_tick_jiffies;
 	u64 t0 = ktime_get_ns();
+	bool ops;
 
-	if (tw_runners_cpu_tick(ct->cpu, jiffies, ct->ticks_run))
+	WRITE_ONCE(ct->wakeups, ct->wakeups + 1);
+	if (tw_pulling())
+		tw_group_wake(ct);
+	ops = tw_runners_cpu_tick(ct->cpu, now, ct->ticks_run);
+	if (ops)
 		ct->ticks_run++;
+	if (tw_pulling())
+		tw_group_pull(now);
+	if (tw_nohz && !(ops && tw_wl.p.ops))
+		sleep = tw_cpu_tick_sleep(ct, now);
+	tw_runners_cpu_planned(ct->cpu, sleep ?: ULONG_MAX / 2);
 	tw_softirq_own_ns(ktime_get_ns() - t0);
-	hrtimer_forward_now(h, tw_period);
+	if (!sleep)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(h, ns_to_ktime((u64)sleep * TICK_NSEC));
 	return HRTIMER_RESTART;
 }
 
@@ -334,25 +515,35 @@ static void tw_cpu_tick_arm(void *unused)
  */
 void tw_tick_show(struct seq_file *m)
 {
+	unsigned int cpu;
+
 	seq_printf(m, "tick: %s\n", tw_nohz ? "nohz" : "periodic");
 	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
+	if (tw_percpu)
+		seq_printf(m, "pull: %s\n", tw_pull && tw_nohz ? "on" : "off");
+	for_each_cpu(cpu, &tw_tick_cpus)
+		seq_printf(m, "wakeups_cpu%u: %llu\n", cpu,
+			   READ_ONCE(per_cpu_ptr(&tw_cpu_tick, cpu)->wakeups));
 }
 
 /**
  * tw_tick_init() - set the driver's tick up, stopped
  * @tick_jiffies: its period in jiffies (tick_jiffies=)
  * @nohz: sleep until our engines' next event instead (tick=nohz)
+ * @pull: with @nohz and per-CPU instances, the CPUs awake expire the
+ *	timers of the CPUs asleep (pull=, the pull model: struct tw_group)
  *
  * Also hands the runner layer the overload guard (struct
  * tw_workload.starved) and the first planned sleep. Module init, before
  * tw_tick_start().
  */
-void tw_tick_init(unsigned int tick_jiffies, bool nohz)
+void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull)
 {
 	unsigned int cpu;
 
 	tw_tick_jiffies = tick_jiffies;
 	tw_nohz = nohz;
+	tw_pull = pull;
 	tw_wl.planned = tick_jiffies;
 	tw_wl.starved = tw_guard_starved;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
@@ -383,7 +574,8 @@ void tw_guard_restart(void)
  * Arms the pinned soft hrtimer one period from now on this CPU, and each
  * per-CPU tick on its CPU (tw_runners_tick_cpus(); a CPU gone offline
  * meanwhile is skipped); the overload guard's window starts afresh with
- * it. Process context, tw_ctl held or module init.
+ * it, and every CPU's tick is awake to the pull model. Process context,
+ * tw_ctl held or module init; every tick stopped (tw_tick_cancel()).
  */
 void tw_tick_start(void)
 {
@@ -395,8 +587,17 @@ void tw_tick_start(void)
 	 */
 	tw_guard_reset(jiffies);
 	tw_runners_tick_cpus(&tw_tick_cpus);
+	spin_lock_bh(&tw_group.lock);
+	cpumask_clear(&tw_group.idle);
+	cpumask_clear(&tw_group.pulling);
+	spin_unlock_bh(&tw_group.lock);
 	for_each_cpu(cpu, &tw_tick_cpus)
-		smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1);
+		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1)) {
+			/* offline meanwhile: no tick to wait for there */
+			spin_lock_bh(&tw_group.lock);
+			cpumask_clear_cpu(cpu, &tw_tick_cpus);
+			spin_unlock_bh(&tw_group.lock);
+		}
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
 }
 

@@ -94,6 +94,7 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("lock_contended", lock_contended, TW_CAP_LOCKSTAT),
 	TW_RS("remote_ops", remote_ops, TW_CAP_PERCPU),
 	TW_RS("migrations", migrations, TW_CAP_PERCPU),
+	TW_RS("pulled", pulled, TW_CAP_PERCPU),
 };
 
 /* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */

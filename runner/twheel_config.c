@@ -133,9 +133,13 @@ int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 			mp->percpu);
 		return -EINVAL;
 	}
-	if (mp->percpu && (*nohz || (named & BIT(TWHEEL_SHADOW)))) {
-		pr_warn("percpu=1 ticks periodically and runs no shadow: not with %s\n",
-			*nohz ? "tick=nohz" : "engines=...,shadow");
+	if (mp->percpu && (named & BIT(TWHEEL_SHADOW))) {
+		pr_warn("percpu=1 runs no shadow: not with engines=...,shadow\n");
+		return -EINVAL;
+	}
+	if (mp->pull > 1) {
+		pr_warn("pull=%u: 0 (each CPU wakes for its own timers) or 1 (CPUs awake expire those of CPUs asleep)\n",
+			mp->pull);
 		return -EINVAL;
 	}
 	/* engines=all with percpu=1: every runner but the shadow */

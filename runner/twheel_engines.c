@@ -15,6 +15,7 @@
 #include <linux/list.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include "runner/twheel_runner.h"
 #include "runner/twheel_engines.h"
 #include "engines/registry.h"
@@ -391,7 +392,9 @@ static bool tw_engine_tick_begin(struct tw_runner *r, struct tw_tick *tk)
 		return false;
 	tk->span = tk->now - e->clk;
 	/* a jiffy the tick meant to sleep through (tick=nohz) is no miss */
-	sleep = max(er->tick_jiffies, READ_ONCE(tw_wl.planned));
+	sleep = r->caps & TW_CAP_PERCPU ? READ_ONCE(r->planned) :
+					  READ_ONCE(tw_wl.planned);
+	sleep = max(er->tick_jiffies, sleep);
 	if (tk->span >= sleep) {
 		r->rs.catchups++;
 		r->rs.missed += tk->span + 1 - sleep;
@@ -418,6 +421,9 @@ static void tw_engine_tick_end(struct tw_runner *r, struct tw_tick *tk,
 
 	er->backlog = tk->run.stopped;
 	rs->deferred += tk->run.leftover;
+	/* another CPU's tick ran this CPU's timers: it pulled them */
+	if (r->caps & TW_CAP_PERCPU && r->cpu != smp_processor_id())
+		rs->pulled += runs;
 	if (tk->run.stopped) {
 		rs->ticks_at_budget++;
 		rs->backlog++;

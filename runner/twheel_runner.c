@@ -492,6 +492,66 @@ void tw_runners_tick_cpus(struct cpumask *m)
 }
 
 /**
+ * tw_runners_cpu_advance() - advance one CPU's instances
+ * @cpu: the CPU whose instances they are
+ * @now: the jiffy to advance to
+ *
+ * Calls the tick op on @cpu's instance of every runner that has per-CPU
+ * instances: whatever is due there runs. The driver's per-CPU tick, on
+ * @cpu or, pulling the timers of a CPU that sleeps (tick=nohz), on
+ * another CPU. Softirq.
+ */
+void tw_runners_cpu_advance(unsigned int cpu, unsigned long now)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r)
+		if (r->inst && r->ops->tick)
+			r->ops->tick(tw_runner_on(r, cpu), now);
+}
+
+/**
+ * tw_runners_cpu_next() - when one CPU's instances have work next
+ * @cpu: the CPU whose instances they are
+ * @now: the jiffy their tick last advanced them to
+ * @limit: look no further than this many jiffies
+ *
+ * Context: softirq, or bottom halves off.
+ *
+ * Return: jiffies after @now + 1 to the first jiffy with work on any of
+ * @cpu's instances (0: @now + 1, also if one is behind or its budget
+ * left work), or @limit if none has any within @limit.
+ */
+unsigned long tw_runners_cpu_next(unsigned int cpu, unsigned long now,
+				  unsigned long limit)
+{
+	unsigned long d = limit;
+	struct tw_runner *r;
+
+	tw_for_each_runner(r)
+		if (r->inst && r->ops->next_event && d)
+			d = min(d, r->ops->next_event(tw_runner_on(r, cpu), now, d));
+	return d;
+}
+
+/**
+ * tw_runners_cpu_planned() - tell one CPU's instances how long it sleeps
+ * @cpu: the CPU whose instances they are
+ * @sleep: jiffies its tick means to sleep after this run (struct
+ *	tw_runner.planned): a tick that covers no more than that missed none
+ *
+ * Any context.
+ */
+void tw_runners_cpu_planned(unsigned int cpu, unsigned long sleep)
+{
+	struct tw_runner *r;
+
+	tw_for_each_runner(r)
+		if (r->inst)
+			WRITE_ONCE(tw_runner_on(r, cpu)->planned, sleep);
+}
+
+/**
  * tw_runners_cpu_tick() - one CPU's tick: its instances, its ops
  * @cpu: the CPU it runs on
  * @now: the jiffy to advance to
@@ -509,9 +569,7 @@ bool tw_runners_cpu_tick(unsigned int cpu, unsigned long now, u64 tick)
 	struct tw_runner *r;
 	int idx;
 
-	tw_for_each_runner(r)
-		if (r->inst && r->ops->tick)
-			r->ops->tick(tw_runner_on(r, cpu), now);
+	tw_runners_cpu_advance(cpu, now);
 	if (!READ_ONCE(tw_wl.activity))
 		return false;
 	for (idx = 0; idx < tw_wl.ncpus && tw_wl.cpu_at[idx] != cpu; idx++)

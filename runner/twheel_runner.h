@@ -70,8 +70,11 @@ struct tw_runner;
  *	in another CPU's instance (remote=): each locked that instance
  * @migrations: of those, the re-arms that moved the timer into this
  *	instance (pinned=0, its callback not running)
+ * @pulled: callbacks of this instance that another CPU's tick ran while
+ *	this instance's CPU slept (tick=nohz, the pull model), or after the
+ *	kernel moved its tick away from a CPU gone offline
  *
- * @remote_ops and @migrations are counted on per-CPU instances only
+ * @remote_ops, @migrations and @pulled are counted on per-CPU instances only
  * (tw_runner_remote()), the lock keys where the lock is shared across
  * CPUs (tw_runner_lock()).
  */
@@ -101,6 +104,7 @@ struct tw_run_stats {
 	struct twheel_hist lock_wait_ns;
 	u64 remote_ops;
 	u64 migrations;
+	u64 pulled;
 };
 
 /**
@@ -180,6 +184,8 @@ struct tw_config {
  * @wrap_secs: wrap_secs=, the engines' clock wraps this long after load
  * @engines: engines=, the runners, by name, split by commas, or "all"
  * @percpu: percpu=, 1: an instance of each engine per CPU
+ * @pull: pull=, 1: with tick=nohz and @percpu, CPUs awake expire the
+ *	timers of CPUs asleep (the driver's pull model)
  *
  * tw_config_parse() checks them in this order.
  */
@@ -194,6 +200,7 @@ struct tw_modparams {
 	unsigned int wrap_secs;
 	const char *engines;
 	unsigned int percpu;
+	unsigned int pull;
 };
 
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */
@@ -339,6 +346,9 @@ struct tw_runner_ops {
  *	runs right now, with the lock dropped, else NULL. That timer does
  *	not move to another instance meanwhile (the kernel does not migrate
  *	a timer its base is running either)
+ * @planned: a per-CPU instance: jiffies its CPU's tick meant to sleep
+ *	after its last run (struct tw_workload.planned for its CPU; written
+ *	by the driver, tw_runners_cpu_planned())
  *
  * With @inst, this runner's own engine and counters stay idle (its engine
  * serves calibration and limits); stats totals its instances'.
@@ -364,6 +374,7 @@ struct tw_runner {
 	unsigned int cpu;
 	bool lockstat;
 	struct tw_wtimer *running;
+	unsigned long planned;
 };
 
 /**
@@ -525,6 +536,10 @@ void tw_runner_inst_release(struct tw_runner *r);
 int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at);
 
 void tw_runners_tick(unsigned long now);
+void tw_runners_cpu_advance(unsigned int cpu, unsigned long now);
+unsigned long tw_runners_cpu_next(unsigned int cpu, unsigned long now,
+				  unsigned long limit);
+void tw_runners_cpu_planned(unsigned int cpu, unsigned long sleep);
 bool tw_runners_cpu_tick(unsigned int cpu, unsigned long now, u64 tick);
 void tw_runners_tick_cpus(struct cpumask *m);
 void tw_runners_set_active(bool on);

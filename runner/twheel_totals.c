@@ -71,5 +71,6 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
 	t->remote_ops += rs->remote_ops;
 	t->migrations += rs->migrations;
+	t->pulled += rs->pulled;
 }
 EXPORT_SYMBOL_GPL(tw_run_stats_add);

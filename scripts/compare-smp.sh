@@ -5,23 +5,26 @@
 # both CPUs; then a boot at 1 vCPU runs the same at remote=0 (remote=
 # needs 2 CPUs), the baseline of the 1 to 2 CPU scaling. Writes
 # DIR/smp.csv, the rows of both boots told apart by its cpus column (the
-# columns: scripts/guest/smp.sh), and prints it as a table.
+# columns: scripts/guest/smp.sh), and prints it as a table. The 2-vCPU
+# boot also runs scripts/guest/pull.sh: per-CPU ticks under tick=nohz,
+# pull=0 against pull=1, into DIR/pull.md.
 # scripts/compare.sh runs it after its own boot; run alone it rewrites
 # smp.csv only.
 #
 #   scripts/compare-smp.sh [--quick] [--out DIR] [--kernel test|stock]
 #
 # --out DIR: where smp.csv goes (default: results/ in the checkout).
-# --quick: 2 s runs of 2000 timers (make check's pipeline test).
+# --quick: 2 s runs of 2000 timers (make check's pipeline test), pull.sh
+#          3 s a run.
 # -h, --help: this text.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=full out=$TWHEEL_ROOT/results kernel=test
+mode=full out=$TWHEEL_ROOT/results kernel=test pull_secs=10 qf=
 usage() { printf '[twheel] error: %s (see scripts/compare-smp.sh --help)\n' "$*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--quick) mode=quick; shift ;;
+	--quick) mode=quick pull_secs=3 qf=" --quick"; shift ;;
 	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -38,12 +41,16 @@ boot() {
 	local n=$1 start
 	log "SMP section ($mode): a QEMU boot at $n vCPU(s)"
 	start=$(date +%s)
+	local also=
+	# per-CPU ticks under tick=nohz: pull=0 against pull=1 (2 CPUs)
+	[ "$n" -lt 2 ] || also=" && sh /guest/pull.sh $pull_secs"
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" --smp "$n" --no-load --timeout 900 -- \
-		sh /guest/smp.sh "$mode" >"$work/guest-$n.out" || {
+		"sh /guest/smp.sh $mode$also" >"$work/guest-$n.out" || {
 		tail -n 30 "$work/guest-$n.out" >&2
 		die "the SMP run at $n vCPU(s) failed"
 	}
-	grep -q '^smp: 0 failures' "$work/guest-$n.out" || {
+	grep -q '^smp: 0 failures' "$work/guest-$n.out" &&
+		{ [ "$n" -lt 2 ] || grep -q '^pull: 0 failures' "$work/guest-$n.out"; } || {
 		grep '^FAILED' "$work/guest-$n.out" >&2
 		die "the SMP run at $n vCPU(s) broke a guarantee (above)"
 	}
@@ -58,3 +65,12 @@ boot 1
 { cat "$work/smp-2.csv"; tail -n +2 "$work/smp-1.csv"; } >"$out/smp.csv"
 column -s, -t <"$out/smp.csv"
 log "wrote $out/smp.csv"
+awk '/^@@PULL/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-2.out" >"$work/pull.md"
+[ "$(wc -l <"$work/pull.md")" -eq 4 ] || die "the 2-vCPU boot: no pull.sh table"
+{
+	echo "Measured $(date -u +%Y-%m-%d) at commit $(results_commit) with \`scripts/compare-smp.sh$qf\` (scripts/guest/pull.sh $pull_secs), in its QEMU boot at 2 vCPUs (multi-threaded TCG, $kernel kernel): wakeups a second of each CPU's own tick; classic timers pulled: callbacks a second of one CPU's classic instance that the other CPU's tick ran."
+	echo
+	cat "$work/pull.md"
+} >"$out/pull.md"
+cat "$out/pull.md"
+log "wrote $out/pull.md"

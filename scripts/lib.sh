@@ -8,6 +8,17 @@ KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 
 log() { printf '[twheel] %s\n' "$*" >&2; }
 die() { printf '[twheel] error: %s\n' "$*" >&2; exit 1; }
+# results_commit: the checkout's commit for a result's provenance line,
+# "with uncommitted changes" where the code that ran differs from it
+# (results/ and docs/choosing.md aside: a run rewrites them)
+results_commit() {
+	local c
+	c=$(git -C "$TWHEEL_ROOT" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+	if [ -n "$(git -C "$TWHEEL_ROOT" status --porcelain -- . ':!results' ':!docs/choosing.md' 2>/dev/null)" ]; then
+		c="$c with uncommitted changes"
+	fi
+	echo "$c"
+}
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then

@@ -60,14 +60,7 @@ secs=$(($(date +%s) - start))
 log "trace replay took $secs s"
 mv "$tmp/all.csv" "$dir/replay.csv"
 
-# The provenance: the commit of the checkout, and whether the code that
-# ran differed from it (results/ and docs/choosing.md aside: the run
-# rewrites them).
-commit=$(git -C "$TWHEEL_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] &&
-	[ -n "$(git -C "$TWHEEL_ROOT" status --porcelain -- . ':!results' ':!docs/choosing.md' 2>/dev/null)" ]; then
-	commit="$commit with uncommitted changes"
-fi
+commit=$(results_commit)
 {
 	echo "Trace replay measured $(date -u +%Y-%m-%d) at commit $commit with \`$tool --format=csv${cg:+ $cg} TRACE\`, each of userspace/replay/traces/${traces// /, }, in $secs s on the host (Linux $(uname -r), $(nproc) CPUs): every engine in user space (replay.csv). Ir/op: callgrind's instructions per add, mod, del and expiry, exact; lateness of the timer_list stream in jiffies, the kernel's from the trace."
 	echo

@@ -1,5 +1,6 @@
 #!/bin/sh
-# In the guest: tick=nohz against tick=periodic (issue 15, item 4).
+# In the guest: tick=nohz against tick=periodic (one CPU; per-CPU ticks
+# under tick=nohz: pull.sh).
 #   sh nohz.sh [SECONDS [IDLE_SECONDS]]
 # Nothing loaded, IDLE_SECONDS (10): the periodic tick wakes HZ times a
 # second, the nohz one not at all. The long workload (activity without ops: timers re-armed as

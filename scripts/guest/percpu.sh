@@ -7,7 +7,9 @@
 # nothing early, the instances' locks counted. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
 # each CPU, the totals their sums), every guarantee kept; pinned=1: none
-# moves; remote= out of range or without 2 CPUs refused. Then percpu=0 as
+# moves; remote= out of range or without 2 CPUs refused. tick=nohz: each
+# CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
+# asleep (pulled), pull=0 each its own; every guarantee kept. Then percpu=0 as
 # it always was (no per-CPU block, no cpus line), and percpu=0 with
 # cpus=all (one instance, its ops from every CPU's tick), remote=30 there
 # too; rmmod each time.
@@ -60,8 +62,8 @@ rmmod twheel 2>/dev/null
 # percpu=1: engines=all is every runner but the shadow, which it refuses
 insmod /lib/twheel/twheel.ko percpu=1 engines=all,shadow 2>/dev/null &&
 	{ bad "percpu=1 took the shadow"; rmmod twheel; }
-insmod /lib/twheel/twheel.ko percpu=1 tick=nohz 2>/dev/null &&
-	{ bad "percpu=1 took tick=nohz"; rmmod twheel; }
+insmod /lib/twheel/twheel.ko percpu=1 tick=nohz pull=2 2>/dev/null &&
+	{ bad "pull=2 taken"; rmmod twheel; }
 insmod /lib/twheel/twheel.ko percpu=1 engines=all || { bad "insmod percpu=1"; echo "percpu: $fails failures"; exit 1; }
 ctl load mixed cpus=$cpus-$cpus 2>/dev/null && bad "cpus= took CPU $cpus, which is not online"
 if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
@@ -141,6 +143,54 @@ else
 	fi
 fi
 rmmod twheel || bad "rmmod percpu=1"
+
+# tick=nohz with percpu=1: each CPU's tick sleeps to its instances' next
+# jiffy with work. pull=1 (the default): a CPU asleep leaves its timers to
+# a CPU awake, which runs them (pulled, counted in the sleeper's blocks),
+# so one CPU does the waking; pull=0: each CPU wakes for its own. Either
+# way every guarantee holds per CPU. A workload without activity ops: a
+# CPU with ops ticks every jiffy, asleep never.
+# wk: each CPU's wakeups since the load, "N N ..."
+wk() {
+	c=0
+	while [ $c -lt "$cpus" ]; do
+		awk -v k="wakeups_cpu$c:" '/^\[/ { exit } $1 == k { printf "%s ", $2; exit }' /tmp/pc.stats
+		c=$((c + 1))
+	done
+}
+if [ "$cpus" -ge 2 ]; then
+	for pl in 1 0; do
+		insmod /lib/twheel/twheel.ko percpu=1 tick=nohz pull=$pl engines=all ||
+			{ bad "insmod percpu=1 tick=nohz pull=$pl"; continue; }
+		want=on
+		[ $pl = 1 ] || want=off
+		[ "$(top pull)" = $want ] || bad "pull=$pl: stats says pull: $(top pull)"
+		if run "percpu=1 tick=nohz pull=$pl" long count=$count min=8 max=200 $force cpus=all; then
+			pulled=0
+			for e in $engines; do
+				judge "nohz pull=$pl" "$e" "$e"
+				c=0
+				while [ $c -lt "$cpus" ]; do
+					judge "nohz pull=$pl" "$e/cpu$c" "$e"
+					pulled=$((pulled + $(g "$e/cpu$c" pulled)))
+					c=$((c + 1))
+				done
+			done
+			w=$(wk)
+			lo=$(echo $w | tr ' ' '\n' | sort -n | head -n 1)
+			hi=$(echo $w | tr ' ' '\n' | sort -n | tail -n 1)
+			if [ $pl = 1 ]; then
+				[ "$pulled" -gt 0 ] || bad "nohz pull=1: no timer pulled"
+				[ $((lo * 10)) -le "$hi" ] || bad "nohz pull=1: wakeups by CPU $w: every CPU woke"
+			else
+				[ "$pulled" = 0 ] || bad "nohz pull=0: $pulled timers pulled"
+				[ $((lo * 10)) -gt "$hi" ] || bad "nohz pull=0: wakeups by CPU $w: a CPU slept through its timers"
+			fi
+			ok "percpu=1 tick=nohz pull=$pl: every engine exact where it claims, none early, per CPU; wakeups by CPU $w; $pulled timers pulled (classic $(g classic pulled))"
+		fi
+		rmmod twheel || bad "rmmod percpu=1 tick=nohz"
+	done
+fi
 
 # percpu=0: as it always was, and the one instance shared by every CPU
 insmod /lib/twheel/twheel.ko engines=$all || { bad "insmod percpu=0"; echo "percpu: $fails failures"; exit 1; }

@@ -1,0 +1,84 @@
+#!/bin/sh
+# In the guest, on 2 CPUs or more: per-CPU ticks under tick=nohz, pull=0
+# against pull=1. percpu=1, our engines, the long workload (re-arms, no
+# activity ops) spread over every CPU: with pull=0 each CPU's tick wakes
+# for its own timers; with pull=1 a CPU asleep leaves them to a CPU awake
+# (the kernel's timer migration), so it wakes at most once a second and
+# its timers are pulled. Every guarantee holds either way (classic and
+# reference exact, nothing early, the invariant). Ends with the numbers as
+# a markdown table between @@PULL and @@END.
+#   sh pull.sh [SECONDS]     each run's measured span (default 10)
+secs=${1:-10}
+. "$(dirname "$0")/lib.sh"
+ours="classic modern reference classic_bounded"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+[ "$ncpu" -ge 2 ] || { bad "pull.sh wants 2 CPUs, the guest has $ncpu"; echo "pull: $fails failures"; exit 1; }
+
+# cpuw: each CPU's tick's wakeups since insmod, "N N ..."
+cpuw() { awk '/^\[/ { exit } $1 ~ /^wakeups_cpu/ { printf "%s ", $2 }' $d/stats; }
+
+# run PULL: $secs s of long on every CPU with pull=PULL, checked; rate:
+# each CPU's wakeups a second and their sum, "N N ... SUM"; lo: the least
+# of a CPU; busy: ms a second classic's ticks took; pulled: classic's
+run() {
+	rmmod twheel 2>/dev/null
+	insmod /lib/twheel/twheel.ko engines=$(echo $ours | tr ' ' ,) percpu=1 tick=nohz pull=$1 ||
+		{ bad "insmod pull=$1"; return 1; }
+	ctl load long count=2000 min=256 max=20000 duration=0 || { bad "load long"; return 1; }
+	ctl start || { bad "start long"; return 1; }
+	# each CPU's wakeups, then the uptime, before and after
+	sleep 1
+	p0=$(get classic pulled) a="$(cpuw)$(now)"
+	sleep "$secs"
+	p1=$(get classic pulled) b="$(cpuw)$(now)"
+	ctl stop || bad "stop long"
+	for e in $ours; do
+		[ "$(get $e invariant)" = ok ] || bad "pull=$1 $e: invariant"
+		[ "$(get $e runs_early)" = 0 ] || bad "pull=$1 $e: ran early"
+		runs=$(get $e runs)
+		[ "${runs:-0}" -gt 0 ] || bad "pull=$1 $e: nothing ran"
+		case $e in classic | reference)
+			[ "$(get $e runs_exact)" = "$runs" ] ||
+				bad "pull=$1 $e: $(get $e runs_exact) of $runs exact" ;;
+		esac
+	done
+	rate=$(awk -v a="$a" -v b="$b" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i < n; i++) { r = (y[i] - x[i]) / (y[n] - x[n]); s += r; printf "%.0f ", r }
+		printf "%.0f\n", s }')
+	t0=${a##* } t1=${b##* }
+	lo=$(echo "$rate" | awk '{ m = $1; for (i = 2; i < NF; i++) if ($i < m) m = $i; print m }')
+	busy=$(awk -v n="$(get classic tick_ns_n)" -v a="$(get classic tick_ns_avg)" \
+		-v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.2f\n", n * a / 1e6 / (t1 - t0 + 1) }')
+	pulled=$(awk -v n=$((p1 - p0)) -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f\n", n / (t1 - t0) }')
+	rmmod twheel || bad "rmmod pull=$1"
+}
+
+run 0 && np_rate=$rate np_busy=$busy np_pulled=$pulled
+[ "$lo" -ge 1 ] || bad "pull=0: a CPU slept through its timers ($rate wakeups/s by CPU, then in all)"
+[ $((p1 - p0)) = 0 ] || bad "pull=0: classic pulled $((p1 - p0)) timers"
+run 1 && pl_rate=$rate pl_busy=$busy pl_pulled=$pulled
+[ "$lo" -le 1 ] || bad "pull=1: every CPU woke ($rate wakeups/s by CPU, then in all)"
+[ $((p1 - p0)) -gt 0 ] || bad "pull=1: classic pulled no timer"
+ok "percpu=1 tick=nohz, long count=2000 on $ncpu CPUs, wakeups/s by CPU then in all: pull=0 $np_rate, pull=1 $pl_rate (classic: $pl_pulled timers pulled a second)"
+
+echo "@@PULL"
+printf "| percpu=1 tick=nohz, long count=2000 min=256 max=20000 on %s CPUs, %s s |" "$ncpu" "$secs"
+c=0
+while [ $c -lt "$ncpu" ]; do
+	printf " CPU %s wakeups/s |" $c
+	c=$((c + 1))
+done
+echo " all CPUs | classic's ticks, ms/s | classic timers pulled/s |"
+printf "|---|"
+c=0
+while [ $c -le "$ncpu" ]; do
+	printf -- "---:|"
+	c=$((c + 1))
+done
+echo "---:|---:|"
+echo "| pull=0: each CPU wakes for its own timers | $(echo $np_rate | sed 's/ / | /g') | $np_busy | $np_pulled |"
+echo "| pull=1: a CPU awake runs the timers of a CPU asleep | $(echo $pl_rate | sed 's/ / | /g') | $pl_busy | $pl_pulled |"
+echo "@@END"
+echo "pull: $fails failures"
+[ $fails -eq 0 ]
