@@ -280,8 +280,9 @@ if [ $debug_rc -eq 0 ] &&
 	[ $src -eq 0 ] || tail -n 20 "$work/shadow-debug.log"
 	res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
 
-	guest_script percpu "per-CPU engines on 2 CPUs: runs on each, guarantees kept, rmmod clean (debug kernel)" \
-		--kernel debug --smp 2 --no-load --timeout 900 -- sh /guest/percpu.sh 2 10
+	guest_script percpu "per-CPU engines on 2 CPUs: runs on each, guarantees kept, rmmod under load, kmemleak (debug kernel)" \
+		--kernel debug --smp 2 --no-load --timeout 900 -- \
+		'sh /guest/kmemleak.sh baseline && sh /guest/percpu.sh 2 10 && sh /guest/kmemleak.sh check'
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1200 -- \
 		sh /guest/overload.sh 30 65536 >"$work/overload-debug.log" 2>&1

@@ -9,7 +9,8 @@
 # each CPU, the totals their sums), every guarantee kept; pinned=1: none
 # moves; remote= out of range or without 2 CPUs refused. tick=nohz: each
 # CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
-# asleep (pulled), pull=0 each its own; every guarantee kept. Then percpu=0 as
+# asleep (pulled), pull=0 each its own; every guarantee kept; rmmod with
+# the activity on (remote=50, and pulling). Then percpu=0 as
 # it always was (no per-CPU block, no cpus line), and percpu=0 with
 # cpus=all (one instance, its ops from every CPU's tick), remote=30 there
 # too; rmmod each time.
@@ -190,6 +191,19 @@ if [ "$cpus" -ge 2 ]; then
 		fi
 		rmmod twheel || bad "rmmod percpu=1 tick=nohz"
 	done
+	# rmmod under load, every engine: remote=50 (timers moving between
+	# the CPUs' instances), then tick=nohz with timers being pulled
+	for m in "mixed ops=$ops remote=50" "long min=8 max=200 tick=nohz"; do
+		case "$m" in *tick=nohz) t=tick=nohz ;; *) t= ;; esac
+		insmod /lib/twheel/twheel.ko percpu=1 engines=all $t ||
+			{ bad "insmod percpu=1 $t"; continue; }
+		load_fit ${m% tick=nohz} count=$count $force cpus=all &&
+			ctl start || bad "rmmod under load ($m): load or start"
+		sleep 2
+		rmmod twheel || bad "rmmod under load ($m)"
+		[ -d $d ] && bad "rmmod under load ($m): $d still there"
+	done
+	ok "rmmod under load on every engine: remote=50 periodic, and long under tick=nohz pull=1"
 fi
 
 # percpu=0: as it always was, and the one instance shared by every CPU
