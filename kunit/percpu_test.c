@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-CPU instances, what runs on one CPU: which CPU owns a timer, the
- * cpus= key, the remote picks (remote=, pinned=), and the totals of
- * per-CPU counters and histograms.
+ * cpus= key, the remote picks (remote=, pinned=), where an op from another
+ * CPU is done (its timer moved or not), and the totals of per-CPU counters
+ * and histograms.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -215,6 +216,41 @@ static void percpu_parse_remote(struct kunit *test)
 	}
 }
 
+/*
+ * An op from another CPU on a timer another instance holds: every case of
+ * the rules. The op's cancel is the workload's: a delete if the timer is
+ * pending, else a re-arm. A collected timer not yet run is pending.
+ */
+static void percpu_remote_stays(struct kunit *test)
+{
+	static const struct {
+		const char *what;
+		bool cancel, pending, pinned, running, stays;
+	} cases[] = {
+		{ "re-arm of a pending timer moves it", 0, 1, 0, 0, 0 },
+		{ "re-arm of an idle timer moves it", 0, 0, 0, 0, 0 },
+		{ "delete of a pending timer is done where it lives", 1, 1, 0, 0, 1 },
+		{ "cancel op of an idle timer re-arms it: it moves", 1, 0, 0, 0, 0 },
+		{ "pinned: a re-arm stays", 0, 1, 1, 0, 1 },
+		{ "pinned: a re-arm of an idle timer stays", 1, 0, 1, 0, 1 },
+		{ "callback running: a re-arm stays", 0, 0, 0, 1, 1 },
+		{ "callback running, re-armed in it: a re-arm stays", 0, 1, 0, 1, 1 },
+		{ "callback running: a delete stays", 1, 1, 0, 1, 1 },
+	};
+	struct twheel_params p;
+	unsigned int i;
+
+	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p.pinned = cases[i].pinned;
+		KUNIT_EXPECT_EQ_MSG(test, cases[i].stays,
+				    twheel_wl_remote_stays(&p, cases[i].cancel,
+							   cases[i].pending,
+							   cases[i].running),
+				    "%s", cases[i].what);
+	}
+}
+
 /* The total of two instances: counters add, the most in a tick is a max. */
 static void percpu_totals(struct kunit *test)
 {
@@ -290,6 +326,7 @@ static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_parse_cpus),
 	KUNIT_CASE(percpu_remote_picks),
 	KUNIT_CASE(percpu_parse_remote),
+	KUNIT_CASE(percpu_remote_stays),
 	KUNIT_CASE(percpu_totals),
 	{}
 };

@@ -286,14 +286,15 @@ static void tw_runner_unlock_two(struct tw_runner *a, struct tw_runner *b)
 
 /*
  * Whether an op on w, which lives in o (o's lock held), is done in o
- * without moving it: a delete of a pending timer, any op of a pinned
- * workload, or a re-arm of a timer whose callback o is running.
+ * without moving it (twheel_wl_remote_stays()); always for a runner that
+ * cannot move a timer.
  */
 static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
 			    bool cancel)
 {
-	return (cancel && o->ops->pending(o, w)) || tw_wl.p.pinned ||
-	       o->running == w || !o->ops->move;
+	return !o->ops->move ||
+	       twheel_wl_remote_stays(&tw_wl.p, cancel, o->ops->pending(o, w),
+				      o->running == w);
 }
 
 /**

@@ -328,6 +328,28 @@ bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
 }
 EXPORT_SYMBOL_GPL(twheel_wl_remote);
 
+/**
+ * twheel_wl_remote_stays() - whether an op from another CPU leaves its timer
+ * @p: the workload (pinned=)
+ * @cancel: the op deletes the timer if it is pending (else re-arms it)
+ * @pending: the timer is pending in the instance it lives in
+ * @running: that instance runs the timer's callback right now
+ *
+ * The kernel's rules for a timer another CPU's base holds: a delete is
+ * done on the owner's base; a re-arm of a pinned timer stays on its base,
+ * and so does one of a timer whose callback that base is running; any
+ * other re-arm moves the timer to the base of the CPU that re-arms it.
+ *
+ * Return: true if the op is done in the instance the timer lives in, false
+ * if it is a re-arm that moves the timer into the op's own instance.
+ */
+bool twheel_wl_remote_stays(const struct twheel_params *p, bool cancel,
+			    bool pending, bool running)
+{
+	return (cancel && pending) || p->pinned || running;
+}
+EXPORT_SYMBOL_GPL(twheel_wl_remote_stays);
+
 /*
  * The demand model's fixed point: probabilities in Q60 (TW_ONE is 1),
  * durations in ticks in Q30, rates per tick in Q32. Every product and

@@ -184,6 +184,8 @@ void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n);
 bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
 		      u32 idx, u32 n, struct twheel_op *op);
+bool twheel_wl_remote_stays(const struct twheel_params *p, bool cancel,
+			    bool pending, bool running);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 
