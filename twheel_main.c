@@ -262,6 +262,7 @@ static int tw_ctl_start(void)
 	tw_tick_start();
 	preempt_enable();
 	tw_runners_rearm_ran();
+	tw_tick_rearmed();
 	tw_wl.state = TW_RUNNING;
 	return 0;
 }

@@ -89,20 +89,23 @@ struct tw_cpu_tick {
  * BASE_LOCAL timers are: then each CPU wakes for its own, as with pull=0.
  * A sleeping CPU's instances change only by pulls (which hand their next
  * jiffy back) and by remote ops, which only CPUs with activity ops make,
- * and those tick every jiffy and pull.
+ * and those tick every jiffy and pull. A CPU asleep is not woken but by a
+ * control command, which stops every tick first, so no CPU wakes while
+ * another pulls its timers (@gen says so). A puller runs each sleeper's
+ * instances with the budget of a tick each.
  */
 struct tw_group {
-	spinlock_t lock;		/* the masks, and each tw_cpu_tick's @next */
+	raw_spinlock_t lock;	/* the masks; each tw_cpu_tick's next, has_next, gen */
 	struct cpumask idle;		/* asleep, their timers handed over */
 	struct cpumask pulling;		/* asleep, a CPU awake pulling them */
 };
 
 static struct tw_group tw_group = {
-	.lock = __SPIN_LOCK_UNLOCKED(tw_group.lock),
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(tw_group.lock),
 };
 
 static DEFINE_PER_CPU(struct tw_cpu_tick, tw_cpu_tick);
-/* CPUs whose own tick is started (written under tw_group's lock) */
+/* CPUs whose own tick is started (written with every tick stopped) */
 static struct cpumask tw_tick_cpus;
 static ktime_t tw_period;
 static unsigned int tw_tick_jiffies;
@@ -338,8 +341,7 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	t1 = ktime_get_ns();
 	tw_softirq_own_ns(t1 - t0);
 	tw_guard_tick(now, t0, t1);
-	/* ops arm timers: each engine's tick then runs every period */
-	if (tw_nohz && !(act && tw_wl.p.ops && !tw_percpu)) {
+	if (tw_nohz && !(act && tw_wl.p.ops)) {
 		sleep = tw_tick_sleep(now, act ? TW_GUARD_WINDOW : ULONG_MAX);
 		if (!sleep) {
 			WRITE_ONCE(tw_wl.planned, ULONG_MAX / 2);
@@ -362,10 +364,10 @@ static bool tw_pulling(void)
 /* A CPU's tick runs: it is awake, its timers its own again. */
 static void tw_group_wake(struct tw_cpu_tick *ct)
 {
-	spin_lock(&tw_group.lock);
+	raw_spin_lock(&tw_group.lock);
 	cpumask_clear_cpu(ct->cpu, &tw_group.idle);
 	ct->gen++;
-	spin_unlock(&tw_group.lock);
+	raw_spin_unlock(&tw_group.lock);
 }
 
 /* The first CPU asleep at or after @from whose timers are due at @now. */
@@ -375,6 +377,7 @@ static struct tw_cpu_tick *tw_group_due(unsigned int from, unsigned long now)
 	struct tw_cpu_tick *o;
 	unsigned int cpu;
 
+	lockdep_assert_held(&tw_group.lock);
 	for_each_cpu(cpu, &tw_group.idle) {
 		o = per_cpu_ptr(&tw_cpu_tick, cpu);
 		if (cpu >= from && o->has_next && !time_before(now, o->next) &&
@@ -385,9 +388,19 @@ static struct tw_cpu_tick *tw_group_due(unsigned int from, unsigned long now)
 }
 
 /*
+ * Jiffies a CPU's instances wait after @now for their first jiffy with work
+ * (@d after @now + 1; ULONG_MAX: none): their tick, the CPU's own or a
+ * puller's, counts what comes later than that as missed.
+ */
+static void tw_group_planned(unsigned int cpu, unsigned long d)
+{
+	tw_runners_cpu_planned(cpu, d == ULONG_MAX ? ULONG_MAX / 2 :
+				    max_t(unsigned long, d + 1, tw_tick_jiffies));
+}
+
+/*
  * An awake CPU's tick: what is due on each CPU asleep runs here, and that
- * CPU's next jiffy with work goes back to the group (unless it woke
- * meanwhile: then it is its own again).
+ * CPU's next jiffy with work goes back to the group.
  */
 static void tw_group_pull(unsigned long now)
 {
@@ -397,24 +410,26 @@ static void tw_group_pull(unsigned long now)
 	u32 gen;
 
 	for (;;) {
-		spin_lock(&tw_group.lock);
+		raw_spin_lock(&tw_group.lock);
 		o = tw_group_due(from, now);
 		if (!o) {
-			spin_unlock(&tw_group.lock);
+			raw_spin_unlock(&tw_group.lock);
 			return;
 		}
 		cpumask_set_cpu(o->cpu, &tw_group.pulling);
 		gen = o->gen;
-		spin_unlock(&tw_group.lock);
+		raw_spin_unlock(&tw_group.lock);
 		tw_runners_cpu_advance(o->cpu, now);
 		d = tw_runners_cpu_next(o->cpu, now, ULONG_MAX);
-		spin_lock(&tw_group.lock);
+		tw_group_planned(o->cpu, d);
+		raw_spin_lock(&tw_group.lock);
 		cpumask_clear_cpu(o->cpu, &tw_group.pulling);
-		if (o->gen == gen) {
+		/* a CPU asleep wakes only by a control command: not meanwhile */
+		if (!WARN_ON_ONCE(o->gen != gen)) {
 			o->has_next = d != ULONG_MAX;
 			o->next = now + d + 1;
 		}
-		spin_unlock(&tw_group.lock);
+		raw_spin_unlock(&tw_group.lock);
 		from = o->cpu + 1;
 	}
 }
@@ -433,7 +448,7 @@ static unsigned long tw_group_sleep(struct tw_cpu_tick *ct, unsigned long now,
 	unsigned int cpu;
 	bool any = false;
 
-	spin_lock(&tw_group.lock);
+	raw_spin_lock(&tw_group.lock);
 	ct->has_next = d != ULONG_MAX;
 	ct->next = now + d + 1;
 	cpumask_set_cpu(ct->cpu, &tw_group.idle);
@@ -446,7 +461,7 @@ static unsigned long tw_group_sleep(struct tw_cpu_tick *ct, unsigned long now,
 			}
 		}
 	}
-	spin_unlock(&tw_group.lock);
+	raw_spin_unlock(&tw_group.lock);
 	if (!any)
 		return 0;
 	return time_after(first, now + tw_tick_jiffies) ? first - now :
@@ -457,12 +472,14 @@ static unsigned long tw_group_sleep(struct tw_cpu_tick *ct, unsigned long now,
  * tick=nohz: jiffies this CPU's tick sleeps after this run, up to the first
  * jiffy with work on its instances (at least the tick's period); 0: none,
  * it waits for a control command. Under the pull model the group decides.
+ * Either way its instances expect their tick then.
  */
 static unsigned long tw_cpu_tick_sleep(struct tw_cpu_tick *ct,
 				       unsigned long now)
 {
 	unsigned long d = tw_runners_cpu_next(ct->cpu, now, ULONG_MAX);
 
+	tw_group_planned(ct->cpu, d);
 	if (tw_pulling())
 		return tw_group_sleep(ct, now, d);
 	if (d == ULONG_MAX)
@@ -492,7 +509,8 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 		tw_group_pull(now);
 	if (tw_nohz && !(ops && tw_wl.p.ops))
 		sleep = tw_cpu_tick_sleep(ct, now);
-	tw_runners_cpu_planned(ct->cpu, sleep ?: ULONG_MAX / 2);
+	else
+		tw_runners_cpu_planned(ct->cpu, sleep);
 	tw_softirq_own_ns(ktime_get_ns() - t0);
 	if (!sleep)
 		return HRTIMER_NORESTART;
@@ -500,13 +518,17 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
+/* Starts a CPU's tick, on the CPU this runs on. */
+static void tw_cpu_tick_begin(struct tw_cpu_tick *ct)
+{
+	ct->ticks_run = 0;
+	hrtimer_start(&ct->t, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+}
+
 /* Starts this CPU's tick, on it (an IPI, or the caller's own CPU). */
 static void tw_cpu_tick_arm(void *unused)
 {
-	struct tw_cpu_tick *ct = this_cpu_ptr(&tw_cpu_tick);
-
-	ct->ticks_run = 0;
-	hrtimer_start(&ct->t, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+	tw_cpu_tick_begin(this_cpu_ptr(&tw_cpu_tick));
 }
 
 /**
@@ -520,7 +542,7 @@ void tw_tick_show(struct seq_file *m)
 	seq_printf(m, "tick: %s\n", tw_nohz ? "nohz" : "periodic");
 	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
 	if (tw_percpu)
-		seq_printf(m, "pull: %s\n", tw_pull && tw_nohz ? "on" : "off");
+		seq_printf(m, "pull: %s\n", tw_pulling() ? "on" : "off");
 	for_each_cpu(cpu, &tw_tick_cpus)
 		seq_printf(m, "wakeups_cpu%u: %llu\n", cpu,
 			   READ_ONCE(per_cpu_ptr(&tw_cpu_tick, cpu)->wakeups));
@@ -572,10 +594,11 @@ void tw_guard_restart(void)
  * tw_tick_start() - start the driver's tick
  *
  * Arms the pinned soft hrtimer one period from now on this CPU, and each
- * per-CPU tick on its CPU (tw_runners_tick_cpus(); a CPU gone offline
- * meanwhile is skipped); the overload guard's window starts afresh with
- * it, and every CPU's tick is awake to the pull model. Process context,
- * tw_ctl held or module init; every tick stopped (tw_tick_cancel()).
+ * per-CPU tick on its CPU (tw_runners_tick_cpus()); the tick of a CPU that
+ * is offline runs here instead, as the kernel moves a dead CPU's timers.
+ * The overload guard's window starts afresh with it, and every CPU's tick
+ * is awake to the pull model. Process context, tw_ctl held or module
+ * init; every tick stopped (tw_tick_cancel()).
  */
 void tw_tick_start(void)
 {
@@ -587,18 +610,29 @@ void tw_tick_start(void)
 	 */
 	tw_guard_reset(jiffies);
 	tw_runners_tick_cpus(&tw_tick_cpus);
-	spin_lock_bh(&tw_group.lock);
+	raw_spin_lock_bh(&tw_group.lock);
 	cpumask_clear(&tw_group.idle);
 	cpumask_clear(&tw_group.pulling);
-	spin_unlock_bh(&tw_group.lock);
+	raw_spin_unlock_bh(&tw_group.lock);
 	for_each_cpu(cpu, &tw_tick_cpus)
-		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1)) {
-			/* offline meanwhile: no tick to wait for there */
-			spin_lock_bh(&tw_group.lock);
-			cpumask_clear_cpu(cpu, &tw_tick_cpus);
-			spin_unlock_bh(&tw_group.lock);
-		}
+		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1))
+			tw_cpu_tick_begin(per_cpu_ptr(&tw_cpu_tick, cpu));
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+}
+
+/**
+ * tw_tick_rearmed() - timers were armed outside the tick since it started
+ *
+ * Under tick=nohz a tick may have gone to sleep before they were: every
+ * tick starts again, and its first run looks at them. Periodic ticks run
+ * every period anyway. Process context, tw_ctl held.
+ */
+void tw_tick_rearmed(void)
+{
+	if (!tw_nohz)
+		return;
+	tw_tick_cancel();
+	tw_tick_start();
 }
 
 /**

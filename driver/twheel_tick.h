@@ -15,5 +15,6 @@ bool tw_guard_starved(void);
 void tw_guard_restart(void);
 void tw_tick_start(void);
 void tw_tick_cancel(void);
+void tw_tick_rearmed(void);
 
 #endif /* TWHEEL_TICK_H */

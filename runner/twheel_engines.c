@@ -422,7 +422,7 @@ static void tw_engine_tick_end(struct tw_runner *r, struct tw_tick *tk,
 	er->backlog = tk->run.stopped;
 	rs->deferred += tk->run.leftover;
 	/* another CPU's tick ran this CPU's timers: it pulled them */
-	if (r->caps & TW_CAP_PERCPU && r->cpu != smp_processor_id())
+	if ((r->caps & TW_CAP_PERCPU) && r->cpu != smp_processor_id())
 		rs->pulled += runs;
 	if (tk->run.stopped) {
 		rs->ticks_at_budget++;

@@ -473,9 +473,12 @@ void tw_runners_tick(unsigned long now)
 
 /**
  * tw_runners_tick_cpus() - the CPUs the driver ticks one by one
- * @m: filled in: every online CPU with percpu=1 (each advances its
- *	instances), else the CPUs a loaded workload is spread over (each
- *	runs its ops); empty: the driver's one tick does everything
+ * @m: filled in: the CPUs a loaded workload is spread over (each runs
+ *	its ops), and with percpu=1 every online CPU too (each advances its
+ *	instances); empty: the driver's one tick does everything
+ *
+ * A CPU of the workload's that went offline since its load stays in @m:
+ * its instances hold timers, and its tick runs elsewhere.
  *
  * Context: tw_ctl held, or module init.
  */
@@ -484,10 +487,8 @@ void tw_runners_tick_cpus(struct cpumask *m)
 	unsigned int i;
 
 	cpumask_clear(m);
-	if (tw_percpu) {
+	if (tw_percpu)
 		cpumask_copy(m, cpu_online_mask);
-		return;
-	}
 	for (i = 0; i < tw_wl.ncpus; i++)
 		cpumask_set_cpu(tw_wl.cpu_at[i], m);
 }

@@ -151,7 +151,7 @@ rmmod twheel || bad "rmmod percpu=1"
 # so one CPU does the waking; pull=0: each CPU wakes for its own. Either
 # way every guarantee holds per CPU. A workload without activity ops: a
 # CPU with ops ticks every jiffy, asleep never.
-# wk: each CPU's wakeups since the load, "N N ..."
+# wk: each CPU's wakeups since insmod, "N N ..."
 wk() {
 	c=0
 	while [ $c -lt "$cpus" ]; do
@@ -188,6 +188,17 @@ if [ "$cpus" -ge 2 ]; then
 				[ $((lo * 10)) -gt "$hi" ] || bad "nohz pull=0: wakeups by CPU $w: a CPU slept through its timers"
 			fi
 			ok "percpu=1 tick=nohz pull=$pl: every engine exact where it claims, none early, per CPU; wakeups by CPU $w; $pulled timers pulled (classic $(g classic pulled))"
+		fi
+		# pinned=1: every timer its CPU's own, none pulled, every CPU wakes
+		if [ $pl = 1 ] && run "percpu=1 tick=nohz pull=1 pinned=1" long count=$count min=8 max=200 $force cpus=all pinned=1; then
+			[ "$(sed -n 's/^pull: //p' /tmp/pc.stats)" = off ] || bad "nohz pinned=1: stats says pull: $(sed -n 's/^pull: //p' /tmp/pc.stats)"
+			pulled=0
+			for e in $engines; do
+				judge "nohz pinned=1" "$e" "$e"
+				pulled=$((pulled + $(g "$e" pulled)))
+			done
+			[ "$pulled" = 0 ] || bad "nohz pinned=1: $pulled timers pulled"
+			ok "percpu=1 tick=nohz pull=1 pinned=1: no timer pulled, every guarantee kept; wakeups by CPU since insmod $(wk)"
 		fi
 		rmmod twheel || bad "rmmod percpu=1 tick=nohz"
 	done
