@@ -233,6 +233,12 @@ twheel_run_as(struct twheel_engine *e, enum twheel_kind kind,
 
 	if (kind == TWHEEL_NR_KINDS)
 		return twheel_run(e, now, fn, arg, run);
+	if (!run && e->clk == now) {
+		/* a tick with no budget: the loop's one turn, and no more */
+		twheel_advance_as(e, kind, now);
+		tw_run_collected_as(e, kind, now, fn, arg, NULL, &n);
+		return n;
+	}
 	if (run) {
 		/* what an earlier run's budget left collected goes first */
 		run->stopped = false;
