@@ -259,6 +259,21 @@ static inline unsigned long twheel_stats_pending(const struct twheel_stats *st)
 }
 
 struct twheel_engine;
+struct twheel_run;
+
+/**
+ * typedef twheel_entry_run_fn - a run, as struct twheel_entry holds it
+ * @e: the engine
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ * @run: the budget and what the run did; NULL: no budget
+ *
+ * Return: the number of timers handed to @fn (twheel_ops_run()).
+ */
+typedef unsigned long twheel_entry_run_fn(struct twheel_engine *e,
+					  unsigned long now, twheel_run_fn fn,
+					  void *arg, struct twheel_run *run);
 
 /**
  * struct twheel_entry - the operations, as twheel_add() and the others call
@@ -268,6 +283,8 @@ struct twheel_engine;
  * @mod: twheel_mod(): likewise, or twheel_ops_mod()
  * @pop: twheel_pop(): likewise, or twheel_ops_pop()
  * @advance: twheel_advance(): likewise, or twheel_ops_advance()
+ * @run: twheel_run(): an engine's own run, its advance and pop inline in
+ *	it (tw_<name>_entry_run(), engines/run.c), or twheel_ops_run()
  */
 struct twheel_entry {
 	int (*add)(struct twheel_engine *e, struct twheel_timer *t,
@@ -277,6 +294,7 @@ struct twheel_entry {
 		    unsigned long expires);
 	struct twheel_timer *(*pop)(struct twheel_engine *e);
 	bool (*advance)(struct twheel_engine *e, unsigned long now);
+	twheel_entry_run_fn *run;
 };
 
 /**
@@ -521,10 +539,19 @@ struct twheel_run {
 	bool stopped;
 };
 
-unsigned long twheel_run(struct twheel_engine *e, unsigned long now,
-			 twheel_run_fn fn, void *arg, struct twheel_run *run);
-unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
-			       twheel_run_fn fn, void *arg);
+/*
+ * The entries' runs (engines/run.c): each engine with fast paths has its
+ * own, tw_<name>_entry_run() (TWHEEL_FAST_ENTRY_OPS()); the others share
+ * twheel_ops_run() (TWHEEL_GENERIC_ENTRY).
+ */
+#define TW_ENTRY_RUN_OF_FAST(name)	tw_##name##_entry_run,
+#define TW_ENTRY_RUN_OF_SLOW(...)
+#define TW_ENTRY_RUN_OF(path, name, ...)	TW_ENTRY_RUN_OF_##path(name)
+twheel_entry_run_fn
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENTRY_RUN_OF(path, name, NAME, exact)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	twheel_ops_run;
 
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level);
@@ -608,11 +635,13 @@ int twheel_create(const struct twheel_ops *ops, void *state,
  * through the engine's ops (twheel_ops.entry, const, as the kernel keeps
  * its ops tables), whatever the number of engines; the kind is decided
  * once, when the engine is set up. An engine with fast paths has its
- * inlined code there, out of line; any other has the engine-independent
- * twheel_ops_add() and the others (twheel_core.c). A caller that knows
- * the kind at compile time can inline the fast paths themselves:
- * twheel_add_as() and the others in engines/registry.h. Each is
- * documented at its twheel_ops_ counterpart, which behaves the same.
+ * inlined code there, out of line, and a run of its own with them inline
+ * (twheel_run(): one indirect call for the whole run); any other has the
+ * engine-independent twheel_ops_add() and the others (twheel_core.c,
+ * engines/run.c). A caller that knows the kind at compile time can inline
+ * the fast paths themselves: twheel_add_as() and the others in
+ * engines/registry.h. Each is documented at its twheel_ops_ counterpart,
+ * which behaves the same.
  */
 
 /**
@@ -691,6 +720,43 @@ static inline bool twheel_advance(struct twheel_engine *e, unsigned long now)
 	return e->ops->entry.advance(e, now);
 }
 
+/**
+ * twheel_run() - run the timers due up to and including @now, on a budget
+ * @e: the engine
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ * @run: the budget and what the run did; NULL: no budget, as
+ *	twheel_run_until()
+ *
+ * Return: as twheel_ops_run().
+ */
+static inline unsigned long twheel_run(struct twheel_engine *e,
+				       unsigned long now, twheel_run_fn fn,
+				       void *arg, struct twheel_run *run)
+{
+	return e->ops->entry.run(e, now, fn, arg, run);
+}
+
+/**
+ * twheel_run_until() - run every timer due up to and including @now
+ * @e: the engine
+ * @now: the last jiffy to process
+ * @fn: called once for each timer that falls due, in the engine's order
+ * @arg: passed to @fn
+ *
+ * twheel_run() with no budget: leaves the clock at @now + 1; does nothing
+ * if @now is before the clock.
+ *
+ * Return: the number of timers handed to @fn.
+ */
+static inline unsigned long twheel_run_until(struct twheel_engine *e,
+					     unsigned long now,
+					     twheel_run_fn fn, void *arg)
+{
+	return twheel_run(e, now, fn, arg, NULL);
+}
+
 /*
  * TWHEEL_FAST_PATHS(name): in engines/<name>.h of an engine with fast
  * paths, after its inlined tw_<name>_add(), _del(), _mod(), _pop() and
@@ -763,13 +829,17 @@ static bool tw_##name##_entry_advance(struct twheel_engine *e,			\
 	return tw_##name##_fast_advance(e, now);				\
 }
 
-/* The entry of an engine whose TWHEEL_FAST_ENTRY() is in its file. */
+/*
+ * The entry of an engine whose TWHEEL_FAST_ENTRY() is in its file; its run
+ * is engines/run.c's.
+ */
 #define TWHEEL_FAST_ENTRY_OPS(name) {					\
 	.add		= tw_##name##_entry_add,			\
 	.del		= tw_##name##_entry_del,			\
 	.mod		= tw_##name##_entry_mod,			\
 	.pop		= tw_##name##_entry_pop,			\
 	.advance	= tw_##name##_entry_advance,			\
+	.run		= tw_##name##_entry_run,			\
 }
 
 /* The entry of an engine without fast paths: the ops composed. */
@@ -779,6 +849,7 @@ static bool tw_##name##_entry_advance(struct twheel_engine *e,			\
 	.mod		= twheel_ops_mod,				\
 	.pop		= twheel_ops_pop,				\
 	.advance	= twheel_ops_advance,				\
+	.run		= twheel_ops_run,				\
 }
 
 #endif /* TWHEEL_H */

@@ -26,7 +26,8 @@
  *
  * So are made the kinds, the ops table (twheel_engine_ops[]), the runners'
  * names and table, the KUnit contract rows, twheel_add_as() and the
- * others, the user-space tools' tables; Kbuild reads the names for the
+ * others, the runs of the engines with fast paths (engines/run.c), the
+ * user-space tools' tables; Kbuild reads the names for the
  * engines= parameter's help, and the scripts through scripts/engines.sh.
  * An engine's name, guarantee, capabilities, state size and constructor
  * are in its struct twheel_ops. Adding an engine is its own files, one

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The operations for a caller that knows the engine's kind at compile time
- * (a benchmark's loop, a runner specialised by kind): twheel_add_as() and
- * the others, generated from the registry (engines/list.h). With a
- * constant kind every test folds away: an engine with fast paths gets its
- * inlined code alone, any other its twheel_ops_ function; a kind that is
- * not a constant, or TWHEEL_NR_KINDS, gets twheel_add() and the others
- * (one indirect call). The kind must be e->kind (or TWHEEL_NR_KINDS).
+ * (a benchmark's loop, a runner specialised by kind, each engine's run):
+ * twheel_add_as() and the others, generated from the registry
+ * (engines/list.h). With a constant kind every test folds away: an engine
+ * with fast paths gets its inlined code alone, any other its twheel_ops_
+ * function; a kind that is not a constant, or TWHEEL_NR_KINDS, gets
+ * twheel_add() and the others (one indirect call). The kind must be
+ * e->kind, TWHEEL_NR_KINDS, or TWHEEL_OPS_COMPOSED for an engine without
+ * fast paths.
  *
  * Includes the headers of the engines with fast paths (FAST in the list).
  */
@@ -47,6 +49,14 @@
 #define TW_AS_ADVANCE(name, NAME, path, ...) \
 	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, advance)(e, now); })
 
+/*
+ * For the kind of twheel_add_as() and the others: not a kind, but any
+ * engine without fast paths (SLOW), whose operations are all the same
+ * twheel_ops_ functions, called directly. twheel_ops_run() is
+ * twheel_run_as() with it.
+ */
+#define TWHEEL_OPS_COMPOSED	(TWHEEL_NR_KINDS + 1)
+
 /**
  * twheel_pending_as() - twheel_pending() for an engine of a known kind
  * @e: the engine
@@ -83,6 +93,7 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADD(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	TW_AS_ADD(ops, OPS_COMPOSED, SLOW),
 	(void)0;
 	return twheel_add(e, t, expires);
 }
@@ -102,6 +113,7 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_DEL(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	TW_AS_DEL(ops, OPS_COMPOSED, SLOW),
 	(void)0;
 	return twheel_del(e, t);
 }
@@ -123,6 +135,7 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_MOD(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	TW_AS_MOD(ops, OPS_COMPOSED, SLOW),
 	(void)0;
 	return twheel_mod(e, t, expires);
 }
@@ -140,6 +153,7 @@ twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_POP(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	TW_AS_POP(ops, OPS_COMPOSED, SLOW),
 	(void)0;
 	return twheel_pop(e);
 }
@@ -163,6 +177,7 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 #define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADVANCE(name, NAME, path, exact),
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	TW_AS_ADVANCE(ops, OPS_COMPOSED, SLOW),
 	(void)0;
 	return twheel_advance(e, now);
 }
@@ -199,9 +214,11 @@ static __always_inline bool tw_run_collected_as(struct twheel_engine *e,
  * @arg: passed to @fn
  * @run: the budget and what the run did; NULL: no budget
  *
- * twheel_run() (engines/run.c) is this with the kind not known; a caller
- * that knows it (a runner's tick copied per kind) gets the engine's own
- * advance and pop inline, and @fn too where it is a constant.
+ * The run itself, as twheel_ops_run() describes it: each engine's run
+ * (engines/run.c), which twheel_run() calls, is this with the engine's
+ * kind; a caller that knows the kind (a runner's tick copied per kind) gets
+ * the engine's own advance and pop inline, and @fn too where it is a
+ * constant. With TWHEEL_NR_KINDS it is twheel_run().
  *
  * Return: the number of timers handed to @fn.
  */
@@ -214,6 +231,14 @@ twheel_run_as(struct twheel_engine *e, enum twheel_kind kind,
 	u64 cascaded;
 	bool more;
 
+	if (kind == TWHEEL_NR_KINDS)
+		return twheel_run(e, now, fn, arg, run);
+	if (!run && e->clk == now) {
+		/* a tick with no budget: the loop's one turn, and no more */
+		twheel_advance_as(e, kind, now);
+		tw_run_collected_as(e, kind, now, fn, arg, NULL, &n);
+		return n;
+	}
 	if (run) {
 		/* what an earlier run's budget left collected goes first */
 		run->stopped = false;

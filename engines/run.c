@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel: running what falls due, for any engine. twheel_run() is
- * twheel_run_as() (engines/registry.h) with the kind not known: every
- * advance and pop one indirect call through the engine's entry. A caller
- * that knows the kind uses twheel_run_as() itself.
+ * twheel: running what falls due, for any engine. twheel_run() makes one
+ * indirect call, to the run in the engine's entry (twheel_entry.run): each
+ * is twheel_run_as() (engines/registry.h) with a constant kind, so that
+ * the advance and pop in it are direct calls, or inline. An engine with
+ * fast paths has its own, tw_<name>_entry_run(), made here from the
+ * registry; the others, whose advance and pop are the same composed
+ * operations, share twheel_ops_run().
  */
-#include <linux/export.h>
 #include "engines/registry.h"
 
 /**
- * twheel_run() - run the timers due up to and including @now, on a budget
+ * twheel_ops_run() - run the timers due up to and including @now, on a budget
  * @e: the engine
  * @now: the last jiffy to process
  * @fn: called once for each timer that falls due, in the engine's order
@@ -33,30 +35,28 @@
  * clock may stay short of @now + 1 (the next run goes on from it). Nothing
  * is lost and nothing runs early.
  *
+ * This is the run of the engines without fast paths, with
+ * twheel_ops_advance() and twheel_ops_pop(); each engine with fast paths
+ * has its own, tw_<name>_entry_run(), which behaves the same.
+ *
  * Return: the number of timers handed to @fn.
  */
-unsigned long twheel_run(struct twheel_engine *e, unsigned long now,
-			 twheel_run_fn fn, void *arg, struct twheel_run *run)
+unsigned long twheel_ops_run(struct twheel_engine *e, unsigned long now,
+			     twheel_run_fn fn, void *arg, struct twheel_run *run)
 {
-	return twheel_run_as(e, TWHEEL_NR_KINDS, now, fn, arg, run);
+	return twheel_run_as(e, TWHEEL_OPS_COMPOSED, now, fn, arg, run);
 }
-EXPORT_SYMBOL_GPL(twheel_run);
 
-/**
- * twheel_run_until() - run every timer due up to and including @now
- * @e: the engine
- * @now: the last jiffy to process
- * @fn: called once for each timer that falls due, in the engine's order
- * @arg: passed to @fn
- *
- * twheel_run() with no budget: leaves the clock at @now + 1; does nothing
- * if @now is before the clock.
- *
- * Return: the number of timers handed to @fn.
- */
-unsigned long twheel_run_until(struct twheel_engine *e, unsigned long now,
-			       twheel_run_fn fn, void *arg)
-{
-	return twheel_run_as(e, TWHEEL_NR_KINDS, now, fn, arg, NULL);
+/* An engine with fast paths (FAST): its run, its kind a constant in it. */
+#define TW_ENTRY_RUN_FAST(name, NAME)						\
+unsigned long tw_##name##_entry_run(struct twheel_engine *e,			\
+				    unsigned long now, twheel_run_fn fn,	\
+				    void *arg, struct twheel_run *run)		\
+{										\
+	return twheel_run_as(e, TWHEEL_##NAME, now, fn, arg, run);		\
 }
-EXPORT_SYMBOL_GPL(twheel_run_until);
+
+#define TW_ENTRY_RUN_SLOW(...)
+#define TWHEEL_ENGINE(name, NAME, path, ...)	TW_ENTRY_RUN_##path(name, NAME)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE

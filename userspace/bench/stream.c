@@ -27,6 +27,11 @@
  * then "fired <count>" and "toggle <count>": the dump "toggle" holds what
  * count empty batches cost (the timing and collection around a batch), to
  * be taken off each batch of every kind.
+ *
+ * STREAM_GENERIC=1: every engine through twheel_add() and the others (one
+ * indirect call each) instead of its kind's own code. STREAM_RUN=1: the
+ * tick is a run (twheel_run_until(), or twheel_run_as() with the kind)
+ * that hands the timers to a fn, instead of an advance and pops.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,15 +162,32 @@ static void kind_stop(int k, unsigned long count, double t0)
 	b.calls[k]++;
 }
 
+/* The run's fn (STREAM_RUN=1): the timer kept, to be armed again. */
+static void ss_fired(struct twheel_timer *t, unsigned long jiffy, void *arg)
+{
+	unsigned long *fired = arg;
+
+	b.batch[(*fired)++] = t;
+}
+
+/* Whether the environment sets name to 1. */
+static int env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "1");
+}
+
 /*
- * One tick of the stream: its touches, then its advance. The engine's
- * kind is a constant in each copy (run_tick_classic() and the others), so
- * the operations are the engine's own code with no dispatch, as a caller
- * that knows its engine gets them (twheel_add_as() and the others).
+ * One tick of the stream: its touches, then its advance, or its run where
+ * run is 1 (STREAM_RUN=1). The engine's kind and run are constants in
+ * each copy (run_tick_pop_classic(), run_tick_run_classic() and the others),
+ * so the operations are the engine's own code with no dispatch, as a
+ * caller that knows its engine gets them (twheel_add_as() and the others).
  */
 static __always_inline void run_tick_as(struct ss_stream *s,
 					unsigned long tick, int record,
-					enum twheel_kind kind)
+					enum twheel_kind kind, int run)
 {
 	struct twheel_engine *e = b.e;
 	unsigned long i, n_del = 0, n_mod = 0, fired;
@@ -211,9 +233,15 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 	fired = 0;
 	feed();
 	kind_start(k, 1, &t0);
-	twheel_advance_as(e, kind, tick);
-	while ((t = twheel_pop_as(e, kind)))
-		b.batch[fired++] = t;
+	if (run && kind == TWHEEL_NR_KINDS) {
+		twheel_run_until(e, tick, ss_fired, &fired);
+	} else if (run) {
+		twheel_run_as(e, kind, tick, ss_fired, &fired, NULL);
+	} else {
+		twheel_advance_as(e, kind, tick);
+		while ((t = twheel_pop_as(e, kind)))
+			b.batch[fired++] = t;
+	}
 	kind_stop(k, 1, t0);
 	if (record)
 		b.busy[tick - b.clk0] = fired != 0;
@@ -230,46 +258,58 @@ static __always_inline void run_tick_as(struct ss_stream *s,
 	kind_stop(K_ADD, fired, t0);
 }
 
-/* twheel_add() and the others: one indirect call through the ops. */
-static void run_tick_other(struct ss_stream *s, unsigned long tick, int record)
-{
-	run_tick_as(s, tick, record, TWHEEL_NR_KINDS);
-}
-
 /*
- * A copy of the tick for each engine with fast paths (FAST in the
- * registry), the kind a constant in it; the others run run_tick_other().
+ * The copies of the tick: run_tick_pop_<name>() (advance and pops) and
+ * run_tick_run_<name>() (a run) for each engine with fast paths (FAST in
+ * the registry), the kind a constant in it; the others run
+ * run_tick_pop_other() and run_tick_run_other(): twheel_add() and the
+ * others, one indirect call through the ops.
  */
-#define SS_TICK_FAST(name, NAME)					\
-static void run_tick_##name(struct ss_stream *s, unsigned long tick,	\
-			    int record)					\
+#define SS_TICK_COPIES(name, NAME)					\
+static void run_tick_pop_##name(struct ss_stream *s,			\
+				unsigned long tick, int record)		\
 {									\
-	run_tick_as(s, tick, record, TWHEEL_##NAME);			\
+	run_tick_as(s, tick, record, TWHEEL_##NAME, 0);			\
+}									\
+static void run_tick_run_##name(struct ss_stream *s,			\
+				unsigned long tick, int record)		\
+{									\
+	run_tick_as(s, tick, record, TWHEEL_##NAME, 1);			\
 }
-#define SS_TICK_SLOW(name, NAME)
-#define SS_TICK(name, NAME, path, exact)	SS_TICK_##path(name, NAME)
-#define TWHEEL_ENGINE(name, NAME, path, exact)	SS_TICK(name, NAME, path, exact)
+
+SS_TICK_COPIES(other, NR_KINDS)
+
+#define SS_TICK_FAST(name, NAME)	SS_TICK_COPIES(name, NAME)
+#define SS_TICK_SLOW(...)
+#define TWHEEL_ENGINE(name, NAME, path, ...)	SS_TICK_##path(name, NAME)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
 
-#define SS_TICK_REF_FAST(name)	run_tick_##name
-#define SS_TICK_REF_SLOW(name)	run_tick_other
-#define SS_TICK_REF(name, NAME, path, exact)	\
-	[TWHEEL_##NAME] = SS_TICK_REF_##path(name),
-static void (*const run_tick_of[TWHEEL_NR_KINDS])(struct ss_stream *s,
-						   unsigned long tick,
-						   int record) = {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	SS_TICK_REF(name, NAME, path, exact)
+/* Each engine's tick, [0] advance and pops, [1] a run, by its kind. */
+#define SS_TICK_REF_FAST(pre, name)	run_tick_##pre##_##name
+#define SS_TICK_REF_SLOW(pre, ...)	run_tick_##pre##_other
+#define SS_TICK_REF(name, NAME, path, pre)	\
+	[TWHEEL_##NAME] = SS_TICK_REF_##path(pre, name),
+static void (*const run_tick_of[2][TWHEEL_NR_KINDS])(struct ss_stream *s,
+						      unsigned long tick,
+						      int record) = {
+	{
+#define TWHEEL_ENGINE(name, NAME, path, ...)	SS_TICK_REF(name, NAME, path, pop)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	}, {
+#define TWHEEL_ENGINE(name, NAME, path, ...)	SS_TICK_REF(name, NAME, path, run)
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+	},
 };
 
 /* The whole stream, from a fresh engine and a fresh seed. */
 static void run_stream(const char *engine, int mix, unsigned long n,
 		       unsigned long nr_ticks, int record)
 {
-	void (*run_tick)(struct ss_stream *s, unsigned long tick, int record) =
-		run_tick_other;
+	void (*run_tick)(struct ss_stream *s, unsigned long tick, int record);
+	int run = env_on("STREAM_RUN");
 	struct ss_stream s;
 	unsigned long clk = b.clk0, i;
 
@@ -293,8 +333,10 @@ static void run_stream(const char *engine, int mix, unsigned long n,
 	memset(b.calls, 0, sizeof(b.calls));
 	b.fired = 0;
 	/* STREAM_GENERIC=1: twheel_add() and the others, for every engine */
-	if (!getenv("STREAM_GENERIC") || strcmp(getenv("STREAM_GENERIC"), "1"))
-		run_tick = run_tick_of[b.e->kind];
+	if (env_on("STREAM_GENERIC"))
+		run_tick = run ? run_tick_run_other : run_tick_pop_other;
+	else
+		run_tick = run_tick_of[run][b.e->kind];
 	for (i = 0; i < nr_ticks; i++)
 		run_tick(&s, clk + i, record);
 	if (twheel_stats_pending(&b.e->st) != n || b.e->st.refused) {

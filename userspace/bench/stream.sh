@@ -25,6 +25,11 @@
 #                   more only where the ns do not matter, as in make check)
 #   STREAM_FORMAT   md (a markdown table) or csv (the same columns; what
 #                   results/stream.csv holds)                          (md)
+#   STREAM_GENERIC  1: every engine through twheel_add() and the others,
+#                   one indirect call each, not its kind's own code     (0)
+#   STREAM_RUN      1: the tick is a run (twheel_run_until(), or
+#                   twheel_run_as() with the kind), not an advance and
+#                   pops: its callbacks a fn                           (0)
 #   RATAS           a Ratas timer-wheel.h: adds its rows, ratas_cc (the C++
 #                   library, ratas_stream.cc; our engine ratas is seed 002's
 #                   design in C)
