@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel differential fuzzer (libFuzzer). One engine of the registry
- * (FZ_ENGINE, its name) and the reference engine run the same operations
- * on a pool of timers. A model of each engine knows, from the
- * specification alone, the jiffy at which every timer must be collected;
- * after every step each engine is checked against its model, its
- * structure against its counters, and the engine against what the
- * reference did:
+ * twheel differential fuzzer (libFuzzer). Two instances of one engine of
+ * the registry (FZ_ENGINE, its name; one kind and config, one clock, as
+ * the module's per-CPU instances) and the reference engine run the same
+ * operations on a pool of timers; each timer lives in one instance at a
+ * time, while the reference holds every timer.
+ * A model of each engine knows, from the specification alone, the jiffy
+ * at which every timer must be collected; after every step each engine
+ * (both instances) is checked against its model, its structure against
+ * its counters, and the instances against what the reference did, each
+ * timer in the instance it lives in:
  *  - the exact engines (EXACT in engines/list.h): the same timers at
  *    exactly the same jiffy as the reference (in whatever order within a
  *    jiffy); an engine whose model refuses arms (simple beyond its
@@ -20,11 +23,12 @@
  * models/<name>.c), the rest is this harness's, the same for every engine.
  * Input: one byte picks the start clock, then whatever the engine's model
  * reads to set it up (the hashed wheels' number of slots, hash_vec the
- * spares it keeps, classic_bounded its chunk), then one byte per op (low
- * 3 bits the op, high 5 bits the timer) followed by its arguments.
+ * spares it keeps, classic_bounded its chunk; each instance is set up from
+ * the same bytes), then one byte per op (low 3 bits the op, high 5 bits
+ * the timer) followed by its arguments. Every timer starts in instance 0.
  * FZ_TRACE=1 in the environment prints every op.
  *
- * This file decodes the input into ops and runs each on both engines;
+ * This file decodes the input into ops and runs each on the engines;
  * fuzz_ops.c applies an op to one engine and its model, fuzz_check.c
  * checks an engine against its model (fuzz.h): each is given the engine
  * it works on, the context with it (fe->ctx).
@@ -59,13 +63,22 @@ static const bool fz_exact[TWHEEL_NR_KINDS] = {
 /*
  * The engines and the input's context, set up afresh for each input by
  * LLVMFuzzerTestOneInput(): only this file's. The other files are given
- * the engine they work on (fz_wheel or fz_ref), and the context with it.
+ * the engine they work on (an instance, or fz_ref), and the context with
+ * it.
  */
 static const struct twheel_ops *fz_ops;
-static struct tw_user_engine fz_wheel_mem, fz_ref_mem;
-/* The wheel under test and the reference, each with its model. */
-static struct fz_engine fz_wheel, fz_ref;
+static struct tw_user_engine fz_inst_mem[FZ_INSTANCES], fz_ref_mem;
+/* The wheel under test's instances and the reference, each with its model. */
+static struct fz_engine fz_inst[FZ_INSTANCES], fz_ref;
+/* The instances' pool of timers, and the reference's. */
+static struct twheel_timer fz_pool[FZ_POOL], fz_ref_pool[FZ_POOL];
 static struct fz_ctx fz;
+
+/* The instance timer i lives in. */
+static struct fz_engine *fz_home(unsigned int i)
+{
+	return &fz_inst[fz.home[i]];
+}
 
 /* n bytes, little-endian. */
 static unsigned long fz_bytes(unsigned int n)
@@ -153,7 +166,7 @@ static unsigned long fz_step_any(void)
 
 static unsigned long fz_step(void)
 {
-	return fz_step_any() & (fz_wheel.model->step_mask ?: ~0UL);
+	return fz_step_any() & (fz_inst[0].model->step_mask ?: ~0UL);
 }
 
 /*
@@ -162,25 +175,30 @@ static unsigned long fz_step(void)
  */
 static bool fz_same_returns(void)
 {
-	return fz_wheel.exact && !fz_wheel.model->refuses;
+	return fz_inst[0].exact && !fz_inst[0].model->refuses;
 }
 
-/* The wheel against the reference, timer by timer, for the same arm. */
+/*
+ * The wheel against the reference, timer by timer, for the same arm: each
+ * in the instance it lives in.
+ */
 static void fz_cross(void)
 {
 	const struct fz_slot *w, *r;
+	struct fz_engine *fe;
 	unsigned int i;
 
 	for (i = 0; i < FZ_POOL; i++) {
-		w = &fz_wheel.s[i];
+		fe = fz_home(i);
+		w = &fe->s[i];
 		r = &fz_ref.s[i];
 		if (w->seq != r->seq || !w->seq)
 			continue;
-		if (fz_wheel.exact) {
-			FZ_CHECK(&fz_wheel, w->state == r->state && w->hit == r->hit,
+		if (fe->exact) {
+			FZ_CHECK(fe, w->state == r->state && w->hit == r->hit,
 				 "timer %u: state %d hit %d, reference %d %d", i,
 				 w->state, w->hit, r->state, r->hit);
-			FZ_CHECK(&fz_wheel, !w->hit || !w->hit_exact ||
+			FZ_CHECK(fe, !w->hit || !w->hit_exact ||
 				 !r->hit_exact || w->hit_at == r->hit_at,
 				 "timer %u fired at %lu, reference at %lu", i,
 				 w->hit_at, r->hit_at);
@@ -188,10 +206,10 @@ static void fz_cross(void)
 		}
 		if (!w->hit || w->clamped)
 			continue;
-		FZ_CHECK(&fz_wheel, r->hit,
+		FZ_CHECK(fe, r->hit,
 			 "timer %u (expires %lu) fired before the reference's",
 			 i, w->expires);
-		FZ_CHECK(&fz_wheel, !w->hit_exact || !r->hit_exact ||
+		FZ_CHECK(fe, !w->hit_exact || !r->hit_exact ||
 			 (!time_before(w->hit_at, r->hit_at) &&
 			  w->hit_at - r->hit_at <= w->gran),
 			 "timer %u fired at %lu, reference at %lu, gran %lu",
@@ -202,7 +220,8 @@ static void fz_cross(void)
 static void fz_op(void)
 {
 	u8 k = fz_byte(&fz);
-	unsigned int i = k >> 3;
+	unsigned int i = k >> 3, j;
+	struct fz_engine *fe = fz_home(i);
 	unsigned long x, w, v;
 	bool r1, r2;
 
@@ -211,7 +230,7 @@ static void fz_op(void)
 		x = fz_expires(fz_ref.t[i].expires);
 		FZ_TRACE(&fz, "%lu: add %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		fz_add(&fz_ref, i, x);
-		fz_add(&fz_wheel, i, x);
+		fz_add(fe, i, x);
 		break;
 	case 1:
 		x = fz_expires(fz_ref.t[i].expires);
@@ -220,22 +239,22 @@ static void fz_op(void)
 			w = (1UL << (w >> 4)) - 1 & fz_bytes(2);
 			FZ_TRACE(&fz, "%lu: mod_range %u [%lu, +%lu] (clk%+ld)\n", fz.op,
 				 i, x, w, (long)(x - fz.clk));
-			v = fz_pick(&fz_wheel, x, x + w);
+			v = fz_pick(fe, x, x + w);
 			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
-			r2 = fz_mod_range(&fz_wheel, i, x, x + w, v, false);
-			FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
+			r2 = fz_mod_range(fe, i, x, x + w, v, false);
+			FZ_CHECK(fe, !fz_same_returns() || r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
 		FZ_TRACE(&fz, "%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
 		r1 = fz_mod(&fz_ref, i, x);
-		r2 = fz_mod(&fz_wheel, i, x);
-		FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
+		r2 = fz_mod(fe, i, x);
+		FZ_CHECK(fe, !fz_same_returns() || r1 == r2, "mod %u: %d, reference %d", i, r2, r1);
 		break;
 	case 2:
 		FZ_TRACE(&fz, "%lu: del %u\n", fz.op, i);
 		r1 = fz_del(&fz_ref, i);
-		r2 = fz_del(&fz_wheel, i);
-		FZ_CHECK(&fz_wheel, !fz_same_returns() || r1 == r2, "del %u: %d, reference %d", i, r2, r1);
+		r2 = fz_del(fe, i);
+		FZ_CHECK(fe, !fz_same_returns() || r1 == r2, "del %u: %d, reference %d", i, r2, r1);
 		break;
 	case 3:
 	case 4:
@@ -243,7 +262,8 @@ static void fz_op(void)
 		FZ_TRACE(&fz, "%lu: advance to %lu (clk%+ld)%s\n", fz.op, x,
 			 (long)(x - fz.clk), (k & 7) == 3 ? ", pop" : "");
 		fz_jump(&fz_ref, x, (k & 7) == 3);
-		fz_jump(&fz_wheel, x, (k & 7) == 3);
+		for (j = 0; j < FZ_INSTANCES; j++)
+			fz_jump(&fz_inst[j], x, (k & 7) == 3);
 		if (!time_before(x, fz.clk))
 			fz.clk = x + 1;
 		break;
@@ -251,38 +271,50 @@ static void fz_op(void)
 		x = fz.clk + fz_step() - 1;
 		FZ_TRACE(&fz, "%lu: run until %lu (clk%+ld)\n", fz.op, x, (long)(x - fz.clk));
 		fz_run_until(&fz_ref, x);
-		fz_run_until(&fz_wheel, x);
+		for (j = 0; j < FZ_INSTANCES; j++)
+			fz_run_until(&fz_inst[j], x);
 		if (!time_before(x, fz.clk))
 			fz.clk = x + 1;
 		break;
 	case 6:
 		FZ_TRACE(&fz, "%lu: %u single jiffies\n", fz.op, i + 1);
 		fz_jiffies(&fz_ref, i + 1);
-		fz_jiffies(&fz_wheel, i + 1);
+		for (j = 0; j < FZ_INSTANCES; j++)
+			fz_jiffies(&fz_inst[j], i + 1);
 		fz.clk += i + 1;
 		break;
 	default:
 		FZ_TRACE(&fz, "%lu: pop all, pool %u\n", fz.op, i);
 		fz_drain(&fz_ref);
-		fz_drain(&fz_wheel);
-		if (fz_wheel.model->pool)
-			fz_wheel.model->pool(&fz_wheel, i);
+		for (j = 0; j < FZ_INSTANCES; j++) {
+			fz_drain(&fz_inst[j]);
+			if (fz_inst[j].model->pool)
+				fz_inst[j].model->pool(&fz_inst[j], i);
+		}
 	}
 }
 
 /*
- * Makes an engine of kind ops at the input's clock, with the config its
- * model reads from the input, its timers set up, and lets its model set
- * up the rest.
+ * Makes an engine of kind ops at the input's clock, instance inst of the
+ * engine under test or the reference (FZ_EVERY), its pool of timers pool,
+ * with the config its model reads from the input, the timers it holds set
+ * up, and lets its model set up the rest.
  */
 static void fz_make(struct fz_engine *fe, struct tw_user_engine *u,
-		    const struct twheel_ops *ops, const struct fz_model *model)
+		    const struct twheel_ops *ops, const struct fz_model *model,
+		    unsigned int inst, struct twheel_timer *pool)
 {
 	struct twheel_config cfg = tw_user_config();
 	unsigned int i;
 
 	fe->ctx = &fz;
 	fe->model = model;
+	fe->inst = inst;
+	fe->t = pool;
+	if (inst == FZ_EVERY)
+		snprintf(fe->name, sizeof(fe->name), "%s", ops->name);
+	else
+		snprintf(fe->name, sizeof(fe->name), "%s/%u", ops->name, inst);
 	if (model->config)
 		model->config(&fz, &cfg);
 	if (tw_user_engine_make(u, ops, fz.clk, &cfg))
@@ -292,9 +324,31 @@ static void fz_make(struct fz_engine *fe, struct tw_user_engine *u,
 	memset(fe->own, 0, sizeof(fe->own));
 	memset(fe->s, 0, sizeof(fe->s));
 	for (i = 0; i < FZ_POOL; i++)
-		twheel_timer_setup(fe->e, &fe->t[i], NULL);
+		if (fz_holds(fe, i))
+			twheel_timer_setup(fe->e, &fe->t[i], NULL);
 	if (model->setup)
 		model->setup(fe);
+}
+
+/*
+ * The instances of the engine under test, each set up from the same bytes
+ * of the input (one config, as the module's per-CPU instances have): the
+ * set-up traced once. Every timer lives in instance 0 (fz.home).
+ */
+static void fz_make_instances(void)
+{
+	const u8 *p = fz.p;
+	size_t n = fz.n;
+	bool trace = fz.trace;
+	unsigned int j;
+
+	for (j = 0; j < FZ_INSTANCES; j++) {
+		fz.p = p;
+		fz.n = n;
+		fz.trace = trace && !j;
+		fz_make(&fz_inst[j], &fz_inst_mem[j], fz_ops, &FZ_MODEL, j, fz_pool);
+	}
+	fz.trace = trace;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -310,6 +364,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
+	unsigned int j;
 	u8 k;
 
 	fz.p = data;
@@ -330,18 +385,23 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fz.clk = fz_bytes(8);
 	}
 	FZ_TRACE(&fz, "start at %lu\n", fz.clk);
-	fz_make(&fz_ref, &fz_ref_mem, &twheel_reference_ops, &fz_model_reference);
-	fz_make(&fz_wheel, &fz_wheel_mem, fz_ops, &FZ_MODEL);
+	memset(fz.home, 0, sizeof(fz.home));
+	fz_make(&fz_ref, &fz_ref_mem, &twheel_reference_ops, &fz_model_reference,
+		FZ_EVERY, fz_ref_pool);
+	fz_make_instances();
 	while (fz.n) {
 		fz.op++;
 		fz_op();
 		fz_check_engine(&fz_ref, true);
-		fz_check_engine(&fz_wheel, true);
+		for (j = 0; j < FZ_INSTANCES; j++)
+			fz_check_engine(&fz_inst[j], true);
 		fz_cross();
 	}
-	if (fz_wheel.model->done)
-		fz_wheel.model->done(&fz_wheel);
-	tw_user_engine_free(&fz_wheel_mem);
+	for (j = 0; j < FZ_INSTANCES; j++)
+		if (fz_inst[j].model->done)
+			fz_inst[j].model->done(&fz_inst[j]);
+	for (j = 0; j < FZ_INSTANCES; j++)
+		tw_user_engine_free(&fz_inst_mem[j]);
 	tw_user_engine_free(&fz_ref_mem);
 	return 0;
 }

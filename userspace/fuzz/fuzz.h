@@ -13,8 +13,13 @@
  * fuzz/models/<name>.c, or fz_model_default where there is no such file),
  * FZ_VARIANT a number the model may read (the modern wheel's depth).
  *
+ * That engine runs as FZ_INSTANCES instances of one kind and config at one
+ * clock, as the module's per-CPU instances do (percpu=1), each with its
+ * model; a pool timer lives in one of them at a time (fz_ctx.home, which
+ * the ops on it follow). The reference holds every timer in one engine.
+ *
  * Calls go one way, from the top down, never back:
- *   fuzz.c         decodes the input into ops and runs them on both engines
+ *   fuzz.c         decodes the input into ops and runs them on the engines
  *   fuzz_ops.c     applies one op to one engine and moves its model
  *   fuzz_check.c   checks an engine against its model: counters, pops,
  *                  next_event, and the model's structure check
@@ -47,6 +52,10 @@
 
 #define FZ_POOL		32
 
+/* Instances of the engine under test; fz_engine.inst of the reference. */
+#define FZ_INSTANCES	2
+#define FZ_EVERY	FZ_INSTANCES
+
 /* Most slots fz_nr_slots() gives a hashed wheel. */
 #define FZ_HASH_SLOTS	1024
 
@@ -74,6 +83,7 @@ struct fz_ctx {
 	unsigned long clk;	/* every engine's clock between ops */
 	unsigned long op;	/* number of the current op */
 	bool trace;
+	u8 home[FZ_POOL];	/* the instance each pool timer lives in */
 };
 
 struct fz_engine;
@@ -111,6 +121,9 @@ struct fz_engine;
  *	false: it may be earlier (work before it: cascades, promotions, rounds)
  *
  * A model's own state for an input is in fe->own[] (zeroed before @setup).
+ * The instances of the engine under test share one pool of timers (fe->t):
+ * a model that loops over the pool passes over the timers fe does not hold
+ * (fz_holds()); in a walk of the engine, fz_index() gives FZ_POOL for one.
  */
 struct fz_model {
 	void (*config)(struct fz_ctx *ctx, struct twheel_config *cfg);
@@ -136,26 +149,38 @@ struct fz_model {
 extern const struct fz_model fz_model_reference;
 extern const struct fz_model fz_model_default;
 
-/* An engine under test (the wheel, or the reference) and its model. */
+/*
+ * An engine under test (an instance of the wheel, or the reference) and
+ * its model. Its slot s[i] of a timer that lives in another instance is
+ * idle.
+ */
 struct fz_engine {
 	struct fz_ctx *ctx;
 	const struct fz_model *model;
 	struct twheel_engine *e;
 	bool exact;		/* EXACT in the registry */
+	unsigned int inst;	/* which instance, FZ_EVERY: holds every timer */
+	char name[32];		/* for traces and reports: "classic/1", "reference" */
 	u64 own[2];		/* the model's state for this input */
-	struct twheel_timer t[FZ_POOL];
+	struct twheel_timer *t;	/* the pool: the instances share theirs */
 	struct fz_slot s[FZ_POOL];
 };
 
 /* The engine under test as its own structure: type, whose member is fe->e. */
 #define fz_engine_of(fe, type, member)	container_of((fe)->e, type, member)
 
+/* Whether pool timer i lives in fe (the reference holds them all). */
+static inline bool fz_holds(const struct fz_engine *fe, unsigned int i)
+{
+	return fe->inst == FZ_EVERY || fe->ctx->home[i] == fe->inst;
+}
+
 /* Names the failed check; the caller prints the details and aborts. */
 static inline void fz_report(const struct fz_engine *fe, const char *file,
 			     int line, const char *cond)
 {
 	fprintf(stderr, "twheel-fuzz: %s: op %lu, clk %lu: failed (%s:%d): %s\n  ",
-		fe->e->ops->name, fe->ctx->op, fe->e->clk, file, line, cond);
+		fe->name, fe->ctx->op, fe->e->clk, file, line, cond);
 }
 
 /* Aborts, saying where and what, unless cond holds. */
@@ -184,13 +209,17 @@ static inline u8 fz_byte(struct fz_ctx *ctx)
 	return *ctx->p++;
 }
 
-/* Index of t in the pool, or FZ_POOL for anything else. */
+/*
+ * Index of t in the pool, or FZ_POOL for anything else: what is not a
+ * pool timer, or one that lives in another instance (found in fe, a stray).
+ */
 static inline unsigned int fz_index(const struct fz_engine *fe,
 				    const struct twheel_timer *t)
 {
 	uintptr_t off = (uintptr_t)t - (uintptr_t)fe->t;
 
-	if (off % sizeof(*t) || off / sizeof(*t) >= FZ_POOL)
+	if (off % sizeof(*t) || off / sizeof(*t) >= FZ_POOL ||
+	    !fz_holds(fe, off / sizeof(*t)))
 		return FZ_POOL;
 	return off / sizeof(*t);
 }

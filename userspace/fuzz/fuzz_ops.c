@@ -191,7 +191,7 @@ static void fz_advanced(struct fz_engine *fe, unsigned long now,
 	FZ_CHECK(fe, n == !!want, "advance to %lu returned %lu, want %d",
 		 now, n, !!want);
 	if (n)
-		FZ_TRACE(fe->ctx, "  %s: %lu collected by %lu%s\n", fe->e->ops->name,
+		FZ_TRACE(fe->ctx, "  %s: %lu collected by %lu%s\n", fe->name,
 			 want, now, exact ? " (exactly)" : "");
 	fz_check_engine(fe, false);
 }
@@ -237,7 +237,7 @@ static void fz_run_jiffy(struct fz_run *run, unsigned long jiffy)
 	run->started = true;
 	run->jiffy = jiffy;
 	run->left += fz_collect_due(fe, jiffy, true);
-	FZ_TRACE(fe->ctx, "  %s: %lu collected at %lu\n", fe->e->ops->name, run->left,
+	FZ_TRACE(fe->ctx, "  %s: %lu collected at %lu\n", fe->name, run->left,
 		 jiffy);
 }
 

@@ -186,6 +186,8 @@ static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
 		 fz_level0(fe), armed);
 	for (i = 0; i < FZ_POOL; i++) {
 		t = &fe->t[i];
+		if (!fz_holds(fe, i))
+			continue;
 		if (fe->s[i].state != FZ_ARMED) {
 			FZ_CHECK(fe, t->vec_slot == (fe->s[i].state == FZ_IDLE ?
 						     TW_VEC_IDLE : TW_VEC_COLLECTED),
@@ -225,13 +227,17 @@ static void fz_check_vec(struct fz_engine *fe, unsigned long armed,
 		 "collected list is not %lu long", due);
 }
 
-/* The input's end: every timer deleted, every array back, none lost. */
+/*
+ * The input's end: every timer it holds deleted, every array back, none
+ * lost.
+ */
 static void fz_vec_done(struct fz_engine *fe)
 {
 	unsigned int i;
 
 	for (i = 0; i < FZ_POOL; i++)
-		twheel_del(fe->e, &fe->t[i]);
+		if (fz_holds(fe, i))
+			twheel_del(fe->e, &fe->t[i]);
 	while (fz_vec_take(fe, true))
 		;
 	FZ_CHECK(fe, !fz_vec_arrays(fe) && !twheel_stats_pending(&fe->e->st),

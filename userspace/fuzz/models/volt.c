@@ -94,7 +94,7 @@ static void fz_check_volt(struct fz_engine *fe, unsigned long armed,
 		 "lazy_held %llu (max %llu), %lu cancelled timers linked (max %llu)",
 		 v->e.st.lazy_held, v->e.st.lazy_held_max, lazy, fz_volt_max(fe));
 	for (i = 0; i < FZ_POOL; i++)
-		FZ_CHECK(fe, fe->t[i].volt_link.next ||
+		FZ_CHECK(fe, !fz_holds(fe, i) || fe->t[i].volt_link.next ||
 			 (fe->t[i].volt_slot == TW_VOLT_IDLE && !fe->t[i].volt_cancelled),
 			 "timer %u not linked, slot %u, cancelled %d", i,
 			 fe->t[i].volt_slot, fe->t[i].volt_cancelled);
