@@ -4,7 +4,8 @@
  * the registry (FZ_ENGINE, its name; one kind and config, one clock, as
  * the module's per-CPU instances) and the reference engine run the same
  * operations on a pool of timers; each timer lives in one instance at a
- * time, while the reference holds every timer.
+ * time, and an op migrates it to the other (twheel_detach() there, an arm
+ * here: a re-arm from another CPU), while the reference holds every timer.
  * A model of each engine knows, from the specification alone, the jiffy
  * at which every timer must be collected; after every step each engine
  * (both instances) is checked against its model, its structure against
@@ -25,8 +26,13 @@
  * reads to set it up (the hashed wheels' number of slots, hash_vec the
  * spares it keeps, classic_bounded its chunk; each instance is set up from
  * the same bytes), then one byte per op (low 3 bits the op, high 5 bits
- * the timer) followed by its arguments. Every timer starts in instance 0.
- * FZ_TRACE=1 in the environment prints every op.
+ * the timer) followed by its arguments; the byte after a mod's expiry
+ * makes it a range mod (bit 0; the range's bits in bits 4 to 7), else a
+ * migration (bit 7: a re-arm from the other CPU), else a plain mod. Every
+ * timer starts in instance 0: an input without a migration runs there
+ * alone, the other instance empty beside it, as it ran before there were
+ * two. FZ_TRACE=1 in the environment prints every op, FZ_STATS=1 the
+ * migrations of every input run, at exit.
  *
  * This file decodes the input into ops and runs each on the engines;
  * fuzz_ops.c applies an op to one engine and its model, fuzz_check.c
@@ -221,7 +227,7 @@ static void fz_op(void)
 {
 	u8 k = fz_byte(&fz);
 	unsigned int i = k >> 3, j;
-	struct fz_engine *fe = fz_home(i);
+	struct fz_engine *fe = fz_home(i), *to;
 	unsigned long x, w, v;
 	bool r1, r2;
 
@@ -243,6 +249,16 @@ static void fz_op(void)
 			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
 			r2 = fz_mod_range(fe, i, x, x + w, v, false);
 			FZ_CHECK(fe, !fz_same_returns() || r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
+			break;
+		}
+		if (w & 0x80) {	/* a re-arm from the other CPU: the timer moves */
+			to = &fz_inst[(fe->inst + 1) % FZ_INSTANCES];
+			FZ_TRACE(&fz, "%lu: migrate %u from %u to %u, %lu (clk%+ld)\n", fz.op,
+				 i, fe->inst, to->inst, x, (long)(x - fz.clk));
+			r1 = fz_move(&fz_ref, &fz_ref, i, x);
+			r2 = fz_move(fe, to, i, x);
+			FZ_CHECK(fe, !fz_same_returns() || r1 == r2,
+				 "migrate %u: detach %d, reference %d", i, r2, r1);
 			break;
 		}
 		FZ_TRACE(&fz, "%lu: mod %u %lu (clk%+ld)\n", fz.op, i, x, (long)(x - fz.clk));
@@ -351,6 +367,18 @@ static void fz_make_instances(void)
 	fz.trace = trace;
 }
 
+/* FZ_STATS=1: the migrations of every input this process ran, at exit. */
+static void fz_stats(void)
+{
+	fprintf(stderr, "twheel-fuzz-stats: %s", FZ_ENGINE);
+	if (FZ_VARIANT)
+		fprintf(stderr, "%d", FZ_VARIANT);
+	fprintf(stderr, ": migrated %lu armed, %lu collected, %lu idle",
+		fz.moved[FZ_ARMED], fz.moved[FZ_COLLECTED], fz.moved[FZ_IDLE]);
+	fprintf(stderr, " (%lu cancelled and still linked); %lu re-arms refused\n",
+		fz.reclaimed, fz.rearm_refused);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fz.trace = getenv("FZ_TRACE");
@@ -359,6 +387,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "twheel-fuzz: no engine '%s' in the registry\n", FZ_ENGINE);
 		exit(2);
 	}
+	if (getenv("FZ_STATS"))
+		atexit(fz_stats);
 	return 0;
 }
 

@@ -16,11 +16,13 @@
  * That engine runs as FZ_INSTANCES instances of one kind and config at one
  * clock, as the module's per-CPU instances do (percpu=1), each with its
  * model; a pool timer lives in one of them at a time (fz_ctx.home, which
- * the ops on it follow). The reference holds every timer in one engine.
+ * the ops on it follow), and moves to another by twheel_detach() and an
+ * arm there (fz_move()). The reference holds every timer in one engine.
  *
  * Calls go one way, from the top down, never back:
  *   fuzz.c         decodes the input into ops and runs them on the engines
- *   fuzz_ops.c     applies one op to one engine and moves its model
+ *   fuzz_ops.c     applies one op to one engine (a move: from one to
+ *                  another) and moves its model
  *   fuzz_check.c   checks an engine against its model: counters, pops,
  *                  next_event, and the model's structure check
  *   models/<name>.c  one engine's knowledge: its set-up from the input,
@@ -84,6 +86,10 @@ struct fz_ctx {
 	unsigned long op;	/* number of the current op */
 	bool trace;
 	u8 home[FZ_POOL];	/* the instance each pool timer lives in */
+	/* Moves between instances over every input (FZ_STATS=1 prints them): */
+	unsigned long moved[3];	/* by the model's state before (enum fz_state) */
+	unsigned long reclaimed;	/* of the idle ones, still linked (lazy) */
+	unsigned long rearm_refused;	/* re-arms the other instance refused */
 };
 
 struct fz_engine;
@@ -249,6 +255,8 @@ bool fz_del(struct fz_engine *fe, unsigned int i);
 bool fz_mod(struct fz_engine *fe, unsigned int i, unsigned long expires);
 bool fz_mod_range(struct fz_engine *fe, unsigned int i, unsigned long lo,
 		  unsigned long hi, unsigned long x, bool follow);
+bool fz_move(struct fz_engine *from, struct fz_engine *to, unsigned int i,
+	     unsigned long expires);
 void fz_drain(struct fz_engine *fe);
 void fz_run_until(struct fz_engine *fe, unsigned long until);
 void fz_jump(struct fz_engine *fe, unsigned long now, bool drain);

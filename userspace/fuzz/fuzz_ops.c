@@ -72,6 +72,47 @@ bool fz_del(struct fz_engine *fe, unsigned int i)
 }
 
 /*
+ * Timer i moves from one engine to another of its kind, as a per-CPU
+ * instance's timer re-armed from another CPU does (the runner's move op,
+ * then its re-arm): twheel_detach() lets go of it in from, whatever from
+ * still knows of it (armed, collected and not popped, or cancelled and
+ * still linked), and from is checked whole without it (a stray there if
+ * from still links it); then it is set up for to and armed there for
+ * expires, pending before or not, as by twheel_mod() of a timer not
+ * pending (refused by to's model's rule). The reference, which holds
+ * every timer, moves it within itself (from is to). Returns what
+ * twheel_detach() did: true iff the model had it pending.
+ */
+bool fz_move(struct fz_engine *from, struct fz_engine *to, unsigned int i,
+	     unsigned long expires)
+{
+	struct fz_ctx *ctx = from->ctx;
+	const struct twheel_stats *st = &from->e->st;
+	u64 deleted = st->deleted, lazy = st->lazy_held;
+	enum fz_state was = from->s[i].state;
+	bool ret = twheel_detach(from->e, &from->t[i]);
+
+	FZ_CHECK(from, ret == (was != FZ_IDLE),
+		 "detach of timer %u in state %d returned %d", i, was, ret);
+	FZ_CHECK(from, st->deleted == deleted + ret && !twheel_pending(from->e, &from->t[i]),
+		 "detach of timer %u in state %d: deleted %llu, was %llu", i,
+		 was, st->deleted, deleted);
+	from->s[i].state = FZ_IDLE;
+	FZ_TRACE(ctx, "  %s: detach %u (state %d)%s\n", from->name, i,
+		 was, st->lazy_held < lazy ? ", reclaimed" : "");
+	if (from != to) {
+		ctx->moved[was]++;
+		ctx->reclaimed += st->lazy_held < lazy;
+		ctx->home[i] = to->inst;
+	}
+	fz_check_engine(from, true);
+	twheel_timer_setup(to->e, &to->t[i], NULL);
+	fz_mod(to, i, expires);
+	ctx->rearm_refused += from != to && to->s[i].state == FZ_IDLE;
+	return ret;
+}
+
+/*
  * A mod to expires: by twheel_mod() (or its ops), or if ranged by
  * twheel_mod_range(e, t, lo, hi), whose pick expires is.
  */

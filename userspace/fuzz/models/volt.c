@@ -5,8 +5,9 @@
  * occupancy word, and its lazy cancel: every cancelled timer still linked
  * is not pending in the model, lazy_held is their number and
  * lazy_held_max the most it has been after any step (kept in
- * fz_volt_max(fe)), and a timer the engine has let go of is unlinked and
- * unflagged; next_event may stop early to re-file a slot or reclaim.
+ * fz_volt_max(fe)), and a timer the engine has let go of (reclaimed, or
+ * detached to move to another instance) is unlinked and unflagged;
+ * next_event may stop early to re-file a slot or reclaim.
  */
 #include "../fuzz.h"
 #include "engines/volt.h"
