@@ -248,7 +248,8 @@ static void fz_op(void)
 			v = fz_pick(fe, x, x + w);
 			r1 = fz_mod_range(&fz_ref, i, x, x + w, v, true);
 			r2 = fz_mod_range(fe, i, x, x + w, v, false);
-			FZ_CHECK(fe, !fz_same_returns() || r1 == r2, "mod_range %u: %d, reference %d", i, r2, r1);
+			FZ_CHECK(fe, !fz_same_returns() || r1 == r2,
+				 "mod_range %u: %d, reference %d", i, r2, r1);
 			break;
 		}
 		if (w & 0x80) {	/* a re-arm from the other CPU: the timer moves */
