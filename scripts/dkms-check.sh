@@ -14,12 +14,23 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The package as dkms expects it: <sourcetree>/twheel-<version>/, holding the
-# module's sources and dkms.conf (docs/usage.md's copy command, same pathspecs).
+# module's sources and dkms.conf, made by docs/usage.md's own lines (its
+# "Install with DKMS" block from ver= to the copy), read from the doc as
+# they are, with src= set to the throwaway directory and sudo left out.
 pkg=$work/src/twheel-$ver
-mkdir -p "$pkg" "$work/tree"
-git ls-files -z Kbuild dkms.conf ':(glob)*.[ch]' ':(glob)kunit/*.[ch]' ':(glob)engines/*.[ch]' \
-	':(glob)runner/*.[ch]' ':(glob)driver/*.[ch]' ':(glob)shadow/*.[ch]' ':(glob)readout/*.[ch]' |
-	xargs -0 cp --parents -t "$pkg" || die "cannot copy the sources"
+mkdir -p "$work/tree"
+copy=$(awk '/^### Install with DKMS/ { on = 1; next } on && /^#/ { exit }
+	on && /^    / { print substr($0, 5) }' docs/usage.md |
+	sed -n '/^ver=/,/xargs/p')
+printf '%s\n' "$copy" | grep -q '^src=/usr/src/twheel-\$ver$' ||
+	die "docs/usage.md's DKMS block has no line src=/usr/src/twheel-\$ver"
+printf '%s\n' "$copy" | grep -q 'xargs' || die "docs/usage.md's DKMS block has no copy command"
+copy=$(printf '%s\n' "$copy" | sed "s|^src=.*|src='$pkg'|; s/sudo //g")
+echo "docs/usage.md's lines, as run here:"
+printf '%s\n' "$copy" | sed 's/^/    /'
+(set -e; eval "$copy") || die "docs/usage.md's copy command failed"
+[ -f "$pkg/dkms.conf" ] && [ -f "$pkg/driver/twheel_tick.h" ] ||
+	die "docs/usage.md's copy command left out files the build needs"
 
 host_state() {
 	ls -A /var/lib/dkms 2>/dev/null
