@@ -45,10 +45,10 @@ help:
 	@echo 'make modules-test    build the modules for the QEMU test kernel (built once into ~/.cache/twheel)'
 	@echo 'make load PARAMS=..  build for the running kernel and insmod (root; says why when it cannot load)'
 	@echo 'make clean           remove the build products from the checkout'
-	@echo 'make demo            boot QEMU, run workloads on both wheels, show the stats'
+	@echo 'make demo            boot QEMU, run workloads on both wheels, show the stats (CLOCK=wall|icount)'
 	@echo 'make shell           a QEMU guest shell with twheel loaded'
 	@echo 'make check           every test, ending "N passed, N failed"'
-	@echo 'make compare         every workload on every runner in one QEMU boot, into results/'
+	@echo 'make compare         every workload on every runner in one QEMU boot, into results/ (CLOCK=wall|icount)'
 	@echo 'make kernel          build the QEMU test kernel'
 	@echo 'make kunit           the KUnit suites in QEMU'
 	@echo 'make stress          the stress test at full length on the debug kernel'
@@ -67,14 +67,18 @@ clean:
 check:
 	scripts/check.sh
 
+# The guests' clock for demo and compare: CLOCK=icount (QEMU's instruction
+# counter: guest ns = guest instructions, whatever the host's load) or
+# CLOCK=wall; unset, demo runs on icount and compare on wall.
+CLOCK ?=
 # Boot QEMU, load twheel, show /sys/kernel/debug/twheel, unload.
 demo:
-	scripts/demo.sh
+	scripts/demo.sh $(if $(CLOCK),--clock=$(CLOCK))
 
 # One boot, every workload on every engine and the kernel's timers: a
 # markdown table, CSV and a plot in results/ (a benchmark, not a test).
 compare:
-	scripts/compare.sh
+	scripts/compare.sh $(if $(CLOCK),--clock=$(CLOCK))
 
 kernel:
 	scripts/build-kernel.sh test

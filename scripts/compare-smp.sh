@@ -12,10 +12,14 @@
 # smp.csv only.
 #
 #   scripts/compare-smp.sh [--quick] [--out DIR] [--kernel test|stock]
+#                          [--clock wall|icount]
 #
 # --out DIR: where smp.csv goes (default: results/ in the checkout).
 # --quick: 2 s runs of 2000 timers (make check's pipeline test), pull.sh
 #          3 s a run.
+# --clock: the guests' clock (scripts/qemu.sh --clock; default
+#          TWHEEL_CLOCK, else wall). Under icount both vCPUs run in turn
+#          on one host thread: no two ops run at once.
 # -h, --help: this text.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,10 +31,17 @@ while [ $# -gt 0 ]; do
 	--quick) mode=quick pull_secs=3 qf=" --quick"; shift ;;
 	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
+	--clock) [ $# -ge 2 ] || usage "--clock needs wall or icount"; TWHEEL_CLOCK=$2; shift 2 ;;
+	--clock=*) TWHEEL_CLOCK=${1#*=}; shift ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) usage "unknown option $1" ;;
 	esac
 done
+export TWHEEL_CLOCK=${TWHEEL_CLOCK:-wall}
+case "$TWHEEL_CLOCK" in
+wall|icount) ;;
+*) usage "--clock takes wall or icount, not '$TWHEEL_CLOCK'" ;;
+esac
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,6 +57,9 @@ boot() {
 	[ "$n" -lt 2 ] || also=" && sh /guest/pull.sh $pull_secs"
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" --smp "$n" --no-load --timeout 900 -- \
 		"sh /guest/smp.sh $mode$also" >"$work/guest-$n.out" || {
+		local qrc=$?
+		# 75: the guest did not boot, twice (qemu.sh said why)
+		[ $qrc -eq 75 ] && exit 75
 		tail -n 30 "$work/guest-$n.out" >&2
 		die "the SMP run at $n vCPU(s) failed"
 	}
@@ -68,7 +82,7 @@ log "wrote $out/smp.csv"
 awk '/^@@PULL/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-2.out" >"$work/pull.md"
 [ "$(wc -l <"$work/pull.md")" -eq 4 ] || die "the 2-vCPU boot: no pull.sh table"
 {
-	echo "Measured $(date -u +%Y-%m-%d) at commit $(results_commit) with \`scripts/compare-smp.sh$qf\` (scripts/guest/pull.sh $pull_secs), in its QEMU boot at 2 vCPUs (multi-threaded TCG, $kernel kernel): wakeups a second of each CPU's own tick; classic timers pulled: callbacks a second of one CPU's classic instance that the other CPU's tick ran."
+	echo "Measured $(date -u +%Y-%m-%d) at commit $(results_commit) with \`scripts/compare-smp.sh$qf\` (scripts/guest/pull.sh $pull_secs), in its QEMU boot at 2 vCPUs ($TWHEEL_CLOCK clock$([ "$TWHEEL_CLOCK" = icount ] && echo ', single-threaded TCG' || echo ', multi-threaded TCG'), $kernel kernel): wakeups a second of each CPU's own tick; classic timers pulled: callbacks a second of one CPU's classic instance that the other CPU's tick ran."
 	echo
 	cat "$work/pull.md"
 } >"$out/pull.md"

@@ -12,6 +12,7 @@
 # (scripts/replay-csv.sh: replay.csv, a few seconds).
 #
 #   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
+#                      [--clock wall|icount]
 #   scripts/compare.sh --host [--quick] [--out DIR] [--install]
 #
 # --out DIR: where the files go. Without it: results/ in the checkout for
@@ -23,6 +24,10 @@
 #   is missing or a row breaks what the engines guarantee (early runs,
 #   classic not exact, the burst cascade not in one classic tick).
 # --kernel: the guest's kernel, test (default) or stock (Debian's 6.12).
+# --clock: the guests' clock (scripts/qemu.sh --clock): wall (default),
+#   the host's time, or icount, QEMU's instruction counter (one guest ns a
+#   guest instruction: costs that do not move with the host's load; its
+#   SMP boot runs the vCPUs in turn). Named in every provenance line.
 # --host: the same sequence on this machine, as root, against the twheel
 #   already loaded here (its runners), loads sized by its admission; no
 #   QEMU. The guest runs exactly this (scripts/guest/compare.sh) after its
@@ -44,12 +49,20 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
 	--out=*) out=${1#*=}; [ -n "$out" ] || usage "--out needs a directory"; shift ;;
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
+	--clock) [ $# -ge 2 ] || usage "--clock needs wall or icount"; TWHEEL_CLOCK=$2; shift 2 ;;
+	--clock=*) TWHEEL_CLOCK=${1#*=}; shift ;;
 	--host) where=host; shift ;;
 	--install) install=1; shift ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) usage "unknown option $1" ;;
 	esac
 done
+# every guest of the run (compare-smp.sh's too) boots on this clock
+export TWHEEL_CLOCK=${TWHEEL_CLOCK:-wall}
+case "$TWHEEL_CLOCK" in
+wall|icount) ;;
+*) usage "--clock takes wall or icount, not '$TWHEEL_CLOCK'" ;;
+esac
 if [ -z "$out" ]; then
 	if [ $where = host ]; then
 		base=${XDG_DATA_HOME:+$XDG_DATA_HOME/twheel/results}
@@ -106,8 +119,12 @@ else
 		TWHEEL_MEM=${TWHEEL_MEM:-768} "$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" \
 			--no-load --timeout 3000 -- \
 			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
-			>"$work/guest.out" ||
+			>"$work/guest.out" || {
+			qrc=$?
+			# 75: the guest did not boot, twice (qemu.sh said why)
+			[ $qrc -eq 75 ] && exit 75
 			failed "the guest run failed"
+		}
 		grep -q '^compare: done' "$work/guest.out" && break
 		grep -q '^compare: no TSC' "$work/guest.out" ||
 			failed "the guest run did not finish"
@@ -140,11 +157,17 @@ if [ $where = host ]; then
 	cmd="scripts/compare.sh --host$qf"
 	caveat="Real-hardware times of this one machine; compare engines within the run."
 	ontitle="on $cpu" plotnote="compare within one run"
+elif [ "$TWHEEL_CLOCK" = icount ]; then
+	cmd="scripts/compare.sh$qf --clock=icount"
+	caveat="Instruction clock (QEMU -icount shift=0): one guest ns is one guest instruction, so a ns figure is instructions, whatever the host's load."
+	ontitle="in QEMU TCG, instruction clock" plotnote="guest instructions (1 ns = 1 instruction)"
 else
 	cmd="scripts/compare.sh$qf"
 	caveat="Emulated-CPU (QEMU TCG) times: read them as ratios within this one run."
 	ontitle="in QEMU TCG" plotnote="emulated-CPU ns: compare within one run"
 fi
+# the provenance lines name the clock that made the figures
+info="$info clock=$([ $where = host ] && echo host || echo "$TWHEEL_CLOCK")"
 for t in workloads sweep; do
 	[ -s "$work/table-$t" ] || die "no $t table in the guest output"
 done

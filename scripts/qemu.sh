@@ -2,9 +2,11 @@
 # Boots a guest with twheel.ko loaded and debugfs mounted, runs COMMAND in
 # it, prints the command's output and exits with its status.
 #
-#   scripts/qemu.sh [--kernel test|debug|stock] [--timeout SECS] [--smp N]
-#                   [--log FILE] [--no-load] [-- COMMAND...]
-# (TWHEEL_GUEST_BINS="prog..." copies host programs and their libraries in)
+#   scripts/qemu.sh [--kernel test|debug|stock] [--clock wall|icount]
+#                   [--timeout SECS] [--smp N] [--log FILE] [--no-load]
+#                   [-- COMMAND...]
+# (TWHEEL_GUEST_BINS="prog..." copies host programs and their libraries in;
+# TWHEEL_CLOCK sets the default --clock)
 #
 # COMMAND is a command and its arguments, run as given (scripts/qemu.sh --
 # sh -c 'a; b' runs both); one single argument is a command line for the
@@ -14,22 +16,35 @@
 # debug: the same plus KASAN, lockdep, UBSAN, ODEBUG, kmemleak (debug.config);
 #        2 CPUs and 1024 MiB unless --smp or TWHEEL_MEM say otherwise.
 # stock: Debian's linux-image-6.12-amd64, module built against its headers.
+# --clock wall (default): multi-threaded TCG, the guest's clock is the
+#        host's; its timings move with the host's load.
+# --clock icount: QEMU's instruction counter (-icount shift=0,align=off,
+#        sleep=off, single-threaded TCG): guest time advances 1 ns per guest
+#        instruction and jumps over idle time, so what the guest measures
+#        does not depend on how busy the host is (SMP guests run their
+#        vCPUs in turn on one host thread).
 # The run fails (exit 1) on a kernel splat (BUG, WARNING, oops, KASAN, UBSAN,
 # lockdep, ODEBUG, kmemleak, RCU stall) in the guest's log, and ends after
-# --timeout seconds (default 600) whatever happens.
+# --timeout seconds (default 600) whatever happens. A guest that does not
+# reach its init (a panic or hang while booting, before any module is
+# loaded) is booted once more; if that fails too, the exit status is 75
+# (an infrastructure failure, not the module's) and each such retry is
+# added as a line to the file TWHEEL_INFRA_LOG names, if set.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=test timeout=600 smp="" log="" load=1
+variant=test timeout=600 smp="" log="" load=1 clock=${TWHEEL_CLOCK:-wall}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) variant=$2; shift 2 ;;
+	--clock) clock=$2; shift 2 ;;
+	--clock=*) clock=${1#--clock=}; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--no-load) load=0; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -45,6 +60,10 @@ stock)
 	kdir=$stock_kdir bzimage=$stock_bzimage
 	;;
 *) die "--kernel takes test, debug or stock" ;;
+esac
+case "$clock" in
+wall|icount) ;;
+*) die "--clock takes wall or icount, not '$clock'" ;;
 esac
 # KASAN's shadow and the checkers' bookkeeping want memory; SMP is tested.
 mem=${TWHEEL_MEM:-512}
@@ -70,6 +89,8 @@ chmod +x "$root/init"
 cp "$moddir"/*.ko "$root/lib/twheel/"
 [ -n "$(ls "$moddir"/extra/*.ko 2>/dev/null)" ] && cp "$moddir"/extra/*.ko "$root/lib/twheel/"
 : >"$root/etc/twheel-preload"
+# the guest's scripts can tell which clock they run on
+echo "$clock" >"$root/etc/twheel-clock"
 for m in ${TWHEEL_PRELOAD:-}; do echo "$m" >>"$root/etc/twheel-preload"; done
 # Host programs for the guest (TWHEEL_GUEST_BINS, e.g. "trace-cmd perf"),
 # each with the shared libraries it loads, at the same paths.
@@ -109,8 +130,15 @@ if [ "$(uname -m)" = x86_64 ]; then
 	khz=$("$tk" 2>/dev/null || true)
 	[ -n "$khz" ] && tsc="tsc_early_khz=$khz"
 fi
+accel=(-accel tcg)
+if [ "$clock" = icount ]; then
+	# The guest's TSC counts the virtual ns of the instruction counter:
+	# 1 GHz whatever the host's rate.
+	accel=(-accel tcg,thread=single -icount shift=0,align=off,sleep=off)
+	tsc="tsc_early_khz=1000000"
+fi
 
-qemu=(qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp"
+qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp"
 	-nographic -no-reboot -kernel "$bzimage" -initrd "$work/initrd.gz"
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable $tsc ${TWHEEL_APPEND:-}")
@@ -121,11 +149,46 @@ if [ $interactive -eq 1 ]; then
 fi
 
 out=$work/console.log
+# boot: runs the guest once; returns 75 when it never reached its init
+# (the BOOTED line), ended within TWHEEL_BOOT_TIMEOUT seconds then.
+boot_limit=${TWHEEL_BOOT_TIMEOUT:-300}
+boot() {
+	local qpid t=0
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1 &
+	qpid=$!
+	while kill -0 "$qpid" 2>/dev/null; do
+		grep -q '@@TWHEEL-BOOTED@@' "$out" && break
+		if [ $t -ge "$boot_limit" ]; then
+			kill "$qpid" 2>/dev/null
+			break
+		fi
+		sleep 1
+		t=$((t + 1))
+	done
+	wait "$qpid"
+	qrc=$?
+	grep -q '@@TWHEEL-BOOTED@@' "$out" || return 75
+	return 0
+}
 set +e
-timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$out" 2>&1
-qrc=$?
+boot
+brc=$?
+if [ $brc -eq 75 ]; then
+	log "the guest did not boot to its init (qemu exit $qrc); its console's last lines:"
+	tr -d '\r' <"$out" | tail -n 25 >&2
+	[ -n "${TWHEEL_INFRA_LOG:-}" ] &&
+		echo "retried a boot: --kernel $variant --clock $clock: $(tr -d '\r' <"$out" | grep -E -m1 'Kernel panic|BUG:|Oops' || echo "no init within ${boot_limit}s")" >>"$TWHEEL_INFRA_LOG"
+	log "booting it once more"
+	boot
+	brc=$?
+fi
 set -e
 [ -n "$log" ] && cp "$out" "$log"
+if [ $brc -eq 75 ]; then
+	log "infrastructure failure: the guest did not boot twice (not the module's: nothing was loaded); its console's last lines:"
+	tr -d '\r' <"$out" | tail -n 40 >&2
+	exit 75
+fi
 tr -d '\r' <"$out" >"$out.unix"
 # The command's output, between the sentinels.
 sed -n '/@@TWHEEL-BEGIN@@$/,/^@@TWHEEL-END rc=[0-9]*@@$/p' "$out.unix" |

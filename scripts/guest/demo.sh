@@ -57,7 +57,11 @@ table() {
 }
 
 echo "twheel demo: $(dmesg | sed -n 's/.*twheel: loaded: //p') on Linux $(uname -r)"
-echo "(QEMU TCG: nanoseconds are emulated-CPU time; compare the engines with each other)"
+if [ "$(cat /etc/twheel-clock 2>/dev/null)" = icount ]; then
+	echo "(QEMU TCG on the instruction clock: one ns is one guest instruction, the same however busy the host is; compare the engines with each other)"
+else
+	echo "(QEMU TCG: nanoseconds are emulated-CPU time; compare the engines with each other)"
+fi
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 case "$cs" in
 tsc*) ;;
