@@ -26,8 +26,21 @@ all=$(echo $runners | tr ' ' ,)
 nrunners=$(set -- $runners; echo $#)
 
 ok() { echo "ok: $*"; }
-bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
-ctl() { echo "$*" > $d/control; }
+# bad WHAT: a failure; when the last control write was refused, the line
+# also says why (the shell's errno text and the module's last twheel: line)
+bad() { echo "FAILED: $*${why:+ [$why]}"; fails=$((fails + 1)); why=""; }
+# ctl COMMAND...: one control write; its error, if any, still goes to
+# stderr (callers test it) and is kept in $why for bad()
+ctl() {
+	if echo "$*" 2>/tmp/ctl.err > $d/control; then
+		why=""
+		return 0
+	fi
+	cat /tmp/ctl.err >&2
+	why="$(echo "$*" | cut -c1-60): $(sed -n 's/^.*write error: //p' /tmp/ctl.err | head -n 1)"
+	why="$why; module: $(dmesg | grep 'twheel' | tail -n 1 | sed 's/^\[[ 0-9.]*\] //')"
+	return 1
+}
 now() { cut -d' ' -f1 /proc/uptime; }
 # get RUNNER KEY: a value from the stats block of RUNNER
 get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
@@ -58,15 +71,23 @@ cols() {
 
 # load_fit WORKLOAD KEY=VALUE...: load; if admission refuses it as more
 # than this machine takes, load the largest count the module names instead
-# (a later count= wins). Prints the count loaded when it had to lower it.
+# (a later count= wins), or, where it names none (count=0 fits), the load
+# as asked with force=1: the checks that use it test the engines, not
+# admission. Prints what it changed on stderr.
 load_fit() {
 	# A mark in the kernel log: the refusal is the line after it (the log
 	# is not cleared: other checks count its lines).
 	mark="load_fit mark $$ $(now)"
 	echo "$mark" > /dev/kmsg
-	echo "load $*" 2>/dev/null > $d/control && return 0
+	ctl "load $*" 2>/dev/null && return 0
 	fit=$(dmesg | sed -n "/$mark/,\$ s/.* count=\\([0-9]*\\) fits.*/\\1/p" | tail -n 1)
-	[ -n "$fit" ] && [ "$fit" -gt 0 ] || { echo "load $*" > $d/control; return; }
-	echo "admission: $* is more than this machine takes; count=$fit" >&2
-	echo "load $* count=$fit" > $d/control
+	if [ -n "$fit" ] && [ "$fit" -gt 0 ]; then
+		echo "admission: $* is more than this machine takes; count=$fit" >&2
+		ctl "load $* count=$fit"
+	elif case "$why" in *busy*) true ;; *) false ;; esac; then
+		echo "admission: $* is more than this machine takes at any count; force=1" >&2
+		ctl "load $* force=1"
+	else
+		ctl "load $*"
+	fi
 }

@@ -26,7 +26,7 @@ run() {
 	rmmod twheel 2>/dev/null
 	insmod /lib/twheel/twheel.ko engines=$(echo $ours | tr ' ' ,) percpu=1 tick=nohz pull=$1 ||
 		{ bad "insmod pull=$1"; return 1; }
-	ctl load long count=2000 min=256 max=20000 duration=0 || { bad "load long"; return 1; }
+	ctl load long count=2000 min=256 max=20000 duration=0 force=1 || { bad "load long"; return 1; }
 	ctl start || { bad "start long"; return 1; }
 	# each CPU's wakeups, then the uptime, before and after
 	sleep 1
