@@ -27,6 +27,20 @@ lap_note() {
 start=$(date +%s)
 lap=$start
 work=$(mktemp -d)
+# qemu.sh boots a guest once more when it did not reach its init, and
+# notes each such retry here (counted at the end); a guest that fails
+# twice is the machine's failure, not the module's: guest_res says so.
+export TWHEEL_INFRA_LOG=$work/infra.log
+: >"$TWHEEL_INFRA_LOG"
+# guest_res NAME RC: res for a guest check; RC 75 (qemu.sh: no boot twice)
+# is reported as the infrastructure's failure, not the check's
+guest_res() {
+	if [ "$2" -eq 75 ]; then
+		res "infrastructure: the guest of \"$1\" did not boot, twice (console above)" 1
+	else
+		res "$1" "$2"
+	fi
+}
 debug_pid= user_pid=
 trap 'for p in $debug_pid $user_pid; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
 
@@ -35,12 +49,14 @@ apt_need linux-headers-amd64 linux-headers-6.12-amd64
 kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" test) || { echo "0 passed, 1 failed"; exit 1; }
 ksrc=$(ksrc_dir)
 lap_note "packages and the test kernel"
-# The debug kernel builds in the background, below the checks' priority,
-# while the test kernel's checks run (their guests use one core, often
-# less): on a cold run that is most of its build off the critical path.
-# Its stage (5) waits for it; build-kernel.sh's lock keeps one build a
-# directory.
-nice -n 10 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
+# The debug kernel builds in the background, at the lowest priority, while
+# the test kernel's checks run: on a cold run that is most of its build off
+# the critical path. The guests that measure time run on the instruction
+# clock (qemu.sh --clock icount), which the build cannot slow down; the
+# two-vCPU guests that need real concurrency (multi-threaded TCG) take
+# what they need first at nice 0. Its stage (5) waits for it;
+# build-kernel.sh's lock keeps one build a directory.
+nice -n 19 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
 debug_pid=$!
 
 # 0. A user's own machine, host side (seconds, no QEMU, no module): make
@@ -133,52 +149,64 @@ res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make c
 krc=$?
 grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete' "$work/kunit.log" | sed 's/^\[[0-9:]*\] //'
 read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit.log" | tail -n 1) || { kp=0; kf=1; }
-[ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit.log"; kf=1; }
+[ $krc -ne 0 ] && [ $krc -ne 75 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit.log"; kf=1; }
 passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
 [ "${kf:-1}" -eq 0 ] || failures+=("KUnit ($kf)")
 lap_note "KUnit (test kernel)"
+[ $krc -eq 75 ] && { tail -n 30 "$work/kunit.log"; guest_res "KUnit (test kernel)" 75; }
 
-# 4. The module in a booted guest: load, read debugfs, unload.
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --timeout 300 -- sh /guest/smoke.sh >"$work/smoke.log" 2>&1
+# 4. The module in a booted guest: load, read debugfs, unload. Every guest
+# check whose subject involves time (admission, budgets, lateness, the
+# overload guard, nohz) runs on the instruction clock (docs/testing.md).
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --clock icount --timeout 600 -- sh /guest/smoke.sh >"$work/smoke.log" 2>&1
 src=$?
 grep '^FAILED' "$work/smoke.log"
 tail -n 5 "$work/smoke.log"
-res "module smoke test (test kernel)" $src
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel stock --timeout 300 -- sh /guest/smoke.sh >"$work/smoke-stock.log" 2>&1
+guest_res "module smoke test (test kernel)" $src
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel stock --clock icount --timeout 600 -- sh /guest/smoke.sh >"$work/smoke-stock.log" 2>&1
 src=$?
 grep '^FAILED' "$work/smoke-stock.log"
 tail -n 5 "$work/smoke-stock.log"
-res "module smoke test (Debian stock 6.12 kernel)" $src
+guest_res "module smoke test (Debian stock 6.12 kernel)" $src
 
 # make demo, as a newcomer runs it: its runs checked as they are shown
 # (invariant, nothing pending, runs = expired, classic exact, nothing early).
 "$TWHEEL_ROOT/scripts/demo.sh" >"$work/demo.log" 2>&1
 drc=$?
 grep -E '^(FAILED|demo):' "$work/demo.log"
-grep -q '^demo: 0 failures' "$work/demo.log" || drc=1
+[ $drc -eq 75 ] || grep -q '^demo: 0 failures' "$work/demo.log" || drc=1
 [ $drc -eq 0 ] || tail -n 20 "$work/demo.log"
-res "make demo: its runs checked (test kernel)" $drc
+guest_res "make demo: its runs checked (test kernel)" $drc
+
+# README.md's own-machine lines, as written, in a guest (as root there):
+# the module loads with their PARAMS, the load and start are taken, the
+# workload runs on every engine (scripts/readme-check.sh).
+"$TWHEEL_ROOT/scripts/readme-check.sh" --kernel test --clock icount --timeout 300 >"$work/readme.log" 2>&1
+rrc=$?
+grep -E '^(ok|FAILED):' "$work/readme.log"
+[ $rrc -eq 0 ] || tail -n 20 "$work/readme.log"
+guest_res "README.md's own-machine commands, as written, load and run (test kernel)" $rrc
 
 # 4a. Overload: the largest load admission accepts of every workload, with
 # a shell command, a stats read and stop each within 10 s; a load above
 # capacity refused with its reason; the same forced, ended by the guard.
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --timeout 900 -- sh /guest/overload.sh 10 \
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --clock icount --timeout 900 -- sh /guest/overload.sh 10 \
 	>"$work/overload.log" 2>&1
 orc=$?
 grep -E '^(ok|FAILED):' "$work/overload.log"
 [ $orc -eq 0 ] || tail -n 20 "$work/overload.log"
-res "overload: admission, guard, the control path answers (test kernel)" $orc
+guest_res "overload: admission, guard, the control path answers (test kernel)" $orc
 
 # 4b. The comparison pipeline, short: one boot, five workloads on five
 # runners, the sweep at 1k and 10k, CSV and plot; fails on a broken
 # guarantee. Its numbers are not judged (make compare is the benchmark).
 # The guest runs what compare --host runs on a real machine
 # (scripts/guest/compare.sh against the loaded twheel).
-"$TWHEEL_ROOT/scripts/compare.sh" --quick --out "$work/compare" >"$work/compare.log" 2>&1
+"$TWHEEL_ROOT/scripts/compare.sh" --quick --clock icount --out "$work/compare" >"$work/compare.log" 2>&1
 crc=$?
 grep -E 'ok:|FAILED:|error:' "$work/compare.log" | sed 's/^\[twheel\] /  /'
 [ $crc -eq 0 ] || tail -n 20 "$work/compare.log"
-res "comparison pipeline (compare.sh --quick: the --host sequence in a guest, CSV, plot)" $crc
+guest_res "comparison pipeline (compare.sh --quick --clock icount: the --host sequence in a guest, CSV, plot)" $crc
 
 # 4c. The kernel's tooling. compare --host refuses, with its reason, a
 # system without twheel loaded, without debugfs, a user not root, a
@@ -194,15 +222,16 @@ if [ ! -d /sys/module/twheel ]; then
 	[ $hrc -eq 0 ] && echo "  refused here: $(grep '^compare: ' "$work/compare-host.log")"
 	[ $hrc -eq 0 ] || tail -n 5 "$work/compare-host.log"
 fi
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --no-load --timeout 300 -- \
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --clock icount --no-load --timeout 600 -- \
 	'sh /guest/preflight.sh; sh /guest/trace.sh' >"$work/trace.log" 2>&1
 trc=$?
 grep -E '^(FAILED|preflight|trace):' "$work/trace.log"
 grep -q '^preflight: 0 failures' "$work/trace.log" || hrc=1
-res "compare --host refuses what it cannot measure (guest, this machine)" $hrc
-grep -q '^trace: 0 failures' "$work/trace.log" || trc=1
+[ $trc -eq 75 ] && hrc=75
+guest_res "compare --host refuses what it cannot measure (guest, this machine)" $hrc
+[ $trc -eq 75 ] || grep -q '^trace: 0 failures' "$work/trace.log" || trc=1
 [ $trc -eq 0 ] || tail -n 20 "$work/trace.log"
-res "trace events twheel:* = stats counters (test kernel)" $trc
+guest_res "trace events twheel:* = stats counters (test kernel)" $trc
 
 # Real traffic: the live shadow of the kernel's timer_list traffic while
 # TCP runs over lo, its account exact (what the probes saw, less what they
@@ -216,9 +245,9 @@ guest_script() {
 	"$TWHEEL_ROOT/scripts/qemu.sh" "$@" >"$log" 2>&1
 	rc=$?
 	grep -E "^(FAILED|$tag)[: ]" "$log"
-	grep -q "^$tag: 0 failures" "$log" || rc=1
+	[ $rc -eq 75 ] || grep -q "^$tag: 0 failures" "$log" || rc=1
 	[ $rc -eq 0 ] || tail -n 20 "$log"
-	res "$name" $rc
+	guest_res "$name" $rc
 }
 guest_script shadow "real traffic: the shadow's account exact, modern in the kernel's buckets (test kernel)" \
 	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/shadow.sh 4
@@ -230,13 +259,13 @@ guest_script percpu "per-CPU engines on 2 CPUs: percpu=1 and cpus=, a block per 
 
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
 # workload without activity ops, every guarantee kept.
-"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --no-load --timeout 300 -- \
+"$TWHEEL_ROOT/scripts/qemu.sh" --kernel test --clock icount --no-load --timeout 600 -- \
 	sh /guest/nohz.sh 5 >"$work/nohz.log" 2>&1
 nrc=$?
 grep -E '^(ok|FAILED|nohz):' "$work/nohz.log"
-grep -q '^nohz: 0 failures' "$work/nohz.log" || nrc=1
+[ $nrc -eq 75 ] || grep -q '^nohz: 0 failures' "$work/nohz.log" || nrc=1
 [ $nrc -eq 0 ] || tail -n 20 "$work/nohz.log"
-res "tick=nohz: no idle wakeups, fewer on long, guarantees kept (test kernel)" $nrc
+guest_res "tick=nohz: no idle wakeups, fewer on long, guarantees kept (test kernel)" $nrc
 
 # 5. The debug kernel (KASAN, lockdep, UBSAN, ODEBUG, kmemleak; 2 CPUs):
 # every KUnit case again, the smoke test and a short stress run (make stress
@@ -250,7 +279,7 @@ debug_pid=
 # what they leave (it slows them some: the debug shadow check took 91 s
 # alone, 153 s beside it; the stage itself no longer runs last, 426 s
 # cold). Its results are counted at the end.
-nice -n 10 "$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err" &
+nice -n 19 "$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err" &
 user_pid=$!
 if [ $debug_rc -eq 0 ] &&
 	"$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>>"$work/kdebug.log"; then
@@ -259,18 +288,19 @@ if [ $debug_rc -eq 0 ] &&
 	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' "$work/kunit-debug.log" |
 		sed 's/^\[[0-9:]*\] //; s/^/debug kernel: /'
 	read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit-debug.log" | tail -n 1) || { kp=0; kf=1; }
-	[ $krc -ne 0 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit-debug.log"; kf=1; }
+	[ $krc -ne 0 ] && [ $krc -ne 75 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit-debug.log"; kf=1; }
 	passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
 	[ "${kf:-1}" -eq 0 ] || failures+=("KUnit on the debug kernel ($kf)")
 	lap_note "debug kernel build and KUnit"
+	[ $krc -eq 75 ] && { tail -n 30 "$work/kunit-debug.log"; guest_res "KUnit (debug kernel)" 75; }
 
-	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 900 -- \
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --clock icount --timeout 1200 -- \
 		'sh /guest/kmemleak.sh baseline && sh /guest/smoke.sh 20 && sh /guest/kmemleak.sh check' \
 		>"$work/smoke-debug.log" 2>&1
 	src=$?
 	grep '^FAILED' "$work/smoke-debug.log"
 	tail -n 5 "$work/smoke-debug.log"
-	res "module smoke test + kmemleak (debug kernel, 2 CPUs)" $src
+	guest_res "module smoke test + kmemleak (debug kernel, 2 CPUs)" $src
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --no-load --timeout 900 -- \
 		'sh /guest/kmemleak.sh baseline && sh /guest/shadow.sh 3 && sh /guest/shadow.sh --rmmod && sh /guest/kmemleak.sh check' \
@@ -278,18 +308,18 @@ if [ $debug_rc -eq 0 ] &&
 	src=$?
 	grep -E '^(FAILED|shadow|kmemleak)' "$work/shadow-debug.log" | sed 's/^/debug kernel: /'
 	[ $src -eq 0 ] || tail -n 20 "$work/shadow-debug.log"
-	res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
+	guest_res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
 
 	guest_script percpu "per-CPU engines on 2 CPUs: runs on each, guarantees kept, rmmod under load, kmemleak (debug kernel)" \
 		--kernel debug --smp 2 --no-load --timeout 900 -- \
 		'sh /guest/kmemleak.sh baseline && sh /guest/percpu.sh 2 10 && sh /guest/kmemleak.sh check'
 
-	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1200 -- \
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --clock icount --timeout 1200 -- \
 		sh /guest/overload.sh 30 65536 >"$work/overload-debug.log" 2>&1
 	orc=$?
 	grep -E '^(ok|FAILED):' "$work/overload-debug.log" | sed 's/^/debug kernel: /'
 	[ $orc -eq 0 ] || tail -n 20 "$work/overload-debug.log"
-	res "overload, up to 65536 timers (debug kernel, 2 CPUs)" $orc
+	guest_res "overload, up to 65536 timers (debug kernel, 2 CPUs)" $orc
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --timeout 1800 -- \
 		sh /guest/stress.sh 2 1000 65536 10 >"$work/stress.log" 2>&1
@@ -300,7 +330,7 @@ if [ $debug_rc -eq 0 ] &&
 	done < <(grep -E '^STRESS (PASS|FAIL) ' "$work/stress.log")
 	if [ $src -ne 0 ] && ! grep -q '^STRESS FAIL' "$work/stress.log"; then
 		tail -n 40 "$work/stress.log"
-		res "stress (debug kernel): the guest ran clean to its end" 1
+		guest_res "stress (debug kernel): the guest ran clean to its end" "$([ $src -eq 75 ] && echo 75 || echo 1)"
 	fi
 else
 	tail -n 20 "$work/kdebug.log"
@@ -327,6 +357,9 @@ fi
 grep -q '^FAIL' "$work/user.out" && tail -n 30 "$work/user.err"
 
 echo "check took $(($(date +%s) - start)) s"
+nretry=$(wc -l <"$TWHEEL_INFRA_LOG")
+echo "guest boots retried (the guest died before its init, not the module's doing): $nretry"
+sed 's/^/  /' "$TWHEEL_INFRA_LOG"
 [ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
