@@ -177,7 +177,7 @@ if [ $brc -eq 75 ]; then
 	log "the guest did not boot to its init (qemu exit $qrc); its console's last lines:"
 	tr -d '\r' <"$out" | tail -n 25 >&2
 	[ -n "${TWHEEL_INFRA_LOG:-}" ] &&
-		echo "retried a boot: --kernel $variant --clock $clock: $(tr -d '\r' <"$out" | grep -E -m1 'Kernel panic|BUG:|Oops' || echo "no init within ${boot_limit}s")" >>"$TWHEEL_INFRA_LOG"
+		echo "retried a boot: --kernel $variant --clock $clock: $(tr -d '\r' <"$out" | grep -E -o -m1 '(Kernel panic|BUG:|Oops).*' || echo "no init within ${boot_limit}s")" >>"$TWHEEL_INFRA_LOG"
 	log "booting it once more"
 	boot
 	brc=$?
