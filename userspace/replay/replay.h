@@ -46,7 +46,8 @@
  * struct rp_hz - the traced machine's HZ (replay_hz.c)
  * @hz: the one the replay uses: @set if given, else @told, else
  *	RP_HZ_DEFAULT; set by rp_calibrate()
- * @set: REPLAY_HZ's, 0 if none: set it before rp_calibrate()
+ * @set: REPLAY_HZ's (or --hz's: @set_by says which), 0 if none: set it
+ *	before rp_calibrate()
  * @told: the usual HZ (100, 250, 300, 1000) the trace's timer_list times
  *	fit, 0 if it cannot tell
  * @times: timer_list times whose line has a timestamp in seconds (a
@@ -63,12 +64,29 @@
 struct rp_hz {
 	unsigned long hz;
 	unsigned int set, told, fits, best;
+	const char *set_by;
 	uint64_t times;
 	double span, fit, best_span;
 	uint64_t ts0, j0;
 	int64_t *dt;
 	long *dj;
 	size_t cap;
+};
+
+/**
+ * struct rp_fit - the trace's clock: where its jiffies and hrtimer ns
+ *	should be at a timestamp (replay_hz.c, rp_calibrate())
+ * @has_j: @j0 + (ts - @ts0) * HZ / 1e9 is the jiffies at timestamp ts
+ *	(the median of the timer_list times'), give or take @j_slack
+ * @has_ns: @ns_off + ts is CLOCK_MONOTONIC's ns at timestamp ts (the
+ *	least hrtimer_expire_entry now - timestamp)
+ */
+struct rp_fit {
+	int has_j, has_ns;
+	uint64_t ts0;
+	double j0;
+	unsigned long hz, j_slack;
+	int64_t ns_off;
 };
 
 enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
@@ -301,6 +319,18 @@ struct rp_oracle {
  *	as it comes): an hrtimer found ahead of the trace's clock after it is
  *	set aside from that event on (rp_line())
  * @oracle: the kernel's placement of each start against modern's
+ * @at: the line being taken, as its reader numbers it (RP_AT() of
+ *	replay_order.h), if @at_set; else rp_line() sets it to @lines
+ * @ts_max: the latest timestamp of an event so far; @back the events
+ *	before it, @back_at the first of them (@at), @back_ts its timestamp
+ *	and @back_prev @ts_max then
+ * @cut: the last line had no end of line (a file cut short)
+ * @damaged: event lines left out as damaged: a time field that is an
+ *	outlier against the trace's own clock (struct rp_fit); @dmg_at, the
+ *	first RP_LINES_KEPT, @dmg_field the field, @dmg_off how far off
+ * @fit: the trace's clock, as rp_calibrate() fitted it
+ * @was_armed_lost: 6.18's hrtimer_start with was_armed=0 of a timer the
+ *	trace holds armed, no cancel or expiry between: those were lost
  */
 struct rp_trace {
 	struct rp_stream st[RP_NR_STREAMS];
@@ -322,6 +352,14 @@ struct rp_trace {
 	struct rp_hz hz;
 	int streamed;
 	struct rp_oracle oracle;
+	uint64_t at;
+	int at_set, cut;
+	uint64_t ts_max, back, back_at, back_ts, back_prev;
+	uint64_t damaged, dmg_at[RP_LINES_KEPT];
+	const char *dmg_field[RP_LINES_KEPT];
+	int64_t dmg_off[RP_LINES_KEPT];
+	struct rp_fit fit;
+	uint64_t was_armed_lost;
 };
 
 int rp_init(struct rp_trace *tr);
@@ -339,6 +377,10 @@ void rp_or_start(struct rp_trace *tr, struct rp_shadow *sh,
 void rp_or_expire(struct rp_trace *tr, const struct rp_shadow *sh,
 		  const struct tp_event *ev);
 void rp_or_free(struct rp_oracle *o);
+void rp_order_note(struct rp_trace *tr, const struct tp_event *ev);
+const char *rp_implausible(const struct rp_stream *s, const struct tp_event *ev,
+			   int *wrap32);
+const char *rp_damaged(struct rp_trace *tr, const struct tp_event *ev);
 
 /* The engines a stream is replayed through. */
 struct rp_engine_kind {

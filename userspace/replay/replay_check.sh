@@ -400,7 +400,7 @@ printf 'cpus=2\n# just a header\n' >"$tmp/header.txt"
 mkdir -p "$tmp/adir"
 p="twheel-replay:"
 refuse "$p $tmp/empty.txt: empty: no timer events in it" "$bin" -r 1 "$tmp/empty.txt" || fails=1
-refuse "$p $tmp/adir: is a directory, not a trace file" "$bin" -r 1 "$tmp/adir" || fails=1
+refuse "$p $tmp/adir: is a directory with no per_cpu/cpuN/trace or cpuN/trace files in it, not a trace file" "$bin" -r 1 "$tmp/adir" || fails=1
 refuse "$p $tmp/nosuch: no such file" "$bin" -r 1 "$tmp/nosuch" || fails=1
 refuse "$p $bin: binary data, not the text of a trace" "$bin" -r 1 "$bin" || fails=1
 refuse "$p $tmp/trace.dat: trace-cmd's binary trace.dat, not text: run \`trace-cmd report -i '$tmp/trace.dat' > timers.txt\` first and replay that" \
@@ -499,10 +499,12 @@ make -s -C "$top/.." replay TRACE="$hz" ARGS="-f json -r 1 --no-callgrind -e hea
 result $fails replay-formats
 
 # A trace over the head the HZ is told from (16 MiB): the rest streams, each
-# line once (six copies of the shipped trace, the clock moving back at each
-# start is never moved back), the header says so.
+# line once (six copies of the shipped trace, each later than the one
+# before), the header says so.
 fails=0
-for i in 1 2 3 4 5 6; do cat "$tmp/tracefs.txt"; done >"$tmp/six.txt"
+# each copy 30 s on: timestamps, jiffies (HZ 250), hrtimer ns
+python3 -c 'import re, sys; t = open(sys.argv[1]).read().splitlines(True)
+for c in range(6): sys.stdout.writelines(re.sub(r" ([0-9]+)\.([0-9]{6}): ", lambda m: " %d.%s: " % (int(m.group(1)) + 30 * c, m.group(2)), re.sub(r"((?:expires|now|softexpires|bucket_expiry|baseclk)=)([0-9]+)", lambda m, h=("hrtimer" in l): m.group(1) + str(int(m.group(2)) + c * (30000000000 if h else 7500)), l), 1) for l in t)' "$tmp/tracefs.txt" >"$tmp/six.txt"
 n=$(grep -cE ': (hr)?timer_[a-z_]*: ' "$tmp/six.txt")
 "$bin" -r 1 -e heap --no-callgrind "$tmp/six.txt" >"$tmp/six.out" 2>&2 || fails=1
 grep -q "^# lines $(wc -l <"$tmp/six.txt"): events $n, .* malformed 0," "$tmp/six.out" &&
@@ -576,8 +578,8 @@ grep -qxF "         oracle: modern filed starts elsewhere than the kernel: agree
 	grep -qxF "             disagree 1, of 7 starts" "$tmp/or.txt" ||
 	{ bad "oracle disagree, text: $(grep 'oracle: modern' "$tmp/or.txt")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f csv "$f" >"$tmp/or.csv" 2>&2 || fails=1
-[ "$(grep '^timer_list,kernel,' "$tmp/or.csv" | cut -d, -f26-)" = "checked,7,4,2,1" ] &&
-	[ "$(grep -c '^timer_list,heap,.*,ok,,,,,$' "$tmp/or.csv")" = 1 ] || { bad "oracle disagree, csv: $(cat "$tmp/or.csv")"; fails=1; }
+[ "$(grep '^timer_list,kernel,' "$tmp/or.csv" | cut -d, -f26-30)" = "checked,7,4,2,1" ] &&
+	[ "$(grep -c '^timer_list,heap,.*,ok,,,,,,$' "$tmp/or.csv")" = 1 ] || { bad "oracle disagree, csv: $(cat "$tmp/or.csv")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f json "$f" >"$tmp/or.json" 2>&2 || fails=1
 python3 - "$tmp/or.json" <<'PY' || { bad "oracle disagree, json"; fails=1; }
 import json, sys
@@ -614,7 +616,7 @@ kernel_rows() { grep '^# kernel:\|^| kernel' "$1" | tr -s ' '; }
 diff <(kernel_rows "$out") <(kernel_rows "$tmp/or-trace_pipe.out") >&2 ||
 	{ bad "pre-6.8: not replayed as with the fields"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f csv "$tmp/pre68.txt" >"$tmp/pre68.csv" 2>&2 || fails=1
-[ "$(grep '^timer_list,kernel,' "$tmp/pre68.csv" | cut -d, -f26-)" = "checked: idx only,2258,2258,0,0" ] ||
+[ "$(grep '^timer_list,kernel,' "$tmp/pre68.csv" | cut -d, -f26-30)" = "checked: idx only,2258,2258,0,0" ] ||
 	{ bad "pre-6.8, csv: $(grep '^timer_list,kernel,' "$tmp/pre68.csv")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f json "$tmp/pre68.txt" | python3 -c '
 import json, sys
@@ -631,7 +633,7 @@ oracle no-idx "$tmp/pre48.txt" "not checked: the trace's timer_start has no idx=
 grep -qxF "# oracle: not checked: the trace's timer_start has no idx= and cpu= (6.1 prints them, 6.8 and later bucket_expiry too)" "$out" ||
 	{ bad "no idx: $(grep '^# oracle' "$out")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f csv "$tmp/pre48.txt" >"$tmp/pre48.csv" 2>&2 || fails=1
-[ "$(grep '^timer_list,kernel,' "$tmp/pre48.csv" | cut -d, -f26-)" = "not checked: the trace's timer_start has no idx= and cpu=,,,," ] ||
+[ "$(grep '^timer_list,kernel,' "$tmp/pre48.csv" | cut -d, -f26-30)" = "not checked: the trace's timer_start has no idx= and cpu=,,,," ] ||
 	{ bad "no idx, csv: $(grep '^timer_list,kernel,' "$tmp/pre48.csv")"; fails=1; }
 "$bin" -r 1 -e heap --no-callgrind -f json "$tmp/pre48.txt" | python3 -c '
 import json, sys
@@ -689,4 +691,6 @@ grep -q "^# oracle disagrees: .*: kernel idx 511 bucket_expiry 4427087872, moder
 "$top/build/fuzz-trace" "$tmp/far.txt" >"$tmp/far.asan" 2>&1 ||
 	{ tail -n 20 "$tmp/far.asan" >&2; bad "hz250-far: fuzz-trace on the trace failed"; fails=1; }
 result $fails replay-oracle-hz
+# the traces people have: order, damage, no installs, conventions
+"$here/replay_check_order.sh" || fail=1
 exit $fail

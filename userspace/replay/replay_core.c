@@ -307,6 +307,9 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		return;
 	}
 	sh->wall = 0;
+	/* 6.18 says whether it was armed: not, though armed here, is a loss */
+	tr->was_armed_lost += ev->has_was_armed && !ev->was_armed && sh->ev.armed &&
+			      !sh->cancel;
 	if (!hr)
 		rp_or_start(tr, sh, ev);
 	vd = rp_take(tr, sh, TW_EV_START, ev, v);
@@ -388,37 +391,6 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 	rp_kernel_late(tr, s, ev->now, sh->ev.expires);
 }
 
-/*
- * A timer_list event whose jiffies are more than RP_MAX_JUMP from the
- * stream's clock is taken as corrupt: jiffies only move on, and the
- * wheels' advances cost in proportion to the span (hrtimers replay on the
- * heap and the reference only, whose cost does not depend on it). Its
- * reason says so if it is near the clock in 32 bits: a 32-bit kernel's
- * jiffies wrapped at 2^32 (not widened: see docs/replay.md).
- */
-static const char *rp_implausible(const struct rp_stream *s,
-				  const struct tp_event *ev, int *wrap32)
-{
-	unsigned long t;
-
-	*wrap32 = 0;
-	if (!s->has_clock)
-		return NULL;
-	if (ev->type == TP_TIMER_START && ev->has_timeout)
-		t = ev->expires - ev->timeout;
-	else if (ev->type == TP_TIMER_EXPIRE)
-		t = ev->now;
-	else
-		return NULL;
-	if (t - s->clock <= RP_MAX_JUMP || s->clock - t <= RP_MAX_JUMP)
-		return NULL;
-	/* near the clock in 32 bits: a 32-bit kernel's jiffies wrapped */
-	*wrap32 = (uint32_t)(t - s->clock) <= RP_MAX_JUMP ||
-		  (uint32_t)(s->clock - t) <= RP_MAX_JUMP;
-	return *wrap32 ? "jiffies wrapped at 2^32 (a 32-bit kernel: not supported)" :
-			 "time too far from the trace's clock";
-}
-
 static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
 {
 	if (n <= RP_LINES_KEPT)
@@ -490,10 +462,13 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	int hr, wrap32;
 
 	tr->lines++;
+	if (!tr->at_set)
+		tr->at = tr->lines;
 	kind = tp_parse_line(s, n, &ev);
 	if (!eol && kind != TP_BLANK) {
 		kind = TP_MALFORMED;
 		ev.why = "truncated: no end of line";
+		tr->cut = 1;
 	}
 	switch (kind) {
 	case TP_BLANK:
@@ -506,7 +481,7 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 		tr->lost_unknown += ev.lost_unknown;
 		return;
 	case TP_OTHER:
-		rp_keep(tr->other_line, ++tr->other, tr->lines);
+		rp_keep(tr->other_line, ++tr->other, tr->at);
 		return;
 	case TP_STACK:
 		tr->stack++;
@@ -514,18 +489,21 @@ void rp_line(struct rp_trace *tr, const char *s, size_t n, int eol)
 	case TP_MALFORMED:
 		if (++tr->malformed <= RP_LINES_KEPT)
 			tr->bad_why[tr->malformed - 1] = ev.why;
-		rp_keep(tr->bad_line, tr->malformed, tr->lines);
+		rp_keep(tr->bad_line, tr->malformed, tr->at);
 		return;
 	case TP_EVENT:
 		break;
 	}
 	hr = ev.type >= TP_HRTIMER_START;
+	rp_order_note(tr, &ev);
 	why = rp_implausible(&tr->st[hr], &ev, &wrap32);
+	if (!why)
+		why = rp_damaged(tr, &ev);
 	if (why) {
 		tr->wrap32 += wrap32;
 		if (++tr->malformed <= RP_LINES_KEPT)
 			tr->bad_why[tr->malformed - 1] = why;
-		rp_keep(tr->bad_line, tr->malformed, tr->lines);
+		rp_keep(tr->bad_line, tr->malformed, tr->at);
 		return;
 	}
 	tr->count[ev.type]++;
@@ -650,6 +628,8 @@ void rp_calibrate(struct rp_trace *tr, const char *buf, size_t len)
 {
 	rp_each(tr, buf, len, rp_cal_least);
 	rp_hz_decide(tr);
+	tr->fit.has_ns = tr->has_hr_off;
+	tr->fit.ns_off = tr->hr_off;
 	if (tr->has_hr_off)
 		rp_each(tr, buf, len, rp_cal_ahead);
 }

@@ -85,8 +85,8 @@ static int rp_hz_cmp(const void *a, const void *b)
  * median offset (jiffies less seconds * hz), into *share, and the seconds
  * those span, into *span. off[] and sorted[] have room for every time.
  */
-static void rp_hz_fit(const struct rp_hz *h, unsigned int hz, double *off,
-		      double *sorted, double *share, double *span)
+static double rp_hz_fit(const struct rp_hz *h, unsigned int hz, double *off,
+			double *sorted, double *share, double *span)
 {
 	double med, slack = RP_HZ_SLACK * hz;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -107,6 +107,7 @@ static void rp_hz_fit(const struct rp_hz *h, unsigned int hz, double *off,
 	}
 	*share = (double)in / h->times;
 	*span = in ? ((double)hi - lo) * 1e-9 : 0;
+	return med;
 }
 
 /**
@@ -153,10 +154,19 @@ void rp_hz_decide(struct rp_trace *tr)
 			h->best_span = span;
 		}
 	}
-	free(off);
 	if (h->fits != 1)
 		h->told = 0;
 	h->hz = h->set ? h->set : h->told ? h->told : RP_HZ_DEFAULT;
+	/* the clock the damage checks hold each event's jiffies against */
+	if (off) {
+		score = rp_hz_fit(h, h->hz, off, off + h->times, &share, &span);
+		tr->fit.has_j = share >= RP_HZ_FIT && span >= RP_HZ_SPAN;
+		tr->fit.ts0 = h->ts0;
+		tr->fit.j0 = (double)h->j0 + score;
+		tr->fit.hz = h->hz;
+		tr->fit.j_slack = h->hz / 10 > 4 ? h->hz / 10 : 4;
+	}
+	free(off);
 	rp_hz_free(h);
 }
 
@@ -180,8 +190,8 @@ void rp_hz_report(FILE *out, const struct rp_hz *h)
 	unsigned long long n = h->times;
 	unsigned int i;
 
-	fprintf(out, "# HZ %lu, %s", h->hz,
-	       h->set ? "as REPLAY_HZ sets (" : h->told ? "as " : "assumed: ");
+	fprintf(out, "# HZ %lu, %s%s%s", h->hz, h->set ? "as " : h->told ? "as " : "assumed: ",
+		h->set ? (h->set_by ? h->set_by : "REPLAY_HZ") : "", h->set ? " sets (" : "");
 	if (h->told) {
 		fprintf(out, "the trace tells: %.1f %% of its %llu timer_list times (jiffies against timestamps) fit %u a second within %.0f ms, over %.1f s",
 		       100 * h->fit, n, h->told, RP_HZ_SLACK * 1000, h->best_span);

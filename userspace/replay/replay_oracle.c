@@ -183,7 +183,7 @@ static void rp_or_keep(struct rp_trace *tr, const struct tp_event *ev,
 	if (o->n[RP_OR_DISAGREE] > RP_OR_KEPT)
 		return;
 	m = &o->miss[o->n[RP_OR_DISAGREE] - 1];
-	m->line = tr->lines;
+	m->line = tr->at;
 	m->ts_ns = ev->ts_ns;
 	m->ptr = ev->ptr;
 	m->expires = ev->expires;

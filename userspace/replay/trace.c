@@ -373,6 +373,12 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 		why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
 		if (!why && ev->softexpires > ev->expires)
 			why = "softexpires after expires";
+		/* 6.18: whether the hrtimer was armed when it was started */
+		if (!why && tp_field(f, n, "was_armed", &p, &pn) && pn == 1 &&
+		    (p[0] == '0' || p[0] == '1')) {
+			ev->has_was_armed = 1;
+			ev->was_armed = p[0] == '1';
+		}
 	}
 	return why;
 }

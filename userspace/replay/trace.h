@@ -87,6 +87,8 @@ enum tp_form {
  *	A/B" header says were overwritten (B - A)
  * @lost_unknown: TP_LOST: the line gives no count ("[LOST EVENTS]",
  *	"[EVENTS DROPPED]")
+ * @was_armed: hrtimer_start (6.18 and later): the hrtimer was armed when
+ *	it was started, when @has_was_armed
  * @why: TP_MALFORMED: a static string saying why
  */
 struct tp_event {
@@ -114,6 +116,7 @@ struct tp_event {
 	int has_baseclk;
 	uint64_t lost;
 	int lost_unknown;
+	int was_armed, has_was_armed;
 	const char *why;
 };
 
