@@ -144,6 +144,18 @@ cat "$work/choosing.err"
 head -n 20 "$work/choosing.diff"
 res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make compare)" $chrc
 
+# 2e. The docs: every path of the checkout that README.md, docs/ and
+# results/README.md name exists; every engine list in them is the
+# registry's (engines/list.h; scripts/doc-engines.py --write mends them).
+python3 "$TWHEEL_ROOT/scripts/doc-paths.py" "$TWHEEL_ROOT" >"$work/docpaths.log" 2>&1
+dprc=$?
+[ $dprc -eq 0 ] || head -n 20 "$work/docpaths.log"
+res "every path the docs name is in the tree (scripts/doc-paths.py)" $dprc
+python3 "$TWHEEL_ROOT/scripts/doc-engines.py" "$TWHEEL_ROOT" >"$work/docengines.log" 2>&1
+derc=$?
+[ $derc -eq 0 ] || head -n 20 "$work/docengines.log"
+res "every engine list in the docs is the registry's (scripts/doc-engines.py)" $derc
+
 # 3. KUnit in QEMU: every case counts.
 "$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
 krc=$?
