@@ -48,8 +48,27 @@
 #include "readout/twheel_compare.h"
 #include "readout/twheel_debugfs.h"
 #include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_softirq.h"
+#include "shadow/twheel_shadow.h"
 #include "driver/twheel_tick.h"
+
+/*
+ * The one table of runners: each runner's ops by its id (the order of
+ * twheel_runner_names[]). Assembled here, above every layer that provides
+ * a runner: the runner layer's engines and kernel timers, the shadow.
+ */
+static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
+	/* every engine of the registry (engines/list.h) */
+#define TW_RUNNER_OPS_AT(NAME, ...) \
+	[TWHEEL_##NAME] = &tw_engine_runner_ops_of[TWHEEL_##NAME]
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_RUNNER_OPS_AT(NAME, name, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+#undef TW_RUNNER_OPS_AT
+	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
+	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
+	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
+};
 
 static unsigned int percpu;
 module_param(percpu, uint, 0444);
@@ -400,10 +419,10 @@ static int __init twheel_init(void)
 	ret = tw_config_parse(&mp, &tw_cfg, &mask, &nohz);
 	if (ret)
 		return ret;
-	ret = tw_runners_init(mask, &tw_cfg);
+	ret = tw_runners_init(mask, &tw_cfg, tw_runner_impl);
 	if (ret)
 		return ret;
-	tw_tick_init(tick_jiffies, nohz, pull);
+	tw_tick_init(tick_jiffies, nohz, pull, tw_cfg.percpu);
 	tw_softirq_init();
 	tw_root = debugfs_create_dir("twheel", NULL);
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);

@@ -44,7 +44,7 @@
 #include <linux/spinlock.h>
 #include "runner/twheel_compat.h"
 #include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 
 static struct hrtimer tw_tick;
@@ -111,6 +111,7 @@ static ktime_t tw_period;
 static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
 static bool tw_pull;
+static bool tw_percpu;	/* percpu=1: the CPUs' ticks may pull */
 static u64 tw_wakeups;
 /* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
 
@@ -554,18 +555,21 @@ void tw_tick_show(struct seq_file *m)
  * @nohz: sleep until our engines' next event instead (tick=nohz)
  * @pull: with @nohz and per-CPU instances, the CPUs awake expire the
  *	timers of the CPUs asleep (pull=, the pull model: struct tw_group)
+ * @percpu: our engines have per-CPU instances (percpu=1)
  *
  * Also hands the runner layer the overload guard (struct
  * tw_workload.starved) and the first planned sleep. Module init, before
  * tw_tick_start().
  */
-void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull)
+void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
+		  bool percpu)
 {
 	unsigned int cpu;
 
 	tw_tick_jiffies = tick_jiffies;
 	tw_nohz = nohz;
 	tw_pull = pull;
+	tw_percpu = percpu;
 	tw_wl.planned = tick_jiffies;
 	tw_wl.starved = tw_guard_starved;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);

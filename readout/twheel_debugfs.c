@@ -17,7 +17,7 @@
 #include <linux/uaccess.h>
 #include "readout/twheel_debugfs.h"
 #include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 
 static const struct tw_config *tw_cfg;	/* the module's parameters */

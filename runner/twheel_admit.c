@@ -253,7 +253,7 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 	ret = tw_runners_admit_count(p, mask);
 	if (ret)
 		return ret;
-	n = tw_wl_cpus(p, cpu_at);
+	n = tw_wl_cpus(p, tw_wl.percpu, cpu_at);
 	if (n < 0)
 		return n;
 

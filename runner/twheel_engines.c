@@ -21,7 +21,7 @@
 #include "engines/registry.h"
 
 #define CREATE_TRACE_POINTS
-#include "readout/twheel_trace.h"
+#include "runner/twheel_trace.h"
 
 struct tw_engine_timer {
 	struct tw_wtimer w;

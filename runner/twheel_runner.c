@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel runner layer: the one table of runners, and what every runner
+ * twheel runner layer: the runners the module runs (twheel_main.c assembles
+ * their table of ops), and what every runner
  * does alike: arming with a lateness estimate, the accounting of a run,
  * re-arming, the tick's activity ops (remote ones too: a timer of another
  * CPU's instance, which a re-arm moves), load, start, disarm and reset.
@@ -18,23 +19,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "runner/twheel_runner.h"
-#include "shadow/twheel_shadow.h"
-
-/*
- * The one place that decides each runner's behaviour: its index (the
- * order of twheel_runner_names) and its ops.
- */
-static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
-	/* every engine of the registry (engines/list.h) */
-#define TW_ENGINE_RUNNER_AT(NAME, ...) \
-	[TWHEEL_##NAME] = &tw_engine_runner_ops_of[TWHEEL_##NAME]
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENGINE_RUNNER_AT(NAME, name, path, exact),
-#include "engines/list.h"
-#undef TWHEEL_ENGINE
-	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
-	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
-	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
-};
 
 struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 unsigned long tw_runner_mask;		/* runners the module runs */
@@ -61,25 +45,28 @@ struct tw_runner *tw_runner_next(int *i)
  * tw_runners_init() - set up the runners the module runs
  * @mask: the runners, by id (engines=)
  * @cfg: the module's parameters, handed to each runner's init op
+ * @impl: each runner's ops, by id: the one table of runners, which the
+ *	module assembles (the shadow's ops come from the layer above this one)
  *
- * Names each runner, gives it its ops and lock, calls its init op and adds
+ * Names each runner, gives it its ops (from @impl) and lock, calls its init op and adds
  * it to tw_runner_mask; with @cfg->percpu an engine runner gets its
  * per-CPU instances too (tw_runner_inst_init()). Module init: may sleep.
  *
  * Return: 0, or the first init op's error; then every runner set up so far
  * is released again and none is left set up.
  */
-int tw_runners_init(unsigned long mask, const struct tw_config *cfg)
+int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
+		    const struct tw_runner_ops *const *impl)
 {
 	struct tw_runner *r;
 	int i, ret;
 
-	tw_percpu = cfg->percpu;
+	tw_wl.percpu = cfg->percpu;
 	for_each_set_bit(i, &mask, TWHEEL_NR_RUNNERS) {
 		r = &tw_runners[i];
 		r->name = twheel_runner_names[i];
 		r->id = i;
-		r->ops = tw_runner_impl[i];
+		r->ops = impl[i];
 		r->caps = r->ops->caps;
 		r->st = &r->own_st;
 		spin_lock_init(&r->lock);
@@ -487,7 +474,7 @@ void tw_runners_tick_cpus(struct cpumask *m)
 	unsigned int i;
 
 	cpumask_clear(m);
-	if (tw_percpu)
+	if (tw_wl.percpu)
 		cpumask_copy(m, cpu_online_mask);
 	for (i = 0; i < tw_wl.ncpus; i++)
 		cpumask_set_cpu(tw_wl.cpu_at[i], m);
@@ -821,7 +808,7 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 	int i, n;
 	u32 k;
 
-	n = tw_wl_cpus(p, cpu_at);
+	n = tw_wl_cpus(p, tw_wl.percpu, cpu_at);
 	if (n < 0)
 		return n;
 	tw_for_each_runner(r) {

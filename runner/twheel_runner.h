@@ -412,6 +412,9 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  *	it all (percpu=0 without cpus=)
  * @cpu_at: those CPUs, in order: a timer is owned by @cpu_at[i], i its
  *	twheel_wl_cpu_index(), and each CPU's tick runs its ops
+ * @percpu: percpu=1: engine runners have per-CPU instances and a load
+ *	spreads over every online CPU unless cpus= says otherwise; from the
+ *	config, by tw_runners_init()
  *
  * The driver sits above the runners: it writes @planned and sets @starved,
  * so that the runner layer reads what it needs without calling up.
@@ -427,20 +430,19 @@ struct tw_workload {
 	bool (*starved)(void);
 	unsigned int ncpus;
 	unsigned int cpu_at[TWHEEL_MAX_CPUS];
+	bool percpu;
 };
 
 extern struct tw_workload tw_wl;
 extern struct mutex tw_ctl;
 extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 extern unsigned long tw_runner_mask;
-extern bool tw_percpu;
 
 extern const struct tw_runner_ops tw_engine_runner_ops;
 /* Every engine runner's ops by the engine's kind (runner/twheel_engines.c). */
 extern const struct tw_runner_ops tw_engine_runner_ops_of[TWHEEL_NR_KINDS];
 extern const struct tw_runner_ops tw_timer_list_runner_ops;
 extern const struct tw_runner_ops tw_hrtimer_runner_ops;
-extern const struct tw_runner_ops tw_shadow_runner_ops;
 
 /* The runner at or after index *i that the module runs, or NULL. */
 struct tw_runner *tw_runner_next(int *i);
@@ -518,7 +520,8 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);
 
 int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 		    unsigned long *mask, bool *nohz);
-int tw_runners_init(unsigned long mask, const struct tw_config *cfg);
+int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
+		    const struct tw_runner_ops *const *impl);
 void tw_runners_release(void);
 
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
@@ -533,7 +536,8 @@ void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		      struct tw_run_stats *rs, bool *active);
 int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg);
 void tw_runner_inst_release(struct tw_runner *r);
-int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at);
+int tw_wl_cpus(const struct twheel_params *p, bool percpu,
+	       unsigned int *cpu_at);
 
 void tw_runners_tick(unsigned long now);
 void tw_runners_cpu_advance(unsigned int cpu, unsigned long now);
