@@ -43,6 +43,7 @@
 #include <linux/uaccess.h>
 #include "engines/hash.h"
 #include "engines/hash_vec.h"
+#include "engines/modern.h"
 #include "engines/simple.h"
 #include "driver/twheel_bench.h"
 #include "readout/twheel_compare.h"

@@ -13,6 +13,8 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
+#include "engines/entry.h"
+#include "engines/classic.h"
 #include "engines/hash.h"
 
 /*

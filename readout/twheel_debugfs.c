@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "engines/modern.h"
 #include "readout/twheel_debugfs.h"
 #include "runner/twheel_runner.h"
 #include "runner/twheel_softirq.h"

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "engines/hash.h"
+#include "engines/modern.h"
 #include "runner/twheel_runner.h"
 
 /*

@@ -18,6 +18,7 @@
 #include <linux/smp.h>
 #include "runner/twheel_runner.h"
 #include "runner/twheel_engines.h"
+#include "engines/feed.h"
 #include "engines/registry.h"
 
 #define CREATE_TRACE_POINTS

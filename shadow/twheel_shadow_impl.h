@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include "engines/modern.h"
 #include "runner/twheel_hist.h"
 #include "runner/twheel_runner.h"
 #include "shadow/twheel_shadow.h"
