@@ -48,7 +48,7 @@
 #include "driver/twheel_bench.h"
 #include "readout/twheel_compare.h"
 #include "readout/twheel_debugfs.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
 #include "shadow/twheel_shadow.h"
 #include "driver/twheel_tick.h"

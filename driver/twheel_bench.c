@@ -14,7 +14,7 @@
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include "driver/twheel_bench.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 

@@ -43,7 +43,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include "runner/twheel_compat.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 

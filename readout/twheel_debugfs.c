@@ -17,7 +17,7 @@
 #include <linux/uaccess.h>
 #include "engines/modern.h"
 #include "readout/twheel_debugfs.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 

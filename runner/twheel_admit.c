@@ -13,7 +13,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 
 /*
  * The demand of a workload on each runner comes in closed form from its

@@ -15,7 +15,7 @@
 #include <linux/string.h>
 #include "engines/hash.h"
 #include "engines/modern.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 
 /*
  * engines=: a comma-separated list of runner names into a mask; "all".

@@ -16,7 +16,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_engines.h"
 #include "engines/feed.h"
 #include "engines/registry.h"

@@ -16,7 +16,7 @@
 #include <linux/ktime.h>
 #include <linux/timer.h>
 #include "runner/twheel_compat.h"
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
 
 struct tw_ktimer {

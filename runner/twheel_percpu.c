@@ -31,7 +31,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 
 /**
  * tw_runner_lock_counted() - take a per-CPU instance's lock, counted

@@ -18,7 +18,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 
 struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 unsigned long tw_runner_mask;		/* runners the module runs */

@@ -50,6 +50,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
+#include "runner/twheel_state.h"
 #include "shadow/twheel_shadow_impl.h"
 #include "runner/twheel_softirq.h"
 
