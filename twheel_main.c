@@ -3,31 +3,11 @@
  * twheel module: its parameters, init and exit, the control state machine
  * and the control file /sys/kernel/debug/twheel/control.
  *
- * The module's files, from the bottom up:
- *   twheel_core.c        the engine-independent operations (twheel.h)
- *   engines/             the engines, one file each: pure data structures
- *   twheel_workload.c    workloads and their demand (pure)
- *   twheel_parse.c       the control language (pure)
- *   twheel_hist.c        histograms
- *   twheel_config.c      the module's parameters checked, into a config
- *   twheel_runner.c      the runner layer: one table of runners and what
- *                        they all do alike (twheel_runner.h)
- *   twheel_admit.c       admission: what a load asks of the machine
- *   twheel_engines.c     our engines as runners
- *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
- *   twheel_vec.c         hash_vec's arrays, allocated in process context
- *   twheel_ktimers.c     the kernel's timer_list and hrtimer as runners
- *   twheel_softirq.c     probes timing the kernel's timer softirqs
- *   twheel_shadow*.c     the shadow: the kernel's timer_list traffic,
- *                        taken by probes into a ring (_ring), mirrored
- *                        into every engine (_twins)
- *   twheel_tick.c        the driver's tick
- *   twheel_bench.c       op cost
- *   twheel_compare.c     comparison rows, debugfs "compare"
- *   twheel_debugfs.c     debugfs "stats", "levels", "<runner>/occupancy"
+ * The map of the module's files and layers is docs/hacking.md.
  *
  * Locking: tw_ctl (a mutex) serialises control commands and the read-outs
- * that need a stable state; each runner has a spinlock (twheel_runner.h).
+ * that need a stable state (twheel_state.h); each runner has a spinlock
+ * (twheel_runner.h).
  * Workload timers are freed only with the tick cancelled and every kernel
  * timer cancelled synchronously, so no callback can touch them.
  */
