@@ -296,6 +296,42 @@ static inline unsigned long tw_cw_range_pick(const struct twheel_engine *e,
 				    TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS);
 }
 
+/*
+ * The timing of cascades, which every engine that moves timers between its
+ * levels keeps the same way (struct twheel_engine's clock_ns, cascade_ns
+ * and on_cascade). Around one slot's cascade: tw_cascade_begin() reads the
+ * lent clock only when the cascade is traced, and tw_cascade_end() counts
+ * the cascade and the timers it moved, and traces it with the ns it took
+ * (0 if not measured). Around all the cascades of one jiffy:
+ * tw_cascades_begin() and tw_cascades_end() add their time to
+ * cascade_ns while a clock is lent.
+ */
+static inline u64 tw_cascade_begin(const struct twheel_engine *e)
+{
+	return e->on_cascade && e->clock_ns ? e->clock_ns() : 0;
+}
+
+static inline void tw_cascade_end(struct twheel_engine *e, u64 t0,
+				  unsigned int lvl, unsigned int slot,
+				  unsigned int moved)
+{
+	e->st.cascades++;
+	e->st.cascaded += moved;
+	if (e->on_cascade)
+		e->on_cascade(e, lvl, slot, moved, t0 ? e->clock_ns() - t0 : 0);
+}
+
+static inline u64 tw_cascades_begin(const struct twheel_engine *e)
+{
+	return e->clock_ns ? e->clock_ns() : 0;
+}
+
+static inline void tw_cascades_end(struct twheel_engine *e, u64 t0)
+{
+	if (e->clock_ns)
+		e->cascade_ns += e->clock_ns() - t0;
+}
+
 static inline void tw_engine_init(struct twheel_engine *e,
 				  const struct twheel_ops *ops,
 				  unsigned long clk, unsigned int nr_levels)
