@@ -58,9 +58,16 @@ help:
 	@echo 'make replay TRACE=f  a kernel timer trace through every engine, ARGS= its options (scripts/record-trace.sh --host records one)'
 	@echo 'make help            this list'
 
+# Through kbuild when there is a kernel tree to ask (it knows every folder
+# the objects went to); else the same by hand, folder by folder.
+TW_DIRS := . engines runner driver shadow readout kunit
 clean:
-	rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers \
-		kunit/*.o kunit/.*.cmd engines/*.o engines/.*.cmd .tmp_versions
+ifneq ($(wildcard $(KDIR)/Makefile),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+else
+	rm -rf modules.order Module.symvers .tmp_versions \
+		$(foreach d,$(TW_DIRS),$(d)/*.o $(d)/.*.cmd $(d)/*.ko $(d)/*.mod $(d)/*.mod.c)
+endif
 
 # Everything: packages, builds (W=1, sparse, Debian 6.1 and 6.12 headers),
 # checkpatch, KUnit in QEMU, the module in a booted guest.

@@ -1,61 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * twheel - timer wheels side by side.
+ * twheel - timer wheels side by side: the engine contract.
  *
- * The engine contract, and the map of the module.
+ * An engine is a pure data structure: it never reads a clock, never locks,
+ * never prints and never allocates, so twheel_core.c and engines/ build as
+ * user-space C too (userspace/: fuzzing, instruction counts, trace
+ * replay). Time is an argument: an engine's clock (clk) is the next jiffy
+ * it will process, and twheel_advance(e, now) processes every jiffy from
+ * clk up to and including now. Timers that fell due are collected inside
+ * the engine and handed out one by one by twheel_pop(); the caller runs
+ * the callbacks with no engine lock held (a callback may re-arm itself or
+ * delete others). A collected timer not popped yet is still pending:
+ * twheel_del() takes it back and it never runs, as with timer_list.
  *
- * Layers, a folder each, each calling only the ones below it
- * (scripts/cycles.py checks that no two files call or include each other):
+ * Locking: an engine has no lock of its own; its runner's spinlock
+ * (struct tw_runner.lock) guards it, dropped around each callback.
  *
- *   twheel_main.c  the module: parameters, init/exit, the control state
- *                  machine, the control file
- *   readout/       debugfs, the compare table, the kernel's softirq
- *                  durations, the tracepoints (twheel_trace.h)
- *   driver/        the hrtimer soft tick (periodic or until the next
- *                  event), catch-up, the overload guard; the op-cost bench
- *   shadow/        the live shadow of the kernel's own timer traffic;
- *                  twheel_events.c, the pure model of what a timer
- *                  tracepoint event means, which the replay asks too
- *   runner/        one runner type behind struct tw_runner_ops, one set of
- *                  counters and histograms; the runners: our engines
- *                  (twheel_engines.c), the kernel's timer_list and hrtimer
- *                  (twheel_ktimers.c); workloads, admission, the module
- *                  parameters' checks
- *   engines/       this contract's engines, pure data structures, and
- *                  list.h, the one list of them; twheel_core.c is what
- *                  they share
- *
- * The engines never read a clock, never lock, never print and never
- * allocate: twheel_core.c and engines/ also build as user-space C
- * (userspace/: fuzzing, instruction counts, trace replay), and so does
- * shadow/twheel_events.c, as pure. Time is always an
- * argument: an engine's clock (clk) is the next jiffy it will process, and
- * twheel_advance(e, now) processes every jiffy from clk up to and including
- * now. Timers that became due are collected inside the engine and handed
- * out one by one with twheel_pop(); the caller runs the callbacks, with no
- * engine lock held (a callback may re-arm itself or delete others). A
- * collected timer that has not been popped yet is still pending:
- * twheel_del() takes it back and it never runs (the kernel's timer_list
- * behaves the same way).
- *
- * Locking: an engine has no lock of its own. Its runner's spinlock
- * (struct tw_runner.lock) guards it: taken with bottom halves off in
- * process context, plainly in the driver's tick (softirq), dropped around
- * each callback. Read-outs walk an engine under that lock. With percpu=1
- * an engine runner has an instance per CPU (runner/twheel_percpu.c), each
- * a runner with its own engine and lock, advanced by its CPU's own tick;
- * a timer re-armed from another CPU (remote=) moves to that CPU's
- * instance with both locks held, the lower CPU's first, out of one
- * engine by twheel_detach() and into the other.
- *
- * Where to add what (docs/hacking.md has the steps):
- * - an engine: engines/<name>.c and .h (its struct twheel_ops: guarantee,
- *   state, constructor, operations), one line in engines/list.h (the one
- *   list of engines), kunit/<name>_test.c, its fuzz model
- *   (userspace/fuzz/models/<name>.c), its row in docs/engines.md;
- * - a runner: a struct tw_runner_ops and its id in runner/twheel_workload.h;
- * - a stats key: the runner's show op, or the runner layer's counters;
- * - a workload: runner/twheel_workload.c (its parameters, deltas, re-arms).
+ * The map of the code, its layers (each using only those below it, which
+ * scripts/cycles.py enforces) and where to add an engine, a runner, a
+ * stats key or a workload: docs/hacking.md.
  */
 #ifndef TWHEEL_H
 #define TWHEEL_H
@@ -118,16 +81,9 @@ typedef void (*twheel_run_fn)(struct twheel_timer *t, unsigned long jiffy,
  * @expires: the absolute jiffy it was last armed for
  * @function: its callback, run by the caller after twheel_pop()
  *
- * The classic wheel links a timer through @list (FIFO slots, as 2.6 did),
- * the modern wheel through @entry (an hlist, as the kernel does now), both
- * with @bucket; the ratas engine @entry in a slot and @list once collected
- * (its @bucket is TWHEEL_COLLECTED then); the reference engine uses @node,
- * the heap @due and @heap_idx, the engines of slots or lists @hash_link
- * and @rounds (TW_HASH_COLLECTED while collected), the volt engine @volt_link,
- * @volt_slot and @volt_cancelled, the hash_vec engine @hash_link, @vec_slot
- * and @vec_idx. A timer belongs to one engine at a time, so they share
- * storage and the timer stays as small as the kernel's timer_list (40
- * bytes on 64-bit). Set it up with
+ * Each engine uses the members named for it above. A timer belongs to
+ * one engine at a time, so they share storage and the timer stays as
+ * small as the kernel's timer_list (40 bytes on 64-bit). Set it up with
  * twheel_timer_setup() for the engine it is to be armed on.
  */
 struct twheel_timer {
@@ -178,26 +134,11 @@ enum twheel_kind {
 	TWHEEL_NR_KINDS,
 };
 
-/* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
-#define TW_TVR_BITS		8
-#define TW_TVN_BITS		6
-#define TW_TVR_SIZE		BIT(TW_TVR_BITS)
-#define TW_TVN_SIZE		BIT(TW_TVN_BITS)
-#define TW_CLASSIC_LEVELS	5
-#define TW_CLASSIC_BUCKETS	(TW_TVR_SIZE + 4 * TW_TVN_SIZE)
-/* Largest delta the classic wheel files; larger ones are clamped to it. */
-#define TW_CLASSIC_MAX_DELTA	0xffffffffUL
-
-/* Modern (Linux >= 4.8) wheel: 64 buckets a level, granularity x8 a level. */
-#define TW_LVL_BITS		6
-#define TW_LVL_SIZE		BIT(TW_LVL_BITS)
-#define TW_LVL_CLK_SHIFT	3
-#define TW_MODERN_MAX_LEVELS	9
-#define TW_MODERN_BUCKETS	(TW_LVL_SIZE * TW_MODERN_MAX_LEVELS)
-/* The kernel's depth: 9 levels when HZ > 100, else 8. */
-#define TW_MODERN_DEFAULT_DEPTH	(HZ > 100 ? 9 : 8)
-
-#define TWHEEL_MAX_LEVELS	TW_MODERN_MAX_LEVELS
+/*
+ * The most levels an engine has (the modern wheel's 9): the size of the
+ * per-level arrays of twheel_count() and the read-outs.
+ */
+#define TWHEEL_MAX_LEVELS	9
 
 /**
  * struct twheel_stats - the counters every engine keeps
@@ -316,42 +257,7 @@ struct twheel_config {
 	unsigned int keep;
 };
 
-struct seq_file;
-struct spinlock;
-
-/**
- * struct twheel_feed_ops - how the module feeds an engine memory it asks for
- * @size: bytes of the feed's state, which the caller allocates
- * @init: sets the feed up for engine @e (set up, seen by no one else yet)
- *	and stocks the engine; process context; 0 or -ENOMEM (nothing kept)
- * @set_lock: the lock that guards the engine from now on (the runner's)
- * @refill: gives the engine what it asks for and frees what it hands back;
- *	process context, no lock held; 0 or -ENOMEM
- * @kick: after an operation or a tick, lock held: refills later (a work
- *	item) if the engine asks
- * @release: takes every array back and frees it; nothing armed
- * @short_of_room: lock held: an arm may be refused now for memory a
- *	@refill would give
- * @prefill: before a scratch engine's clock runs: stocks it for as many
- *	timers as @timers says, spread over 64 slots, so it asks for nothing
- *	meanwhile
- * @show: its lines of the engine's stats
- *
- * The engines never allocate: one that needs memory as it is armed (hash_vec)
- * asks for it, and this is the module's side, engines/<name>_feed.c, built
- * into the module only (the user-space tools feed it their way).
- */
-struct twheel_feed_ops {
-	size_t size;
-	int (*init)(void *feed, struct twheel_engine *e);
-	void (*set_lock)(void *feed, struct spinlock *lock);
-	int (*refill)(void *feed);
-	void (*kick)(void *feed);
-	void (*release)(void *feed);
-	bool (*short_of_room)(void *feed);
-	int (*prefill)(void *feed, unsigned int timers);
-	void (*show)(struct seq_file *m, void *feed);
-};
+struct twheel_feed_ops;
 
 /**
  * struct twheel_ops - what makes an engine one kind of engine
@@ -539,77 +445,15 @@ struct twheel_run {
 	bool stopped;
 };
 
-/*
- * The entries' runs (engines/run.c): each engine with fast paths has its
- * own, tw_<name>_entry_run() (TWHEEL_FAST_ENTRY_OPS()); the others share
- * twheel_ops_run() (TWHEEL_GENERIC_ENTRY).
- */
-#define TW_ENTRY_RUN_OF_FAST(name)	tw_##name##_entry_run,
-#define TW_ENTRY_RUN_OF_SLOW(...)
-#define TW_ENTRY_RUN_OF(path, name, ...)	TW_ENTRY_RUN_OF_##path(name)
-twheel_entry_run_fn
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_ENTRY_RUN_OF(path, name, NAME, exact)
-#include "engines/list.h"
-#undef TWHEEL_ENGINE
-	twheel_ops_run;
-
 unsigned long twheel_count(const struct twheel_engine *e,
 			   unsigned long *per_level);
 void twheel_purge(struct twheel_engine *e);
+twheel_entry_run_fn twheel_ops_run;
 bool twheel_detach(struct twheel_engine *e, struct twheel_timer *t);
 
 /* Level of a bucket index, for occupancy read-outs. */
 unsigned int twheel_bucket_level(const struct twheel_engine *e,
 				 unsigned int bucket);
-
-/* The modern wheel's geometry, in jiffies (for any depth). */
-static inline unsigned int tw_lvl_shift(unsigned int lvl)
-{
-	return lvl * TW_LVL_CLK_SHIFT;
-}
-
-static inline unsigned long tw_lvl_gran(unsigned int lvl)
-{
-	return 1UL << tw_lvl_shift(lvl);
-}
-
-/* First delta filed in level lvl (lvl >= 1). */
-static inline unsigned long tw_lvl_start(unsigned int lvl)
-{
-	return (unsigned long)(TW_LVL_SIZE - 1) << tw_lvl_shift(lvl - 1);
-}
-
-/**
- * struct twheel_level_info - one row of the modern wheel's level table
- * @level: the level
- * @offset: its first bucket index
- * @gran: its granularity, jiffies
- * @start: first jiffy of its range as the kernel's table gives it,
- *	64 * 8^(n-1) (0 for level 0)
- * @end: last jiffy of that range, 64 * 8^n - 1
- * @gran_ms: @gran in ms, truncated
- * @start_ms: @start in ms, truncated
- * @end_ms: @end in ms, truncated
- * @table_end_ms: the range's end exactly as the comment at the top of the
- *	kernel's kernel/time/timer.c prints it (its tables for HZ 100, 250,
- *	300 and 1000, quirks included; other HZ follow the same rules)
- * @file_lo: the smallest delta the wheel really files in this level
- * @file_hi: the largest (ULONG_MAX on the last level: the clamp)
- */
-struct twheel_level_info {
-	unsigned int level;
-	unsigned int offset;
-	unsigned long gran;
-	unsigned long start;
-	unsigned long end;
-	u64 gran_ms, start_ms, end_ms;
-	u64 table_end_ms;
-	unsigned long file_lo;
-	unsigned long file_hi;
-};
-
-void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
-		       struct twheel_level_info *li);
 
 /*
  * Every engine's ops, twheel_<name>_ops in its engines/<name>.c, and the
@@ -631,17 +475,11 @@ int twheel_create(const struct twheel_ops *ops, void *state,
 		  void *storage, struct twheel_engine **ep);
 
 /*
- * The operations. twheel_add() and the others make one indirect call
- * through the engine's ops (twheel_ops.entry, const, as the kernel keeps
- * its ops tables), whatever the number of engines; the kind is decided
- * once, when the engine is set up. An engine with fast paths has its
- * inlined code there, out of line, and a run of its own with them inline
- * (twheel_run(): one indirect call for the whole run); any other has the
- * engine-independent twheel_ops_add() and the others (twheel_core.c,
- * engines/run.c). A caller that knows the kind at compile time can inline
- * the fast paths themselves: twheel_add_as() and the others in
- * engines/registry.h. Each is documented at its twheel_ops_ counterpart,
- * which behaves the same.
+ * The operations: one indirect call each, through the engine's const
+ * twheel_ops.entry (an engine's inlined fast paths out of line, or the
+ * engine-independent twheel_ops_*(); engines/entry.h). A caller that knows
+ * the kind at compile time inlines them: twheel_add_as() and the others,
+ * engines/registry.h. Each is documented at its twheel_ops_ counterpart.
  */
 
 /**
@@ -755,101 +593,6 @@ static inline unsigned long twheel_run_until(struct twheel_engine *e,
 					     twheel_run_fn fn, void *arg)
 {
 	return twheel_run(e, now, fn, arg, NULL);
-}
-
-/*
- * TWHEEL_FAST_PATHS(name): in engines/<name>.h of an engine with fast
- * paths, after its inlined tw_<name>_add(), _del(), _mod(), _pop() and
- * _step() (one jiffy, the clock's own), which take what
- * tw_<name>_fast_of(e) gives: the same as tw_<name>_fast_add() and the
- * others, taking the engine, for twheel_add_as() (engines/registry.h) and
- * TWHEEL_FAST_ENTRY().
- */
-#define TWHEEL_FAST_PATHS(name)							\
-static __always_inline int tw_##name##_fast_add(struct twheel_engine *e,	\
-						struct twheel_timer *t,		\
-						unsigned long expires)		\
-{										\
-	return tw_##name##_add(tw_##name##_fast_of(e), t, expires);		\
-}										\
-static __always_inline bool tw_##name##_fast_del(struct twheel_engine *e,	\
-						 struct twheel_timer *t)	\
-{										\
-	return tw_##name##_del(tw_##name##_fast_of(e), t);			\
-}										\
-static __always_inline bool tw_##name##_fast_mod(struct twheel_engine *e,	\
-						 struct twheel_timer *t,	\
-						 unsigned long expires)		\
-{										\
-	return tw_##name##_mod(tw_##name##_fast_of(e), t, expires);		\
-}										\
-static __always_inline struct twheel_timer *					\
-tw_##name##_fast_pop(struct twheel_engine *e)					\
-{										\
-	return tw_##name##_pop(tw_##name##_fast_of(e));						\
-}										\
-static __always_inline bool tw_##name##_fast_advance(struct twheel_engine *e,	\
-						     unsigned long now)		\
-{										\
-	if (now != e->clk)							\
-		return twheel_ops_advance(e, now);				\
-	e->st.advances++;							\
-	e->st.jiffies++;							\
-	return tw_##name##_step(tw_##name##_fast_of(e));			\
-}
-
-/*
- * TWHEEL_FAST_ENTRY(name): in engines/<name>.c of an engine with fast
- * paths, its fast paths out of line, for its ops' .entry (given by
- * TWHEEL_FAST_ENTRY_OPS(name)): what twheel_add() and the others call.
- */
-#define TWHEEL_FAST_ENTRY(name)							\
-static int tw_##name##_entry_add(struct twheel_engine *e,			\
-				 struct twheel_timer *t, unsigned long x)	\
-{										\
-	return tw_##name##_fast_add(e, t, x);					\
-}										\
-static bool tw_##name##_entry_del(struct twheel_engine *e,			\
-				  struct twheel_timer *t)			\
-{										\
-	return tw_##name##_fast_del(e, t);					\
-}										\
-static bool tw_##name##_entry_mod(struct twheel_engine *e,			\
-				  struct twheel_timer *t, unsigned long x)	\
-{										\
-	return tw_##name##_fast_mod(e, t, x);					\
-}										\
-static struct twheel_timer *tw_##name##_entry_pop(struct twheel_engine *e)	\
-{										\
-	return tw_##name##_fast_pop(e);						\
-}										\
-static bool tw_##name##_entry_advance(struct twheel_engine *e,			\
-				      unsigned long now)			\
-{										\
-	return tw_##name##_fast_advance(e, now);				\
-}
-
-/*
- * The entry of an engine whose TWHEEL_FAST_ENTRY() is in its file; its run
- * is engines/run.c's.
- */
-#define TWHEEL_FAST_ENTRY_OPS(name) {					\
-	.add		= tw_##name##_entry_add,			\
-	.del		= tw_##name##_entry_del,			\
-	.mod		= tw_##name##_entry_mod,			\
-	.pop		= tw_##name##_entry_pop,			\
-	.advance	= tw_##name##_entry_advance,			\
-	.run		= tw_##name##_entry_run,			\
-}
-
-/* The entry of an engine without fast paths: the ops composed. */
-#define TWHEEL_GENERIC_ENTRY {						\
-	.add		= twheel_ops_add,				\
-	.del		= twheel_ops_del,				\
-	.mod		= twheel_ops_mod,				\
-	.pop		= twheel_ops_pop,				\
-	.advance	= twheel_ops_advance,				\
-	.run		= twheel_ops_run,				\
 }
 
 #endif /* TWHEEL_H */

@@ -3,31 +3,11 @@
  * twheel module: its parameters, init and exit, the control state machine
  * and the control file /sys/kernel/debug/twheel/control.
  *
- * The module's files, from the bottom up:
- *   twheel_core.c        the engine-independent operations (twheel.h)
- *   engines/             the engines, one file each: pure data structures
- *   twheel_workload.c    workloads and their demand (pure)
- *   twheel_parse.c       the control language (pure)
- *   twheel_hist.c        histograms
- *   twheel_config.c      the module's parameters checked, into a config
- *   twheel_runner.c      the runner layer: one table of runners and what
- *                        they all do alike (twheel_runner.h)
- *   twheel_admit.c       admission: what a load asks of the machine
- *   twheel_engines.c     our engines as runners
- *   twheel_engines_show.c  their read-outs: stats' engine part, occupancy
- *   twheel_vec.c         hash_vec's arrays, allocated in process context
- *   twheel_ktimers.c     the kernel's timer_list and hrtimer as runners
- *   twheel_softirq.c     probes timing the kernel's timer softirqs
- *   twheel_shadow*.c     the shadow: the kernel's timer_list traffic,
- *                        taken by probes into a ring (_ring), mirrored
- *                        into every engine (_twins)
- *   twheel_tick.c        the driver's tick
- *   twheel_bench.c       op cost
- *   twheel_compare.c     comparison rows, debugfs "compare"
- *   twheel_debugfs.c     debugfs "stats", "levels", "<runner>/occupancy"
+ * The map of the module's files and layers is docs/hacking.md.
  *
  * Locking: tw_ctl (a mutex) serialises control commands and the read-outs
- * that need a stable state; each runner has a spinlock (twheel_runner.h).
+ * that need a stable state (twheel_state.h); each runner has a spinlock
+ * (twheel_runner.h).
  * Workload timers are freed only with the tick cancelled and every kernel
  * timer cancelled synchronously, so no callback can touch them.
  */
@@ -43,13 +23,33 @@
 #include <linux/uaccess.h>
 #include "engines/hash.h"
 #include "engines/hash_vec.h"
+#include "engines/modern.h"
 #include "engines/simple.h"
 #include "driver/twheel_bench.h"
 #include "readout/twheel_compare.h"
 #include "readout/twheel_debugfs.h"
-#include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_state.h"
+#include "runner/twheel_softirq.h"
+#include "shadow/twheel_shadow.h"
 #include "driver/twheel_tick.h"
+
+/*
+ * The one table of runners: each runner's ops by its id (the order of
+ * twheel_runner_names[]). Assembled here, above every layer that provides
+ * a runner: the runner layer's engines and kernel timers, the shadow.
+ */
+static const struct tw_runner_ops *const tw_runner_impl[TWHEEL_NR_RUNNERS] = {
+	/* every engine of the registry (engines/list.h) */
+#define TW_RUNNER_OPS_AT(NAME, ...) \
+	[TWHEEL_##NAME] = &tw_engine_runner_ops_of[TWHEEL_##NAME]
+#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_RUNNER_OPS_AT(NAME, name, path, exact),
+#include "engines/list.h"
+#undef TWHEEL_ENGINE
+#undef TW_RUNNER_OPS_AT
+	[TWHEEL_TIMER_LIST]	= &tw_timer_list_runner_ops,
+	[TWHEEL_HRTIMER]	= &tw_hrtimer_runner_ops,
+	[TWHEEL_SHADOW]		= &tw_shadow_runner_ops,
+};
 
 static unsigned int percpu;
 module_param(percpu, uint, 0444);
@@ -400,10 +400,10 @@ static int __init twheel_init(void)
 	ret = tw_config_parse(&mp, &tw_cfg, &mask, &nohz);
 	if (ret)
 		return ret;
-	ret = tw_runners_init(mask, &tw_cfg);
+	ret = tw_runners_init(mask, &tw_cfg, tw_runner_impl);
 	if (ret)
 		return ret;
-	tw_tick_init(tick_jiffies, nohz, pull);
+	tw_tick_init(tick_jiffies, nohz, pull, tw_cfg.percpu);
 	tw_softirq_init();
 	tw_root = debugfs_create_dir("twheel", NULL);
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);

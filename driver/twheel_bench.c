@@ -14,8 +14,8 @@
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include "driver/twheel_bench.h"
-#include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_state.h"
+#include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 
 #define TW_BENCH_BATCH		1024

@@ -8,7 +8,8 @@
 
 struct seq_file;
 
-void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull);
+void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
+		  bool percpu);
 void tw_tick_show(struct seq_file *m);
 void tw_tick_show_guard(struct seq_file *m);
 bool tw_guard_starved(void);

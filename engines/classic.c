@@ -64,21 +64,17 @@ static bool tw_classic_cascade(struct twheel_classic *c, unsigned int lvl)
 	struct twheel_timer *t, *tmp;
 	LIST_HEAD(moving);
 	unsigned int n = 0;
-	u64 t0 = 0;
+	u64 t0;
 
 	if (!__test_and_clear_bit(idx, c->pending_map))
 		return false;
-	if (e->on_cascade && e->clock_ns)
-		t0 = e->clock_ns();
+	t0 = tw_cascade_begin(e);
 	list_replace_init(c->vec + idx, &moving);
 	list_for_each_entry_safe(t, tmp, &moving, list) {
 		tw_classic_link(c, t, tw_classic_index(t->expires, e->clk));
 		n++;
 	}
-	e->st.cascades++;
-	e->st.cascaded += n;
-	if (e->on_cascade)
-		e->on_cascade(e, lvl, slot, n, t0 ? e->clock_ns() - t0 : 0);
+	tw_cascade_end(e, t0, lvl, slot, n);
 	return true;
 }
 
@@ -100,34 +96,33 @@ static bool tw_classic_cascades(struct twheel_classic *c)
 }
 
 /*
- * Jiffy clk: cascade, then collect tv1's slot. True if it collected; *work
- * tells whether it did anything at all.
+ * Jiffy clk: cascade, then collect tv1's slot. True if it collected. With
+ * @count, a jiffy that had any work counts in st.events (the fast path's
+ * one-jiffy advance; twheel_ops_advance() counts its own).
  */
-static bool tw_classic_process_clk(struct twheel_classic *c, bool *work)
+static bool tw_classic_process_clk(struct twheel_classic *c, bool count)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned int idx = e->clk & (TW_TVR_SIZE - 1);
+	bool cascaded = false, collected;
 
-	if (!idx && e->clock_ns) {
-		u64 t0 = e->clock_ns();
+	if (!idx) {
+		u64 t0 = tw_cascades_begin(e);
 
-		*work = tw_classic_cascades(c);
-		e->cascade_ns += e->clock_ns() - t0;
-	} else {
-		*work = !idx && tw_classic_cascades(c);
+		cascaded = tw_classic_cascades(c);
+		tw_cascades_end(e, t0);
 	}
-	if (!test_bit(idx, c->pending_map))
-		return false;
-	tw_classic_collect_slot(c, idx);
-	*work = true;
-	return true;
+	collected = test_bit(idx, c->pending_map);
+	if (collected)
+		tw_classic_collect_slot(c, idx);
+	if (count && (cascaded || collected))
+		e->st.events++;
+	return collected;
 }
 
 static bool tw_classic_process(struct twheel_engine *e)
 {
-	bool work;
-
-	return tw_classic_process_clk(to_classic(e), &work);
+	return tw_classic_process_clk(to_classic(e), false);
 }
 
 /**
@@ -142,11 +137,7 @@ static bool tw_classic_process(struct twheel_engine *e)
  */
 bool twheel_classic_tick(struct twheel_classic *c)
 {
-	bool work, collected = tw_classic_process_clk(c, &work);
-
-	if (work)
-		c->e.st.events++;
-	return collected;
+	return tw_classic_process_clk(c, true);
 }
 EXPORT_SYMBOL_GPL(twheel_classic_tick);
 

@@ -18,6 +18,17 @@
 #define TWHEEL_ENGINES_CLASSIC_H
 
 #include "twheel.h"
+#include "engines/entry.h"
+
+/* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
+#define TW_TVR_BITS		8
+#define TW_TVN_BITS		6
+#define TW_TVR_SIZE		BIT(TW_TVR_BITS)
+#define TW_TVN_SIZE		BIT(TW_TVN_BITS)
+#define TW_CLASSIC_LEVELS	5
+#define TW_CLASSIC_BUCKETS	(TW_TVR_SIZE + 4 * TW_TVN_SIZE)
+/* Largest delta the classic wheel files; larger ones are clamped to it. */
+#define TW_CLASSIC_MAX_DELTA	0xffffffffUL
 
 /**
  * struct twheel_classic - the classic (Linux 2.6) cascading wheel

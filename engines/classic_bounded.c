@@ -135,22 +135,18 @@ static unsigned int tw_classic_bounded_spread(struct twheel_classic_bounded *c,
 	unsigned int idx = tw_classic_bounded_offset(lvl) + slot;
 	unsigned int r = tw_classic_bounded_count_of(c, idx), m, i;
 	struct twheel_timer *t;
-	u64 t0 = 0;
+	u64 t0;
 
 	if (!r || tw_classic_bounded_due(c, lvl, s, r, clk))
 		return 0;
-	if (e->on_cascade && e->clock_ns)
-		t0 = e->clock_ns();
+	t0 = tw_cascade_begin(e);
 	m = DIV_ROUND_UP(r, tw_classic_bounded_window_end(lvl, s) - clk + 1);
 	for (i = 0; i < m; i++) {
 		t = list_first_entry(c->vec + idx, struct twheel_timer, list);
 		tw_classic_bounded_unlink(c, t);
 		tw_classic_bounded_link(c, t, tw_classic_bounded_index(t->expires, clk));
 	}
-	e->st.cascades++;
-	e->st.cascaded += m;
-	if (e->on_cascade)
-		e->on_cascade(e, lvl, slot, m, t0 ? e->clock_ns() - t0 : 0);
+	tw_cascade_end(e, t0, lvl, slot, m);
 	return m;
 }
 
@@ -167,38 +163,35 @@ static bool tw_classic_bounded_spreads(struct twheel_classic_bounded *c)
 
 /*
  * Jiffy clk: spread, then collect level 0's slot; then the jiffy from
- * which the fast path must come back here. True if it collected; *work
- * tells whether it did anything at all.
+ * which the fast path must come back here. True if it collected. With
+ * @count, a jiffy that had any work counts in st.events (the fast path's
+ * one-jiffy advance; twheel_ops_advance() counts its own).
  */
-static bool tw_classic_bounded_process_clk(struct twheel_classic_bounded *c, bool *work)
+static bool tw_classic_bounded_process_clk(struct twheel_classic_bounded *c,
+					   bool count)
 {
 	struct twheel_engine *e = &c->e;
 	unsigned long clk = e->clk, lap_end = (clk | (TW_TVR_SIZE - 1)) + 1;
 	unsigned int idx = clk & (TW_BOUNDED_L0_SLOTS - 1);
+	u64 t0 = tw_cascades_begin(e);
+	bool spread, collected;
 
-	if (e->clock_ns) {
-		u64 t0 = e->clock_ns();
-
-		*work = tw_classic_bounded_spreads(c);
-		if (*work)
-			e->cascade_ns += e->clock_ns() - t0;
-	} else {
-		*work = tw_classic_bounded_spreads(c);
-	}
+	spread = tw_classic_bounded_spreads(c);
+	if (spread)
+		tw_cascades_end(e, t0);
 	c->spread_at = clk + 1 + tw_classic_bounded_spread_next(c, clk + 1,
 							  lap_end - clk - 1, false);
-	if (!test_bit(idx, c->pending_map))
-		return false;
-	tw_classic_bounded_collect_slot(c, idx);
-	*work = true;
-	return true;
+	collected = test_bit(idx, c->pending_map);
+	if (collected)
+		tw_classic_bounded_collect_slot(c, idx);
+	if (count && (spread || collected))
+		e->st.events++;
+	return collected;
 }
 
 static bool tw_classic_bounded_process(struct twheel_engine *e)
 {
-	bool work;
-
-	return tw_classic_bounded_process_clk(to_bounded(e), &work);
+	return tw_classic_bounded_process_clk(to_bounded(e), false);
 }
 
 /**
@@ -213,11 +206,7 @@ static bool tw_classic_bounded_process(struct twheel_engine *e)
  */
 bool twheel_classic_bounded_tick(struct twheel_classic_bounded *c)
 {
-	bool work, collected = tw_classic_bounded_process_clk(c, &work);
-
-	if (work)
-		c->e.st.events++;
-	return collected;
+	return tw_classic_bounded_process_clk(c, true);
 }
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_tick);
 

@@ -13,6 +13,8 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 #include "twheel.h"
+#include "engines/entry.h"
+#include "engines/classic.h"
 #include "engines/hash.h"
 
 /*
@@ -262,6 +264,66 @@ static inline unsigned int tw_hash_nr_buckets(const struct twheel_engine *e)
 }
 
 /*
+ * The ops the hashed wheels (hash, hash_sorted, simple: a struct
+ * twheel_hash each) share; each has its own way to file a timer and to
+ * scan the clock's slot.
+ */
+static inline struct twheel_hash *tw_hash_wheel(const struct twheel_engine *e)
+{
+	return container_of(e, struct twheel_hash, e);
+}
+
+static inline void tw_hash_wheel_dequeue(struct twheel_engine *e,
+					 struct twheel_timer *t)
+{
+	struct twheel_hash *h = tw_hash_wheel(e);
+
+	tw_slots_dequeue(e, h->slots, h->map, t);
+}
+
+/* The jiffy at the clock scanned; true if it collected (the list grew). */
+static __always_inline bool
+tw_hash_wheel_process(struct twheel_engine *e,
+		      void (*scan)(struct twheel_engine *e))
+{
+	const struct list_head *tail = tw_hash_wheel(e)->collected.prev;
+
+	scan(e);
+	return tw_hash_wheel(e)->collected.prev != tail;
+}
+
+static inline unsigned long tw_hash_wheel_count(const struct twheel_engine *e,
+						unsigned long *per_level)
+{
+	const struct twheel_hash *h = tw_hash_wheel(e);
+
+	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
+}
+
+/*
+ * Every non-empty slot is work: due timers, rounds to count down (hash) or
+ * a head to look at (hash_sorted).
+ */
+static inline unsigned long
+tw_hash_wheel_next_event(const struct twheel_engine *e, unsigned long limit)
+{
+	const struct twheel_hash *h = tw_hash_wheel(e);
+
+	return min(tw_level_next(h->map, h->bits, 0, e->clk), limit);
+}
+
+static inline struct twheel_timer *tw_hash_wheel_pop(struct twheel_engine *e)
+{
+	return tw_slots_pop(&tw_hash_wheel(e)->collected);
+}
+
+/* twheel_ops.storage_size of the wheels of cfg->slots slots (hash, hash_sorted) */
+static inline size_t tw_hash_wheel_storage_size(const struct twheel_config *cfg)
+{
+	return twheel_hash_storage_size(cfg->slots);
+}
+
+/*
  * A range pick for wheels whose levels start at 2^base jiffies and grow by
  * 2^step up to 2^top: the latest multiple in [lo, hi] of the coarsest level
  * start the range holds a multiple of, else hi. A timer due at such a
@@ -292,6 +354,42 @@ static inline unsigned long tw_cw_range_pick(const struct twheel_engine *e,
 {
 	return tw_levels_range_pick(lo, hi, TW_TVR_BITS, TW_TVN_BITS,
 				    TW_TVR_BITS + (TW_CLASSIC_LEVELS - 2) * TW_TVN_BITS);
+}
+
+/*
+ * The timing of cascades, which every engine that moves timers between its
+ * levels keeps the same way (struct twheel_engine's clock_ns, cascade_ns
+ * and on_cascade). Around one slot's cascade: tw_cascade_begin() reads the
+ * lent clock only when the cascade is traced, and tw_cascade_end() counts
+ * the cascade and the timers it moved, and traces it with the ns it took
+ * (0 if not measured). Around all the cascades of one jiffy:
+ * tw_cascades_begin() and tw_cascades_end() add their time to
+ * cascade_ns while a clock is lent.
+ */
+static inline u64 tw_cascade_begin(const struct twheel_engine *e)
+{
+	return e->on_cascade && e->clock_ns ? e->clock_ns() : 0;
+}
+
+static inline void tw_cascade_end(struct twheel_engine *e, u64 t0,
+				  unsigned int lvl, unsigned int slot,
+				  unsigned int moved)
+{
+	e->st.cascades++;
+	e->st.cascaded += moved;
+	if (e->on_cascade)
+		e->on_cascade(e, lvl, slot, moved, t0 ? e->clock_ns() - t0 : 0);
+}
+
+static inline u64 tw_cascades_begin(const struct twheel_engine *e)
+{
+	return e->clock_ns ? e->clock_ns() : 0;
+}
+
+static inline void tw_cascades_end(struct twheel_engine *e, u64 t0)
+{
+	if (e->clock_ns)
+		e->cascade_ns += e->clock_ns() - t0;
 }
 
 static inline void tw_engine_init(struct twheel_engine *e,

@@ -119,12 +119,11 @@ static unsigned int tw_erlang_move(struct twheel_erlang *er)
 	unsigned int idx = TW_ERLANG_SOON_SIZE + slot, moved = 0;
 	struct twheel_timer *t;
 	struct hlist_node *n;
-	u64 t0 = 0;
+	u64 t0;
 
 	if (hlist_empty(&er->slots[idx]))
 		return 0;
-	if (e->on_cascade && e->clock_ns)
-		t0 = e->clock_ns();
+	t0 = tw_cascade_begin(e);
 	hlist_for_each_entry_safe(t, n, &er->slots[idx], entry) {
 		if (t->expires - e->clk >= TW_ERLANG_SOON_SIZE)
 			continue;	/* a later revolution: kept */
@@ -135,10 +134,7 @@ static unsigned int tw_erlang_move(struct twheel_erlang *er)
 	}
 	if (!moved)
 		return 0;
-	e->st.cascades++;
-	e->st.cascaded += moved;
-	if (e->on_cascade)
-		e->on_cascade(e, 1, slot, moved, t0 ? e->clock_ns() - t0 : 0);
+	tw_cascade_end(e, t0, 1, slot, moved);
 	return moved;
 }
 
@@ -161,10 +157,9 @@ static bool tw_erlang_process(struct twheel_engine *e)
 		t->bucket = TWHEEL_COLLECTED;
 	list_splice_tail_init(&er->at_once, &er->collected);
 	if (!(e->clk & (TW_ERLANG_LATER_GRAN - 1))) {
-		t0 = e->clock_ns ? e->clock_ns() : 0;
+		t0 = tw_cascades_begin(e);
 		tw_erlang_move(er);
-		if (e->clock_ns)
-			e->cascade_ns += e->clock_ns() - t0;
+		tw_cascades_end(e, t0);
 	}
 	/* newest first in the slot: each to the front, so oldest first */
 	hlist_for_each_entry_safe(t, n, &er->slots[idx], entry) {

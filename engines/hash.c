@@ -19,12 +19,6 @@ static struct twheel_hash *to_hash(const struct twheel_engine *e)
 	return container_of(e, struct twheel_hash, e);
 }
 
-static unsigned int tw_hash_bucket_of(const struct twheel_engine *e,
-				      unsigned long expires)
-{
-	return TWHEEL_NO_BUCKET;
-}
-
 /*
  * The slot of expires mod slots, first visited at the clock plus the
  * delta's remainder: the turns left after that visit are the rounds. A
@@ -46,13 +40,6 @@ static void tw_hash_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 	__set_bit(idx, h->map);
 }
 
-static void tw_hash_dequeue(struct twheel_engine *e, struct twheel_timer *t)
-{
-	struct twheel_hash *h = to_hash(e);
-
-	tw_slots_dequeue(e, h->slots, h->map, t);
-}
-
 /* Walks the clock's slot: due timers are collected, the others wait a turn. */
 static void tw_hash_scan(struct twheel_engine *e)
 {
@@ -70,35 +57,9 @@ static void tw_hash_scan(struct twheel_engine *e)
 		__clear_bit(idx, h->map);
 }
 
-/* The jiffy at the clock; true if it collected a timer (the list grew). */
 static bool tw_hash_process(struct twheel_engine *e)
 {
-	const struct list_head *tail = to_hash(e)->collected.prev;
-
-	tw_hash_scan(e);
-	return to_hash(e)->collected.prev != tail;
-}
-
-static unsigned long tw_hash_count(const struct twheel_engine *e,
-				   unsigned long *per_level)
-{
-	const struct twheel_hash *h = to_hash(e);
-
-	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
-}
-
-/* Every non-empty slot is work: due timers, or rounds to count down. */
-static unsigned long tw_hash_next_event(const struct twheel_engine *e,
-					unsigned long limit)
-{
-	const struct twheel_hash *h = to_hash(e);
-
-	return min(tw_level_next(h->map, h->bits, 0, e->clk), limit);
-}
-
-static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
-{
-	return tw_slots_pop(&to_hash(e)->collected);
+	return tw_hash_wheel_process(e, tw_hash_scan);
 }
 
 /*
@@ -109,12 +70,6 @@ static struct twheel_timer *tw_hash_pop(struct twheel_engine *e)
 static unsigned long tw_hash_max_timers(const struct twheel_engine *e)
 {
 	return (unsigned long)TW_STRAIGHT_MAX_TIMERS * tw_hash_nr_buckets(e);
-}
-
-/* twheel_ops.storage_size */
-static size_t tw_hash_storage_size(const struct twheel_config *cfg)
-{
-	return twheel_hash_storage_size(cfg->slots);
 }
 
 /* twheel_ops.init */
@@ -131,16 +86,16 @@ const struct twheel_ops twheel_hash_ops = {
 	.setup		= tw_slots_setup,
 	.pending	= tw_slots_pending,
 	.enqueue	= tw_hash_enqueue,
-	.dequeue	= tw_hash_dequeue,
-	.bucket_of	= tw_hash_bucket_of,
+	.dequeue	= tw_hash_wheel_dequeue,
+	.bucket_of	= tw_no_bucket_of,
 	.process	= tw_hash_process,
-	.count		= tw_hash_count,
-	.next_event	= tw_hash_next_event,
-	.pop		= tw_hash_pop,
+	.count		= tw_hash_wheel_count,
+	.next_event	= tw_hash_wheel_next_event,
+	.pop		= tw_hash_wheel_pop,
 	.guarantee	= "exact",
 	.size		= sizeof(struct twheel_hash),
 	.offset		= offsetof(struct twheel_hash, e),
-	.storage_size	= tw_hash_storage_size,
+	.storage_size	= tw_hash_wheel_storage_size,
 	.init		= tw_hash_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.buckets	= tw_hash_buckets,

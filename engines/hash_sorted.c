@@ -18,12 +18,6 @@ static struct twheel_hash *to_hs(const struct twheel_engine *e)
 	return &container_of(e, struct twheel_hash_sorted, wheel.e)->wheel;
 }
 
-static unsigned int tw_hs_bucket_of(const struct twheel_engine *e,
-				    unsigned long expires)
-{
-	return TWHEEL_NO_BUCKET;
-}
-
 /*
  * Into the slot of its expiry (the clock's if past, where it sorts first),
  * after the last timer that expires no later: walked from the slot's end,
@@ -39,13 +33,6 @@ static void tw_hs_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 	t->rounds = 0;
 	tw_sorted_insert(&h->slots[idx], t);
 	__set_bit(idx, h->map);
-}
-
-static void tw_hs_dequeue(struct twheel_engine *e, struct twheel_timer *t)
-{
-	struct twheel_hash *h = to_hs(e);
-
-	tw_slots_dequeue(e, h->slots, h->map, t);
 }
 
 /* Collects the clock's slot's head while it is due; the rest wait. */
@@ -64,35 +51,9 @@ static void tw_hs_scan(struct twheel_engine *e)
 	__clear_bit(idx, h->map);
 }
 
-/* The jiffy at the clock; true if it collected a timer (the list grew). */
 static bool tw_hs_process(struct twheel_engine *e)
 {
-	const struct list_head *tail = to_hs(e)->collected.prev;
-
-	tw_hs_scan(e);
-	return to_hs(e)->collected.prev != tail;
-}
-
-static unsigned long tw_hs_count(const struct twheel_engine *e,
-				 unsigned long *per_level)
-{
-	const struct twheel_hash *h = to_hs(e);
-
-	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
-}
-
-/* Every non-empty slot is a look at its head (it may not be due yet). */
-static unsigned long tw_hs_next_event(const struct twheel_engine *e,
-				      unsigned long limit)
-{
-	const struct twheel_hash *h = to_hs(e);
-
-	return min(tw_level_next(h->map, h->bits, 0, e->clk), limit);
-}
-
-static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
-{
-	return tw_slots_pop(&to_hs(e)->collected);
+	return tw_hash_wheel_process(e, tw_hs_scan);
 }
 
 /*
@@ -102,12 +63,6 @@ static struct twheel_timer *tw_hs_pop(struct twheel_engine *e)
 static unsigned long tw_hs_max_timers(const struct twheel_engine *e)
 {
 	return (unsigned long)TW_HASH_SORTED_PER_SLOT * tw_hash_nr_buckets(e);
-}
-
-/* twheel_ops.storage_size */
-static size_t tw_hash_sorted_storage_size(const struct twheel_config *cfg)
-{
-	return twheel_hash_storage_size(cfg->slots);
 }
 
 /* twheel_ops.init */
@@ -124,16 +79,16 @@ const struct twheel_ops twheel_hash_sorted_ops = {
 	.setup		= tw_slots_setup,
 	.pending	= tw_slots_pending,
 	.enqueue	= tw_hs_enqueue,
-	.dequeue	= tw_hs_dequeue,
-	.bucket_of	= tw_hs_bucket_of,
+	.dequeue	= tw_hash_wheel_dequeue,
+	.bucket_of	= tw_no_bucket_of,
 	.process	= tw_hs_process,
-	.count		= tw_hs_count,
-	.next_event	= tw_hs_next_event,
-	.pop		= tw_hs_pop,
+	.count		= tw_hash_wheel_count,
+	.next_event	= tw_hash_wheel_next_event,
+	.pop		= tw_hash_wheel_pop,
 	.guarantee	= "exact",
 	.size		= sizeof(struct twheel_hash_sorted),
 	.offset		= offsetof(struct twheel_hash_sorted, wheel.e),
-	.storage_size	= tw_hash_sorted_storage_size,
+	.storage_size	= tw_hash_wheel_storage_size,
 	.init		= tw_hash_sorted_create,
 	.entry		= TWHEEL_GENERIC_ENTRY,
 	.buckets	= tw_hash_buckets,

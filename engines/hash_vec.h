@@ -41,6 +41,7 @@
 #define TWHEEL_ENGINES_HASH_VEC_H
 
 #include "twheel.h"
+#include "engines/feed.h"
 
 /* Array sizes: order k holds 4 << k entries, k below TW_VEC_ORDERS. */
 #define TW_VEC_MIN_SHIFT	2

@@ -10,7 +10,7 @@
  * - NAME: the kind is TWHEEL_<NAME>;
  * - path: FAST if engines/<name>.h has inlined fast paths
  *   (tw_<name>_fast_add() and the others, see TWHEEL_FAST_PATHS() in
- *   twheel.h) that twheel_add_as() inlines for a caller that knows the
+ *   engines/entry.h) that twheel_add_as() inlines for a caller that knows the
  *   kind, else SLOW;
  * - exact: EXACT if the engine runs every timer it takes at exactly its
  *   jiffy, LATE if it may run one later (never earlier); the scripts'

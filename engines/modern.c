@@ -322,6 +322,8 @@ int twheel_modern_init(struct twheel_modern *m, unsigned long clk,
 {
 	unsigned int i;
 
+	/* the per-level arrays of the read-outs hold every level */
+	BUILD_BUG_ON(TW_MODERN_MAX_LEVELS > TWHEEL_MAX_LEVELS);
 	if (depth < 2 || depth > TW_MODERN_MAX_LEVELS)
 		return -EINVAL;
 	tw_engine_init(&m->e, &twheel_modern_ops, clk, depth);

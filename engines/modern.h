@@ -15,6 +15,65 @@
 #define TWHEEL_ENGINES_MODERN_H
 
 #include "twheel.h"
+#include "engines/entry.h"
+
+/* Modern (Linux >= 4.8) wheel: 64 buckets a level, granularity x8 a level. */
+#define TW_LVL_BITS		6
+#define TW_LVL_SIZE		BIT(TW_LVL_BITS)
+#define TW_LVL_CLK_SHIFT	3
+#define TW_MODERN_MAX_LEVELS	9
+#define TW_MODERN_BUCKETS	(TW_LVL_SIZE * TW_MODERN_MAX_LEVELS)
+/* The kernel's depth: 9 levels when HZ > 100, else 8. */
+#define TW_MODERN_DEFAULT_DEPTH	(HZ > 100 ? 9 : 8)
+
+/* The modern wheel's geometry, in jiffies (for any depth). */
+static inline unsigned int tw_lvl_shift(unsigned int lvl)
+{
+	return lvl * TW_LVL_CLK_SHIFT;
+}
+
+static inline unsigned long tw_lvl_gran(unsigned int lvl)
+{
+	return 1UL << tw_lvl_shift(lvl);
+}
+
+/* First delta filed in level lvl (lvl >= 1). */
+static inline unsigned long tw_lvl_start(unsigned int lvl)
+{
+	return (unsigned long)(TW_LVL_SIZE - 1) << tw_lvl_shift(lvl - 1);
+}
+
+/**
+ * struct twheel_level_info - one row of the modern wheel's level table
+ * @level: the level
+ * @offset: its first bucket index
+ * @gran: its granularity, jiffies
+ * @start: first jiffy of its range as the kernel's table gives it,
+ *	64 * 8^(n-1) (0 for level 0)
+ * @end: last jiffy of that range, 64 * 8^n - 1
+ * @gran_ms: @gran in ms, truncated
+ * @start_ms: @start in ms, truncated
+ * @end_ms: @end in ms, truncated
+ * @table_end_ms: the range's end exactly as the comment at the top of the
+ *	kernel's kernel/time/timer.c prints it (its tables for HZ 100, 250,
+ *	300 and 1000, quirks included; other HZ follow the same rules)
+ * @file_lo: the smallest delta the wheel really files in this level
+ * @file_hi: the largest (ULONG_MAX on the last level: the clamp)
+ */
+struct twheel_level_info {
+	unsigned int level;
+	unsigned int offset;
+	unsigned long gran;
+	unsigned long start;
+	unsigned long end;
+	u64 gran_ms, start_ms, end_ms;
+	u64 table_end_ms;
+	unsigned long file_lo;
+	unsigned long file_hi;
+};
+
+void twheel_level_info(unsigned int hz, unsigned int depth, unsigned int lvl,
+		       struct twheel_level_info *li);
 
 /**
  * struct twheel_modern - the modern (Linux >= 4.8) non-cascading wheel

@@ -70,12 +70,11 @@ static unsigned int tw_ratas_promote(struct twheel_ratas *r, unsigned int lvl)
 	struct hlist_node *n = head->first, *next;
 	struct twheel_timer *t;
 	unsigned int moved = 0;
-	u64 t0 = 0;
+	u64 t0;
 
 	if (!n)
 		return 0;
-	if (e->on_cascade && e->clock_ns)
-		t0 = e->clock_ns();
+	t0 = tw_cascade_begin(e);
 	head->first = NULL;
 	for (; n; n = next) {
 		next = n->next;
@@ -87,10 +86,7 @@ static unsigned int tw_ratas_promote(struct twheel_ratas *r, unsigned int lvl)
 		tw_ratas_link(r, t, tw_ratas_index(t->expires, e->clk));
 		moved++;
 	}
-	e->st.cascades++;
-	e->st.cascaded += moved;
-	if (e->on_cascade)
-		e->on_cascade(e, lvl, slot, moved, t0 ? e->clock_ns() - t0 : 0);
+	tw_cascade_end(e, t0, lvl, slot, moved);
 	return moved;
 }
 
@@ -115,10 +111,9 @@ static bool tw_ratas_process(struct twheel_engine *e)
 	u64 t0;
 
 	if (!(e->clk & (TW_RATAS_SIZE - 1))) {
-		t0 = e->clock_ns ? e->clock_ns() : 0;
+		t0 = tw_cascades_begin(e);
 		tw_ratas_promotions(r);
-		if (e->clock_ns)
-			e->cascade_ns += e->clock_ns() - t0;
+		tw_cascades_end(e, t0);
 	}
 	/* moved one by one, from an hlist onto a list: order kept */
 	for (n = head->first; n; n = next) {

@@ -40,6 +40,7 @@
 #define TWHEEL_ENGINES_RATAS_H
 
 #include "twheel.h"
+#include "engines/entry.h"
 
 #define TW_RATAS_BITS		8
 #define TW_RATAS_SIZE		BIT(TW_RATAS_BITS)

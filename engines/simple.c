@@ -17,12 +17,6 @@ static struct twheel_hash *to_simple(const struct twheel_engine *e)
 	return &container_of(e, struct twheel_simple, wheel.e)->wheel;
 }
 
-static unsigned int tw_simple_bucket_of(const struct twheel_engine *e,
-					unsigned long expires)
-{
-	return TWHEEL_NO_BUCKET;
-}
-
 /* A delta below MaxInterval, or an expiry already past. */
 static int tw_simple_admit(const struct twheel_engine *e,
 			   unsigned long expires)
@@ -56,13 +50,6 @@ static void tw_simple_enqueue(struct twheel_engine *e, struct twheel_timer *t)
 	__set_bit(idx, s->map);
 }
 
-static void tw_simple_dequeue(struct twheel_engine *e, struct twheel_timer *t)
-{
-	struct twheel_hash *s = to_simple(e);
-
-	tw_slots_dequeue(e, s->slots, s->map, t);
-}
-
 /* Everything in the clock's slot is due: no delta reaches a turn. */
 static void tw_simple_scan(struct twheel_engine *e)
 {
@@ -75,34 +62,9 @@ static void tw_simple_scan(struct twheel_engine *e)
 	__clear_bit(idx, s->map);
 }
 
-/* The jiffy at the clock; true if it collected a timer (the list grew). */
 static bool tw_simple_process(struct twheel_engine *e)
 {
-	const struct list_head *tail = to_simple(e)->collected.prev;
-
-	tw_simple_scan(e);
-	return to_simple(e)->collected.prev != tail;
-}
-
-static unsigned long tw_simple_count(const struct twheel_engine *e,
-				     unsigned long *per_level)
-{
-	const struct twheel_hash *h = to_simple(e);
-
-	return tw_lists_count(h->slots, h->mask + 1, &h->collected, per_level);
-}
-
-static unsigned long tw_simple_next_event(const struct twheel_engine *e,
-					  unsigned long limit)
-{
-	const struct twheel_hash *s = to_simple(e);
-
-	return min(tw_level_next(s->map, s->bits, 0, e->clk), limit);
-}
-
-static struct twheel_timer *tw_simple_pop(struct twheel_engine *e)
-{
-	return tw_slots_pop(&to_simple(e)->collected);
+	return tw_hash_wheel_process(e, tw_simple_scan);
 }
 
 /* twheel_ops.storage_size */
@@ -125,12 +87,12 @@ const struct twheel_ops twheel_simple_ops = {
 	.setup		= tw_slots_setup,
 	.pending	= tw_slots_pending,
 	.enqueue	= tw_simple_enqueue,
-	.dequeue	= tw_simple_dequeue,
-	.bucket_of	= tw_simple_bucket_of,
+	.dequeue	= tw_hash_wheel_dequeue,
+	.bucket_of	= tw_no_bucket_of,
 	.process	= tw_simple_process,
-	.count		= tw_simple_count,
-	.next_event	= tw_simple_next_event,
-	.pop		= tw_simple_pop,
+	.count		= tw_hash_wheel_count,
+	.next_event	= tw_hash_wheel_next_event,
+	.pop		= tw_hash_wheel_pop,
 	.admit		= tw_simple_admit,
 	.range_pick	= tw_simple_range_pick,
 	.guarantee	= "exact below its MaxInterval, refuses beyond (-ERANGE)",

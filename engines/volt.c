@@ -146,7 +146,7 @@ static void tw_volt_refile(struct twheel_volt *v, unsigned int lvl)
 	unsigned int slot = (e->clk >> (lvl * TW_VOLT_BITS)) & (TW_VOLT_SIZE - 1);
 	struct list_head *head;
 	unsigned int moved;
-	u64 t0 = 0;
+	u64 t0;
 
 	if (lvl == TW_VOLT_LEVELS) {
 		head = &v->overflow;
@@ -157,13 +157,9 @@ static void tw_volt_refile(struct twheel_volt *v, unsigned int lvl)
 	}
 	if (list_empty(head))
 		return;
-	if (e->on_cascade && e->clock_ns)
-		t0 = e->clock_ns();
+	t0 = tw_cascade_begin(e);
 	moved = tw_volt_sweep(v, head, true);
-	e->st.cascades++;
-	e->st.cascaded += moved;
-	if (e->on_cascade)
-		e->on_cascade(e, lvl, slot, moved, t0 ? e->clock_ns() - t0 : 0);
+	tw_cascade_end(e, t0, lvl, slot, moved);
 }
 
 /*
@@ -183,15 +179,14 @@ static bool tw_volt_process(struct twheel_engine *e)
 	u64 t0;
 
 	if (!idx) {
-		t0 = e->clock_ns ? e->clock_ns() : 0;
+		t0 = tw_cascades_begin(e);
 		lvl = clk ? __ffs(clk) / TW_VOLT_BITS : TW_VOLT_LEVELS;
 		lvl = min(lvl, TW_VOLT_LEVELS);
 		if (lvl == TW_VOLT_LEVELS && clk == v->overflow_next)
 			tw_volt_refile(v, lvl);
 		for (lvl = min(lvl, TW_VOLT_LEVELS - 1); lvl >= 1; lvl--)
 			tw_volt_refile(v, lvl);
-		if (e->clock_ns)
-			e->cascade_ns += e->clock_ns() - t0;
+		tw_cascades_end(e, t0);
 	}
 	v->occupied[0] &= ~BIT_ULL(idx);
 	tw_volt_sweep(v, &v->slots[idx], false);

@@ -46,6 +46,7 @@
 #define TWHEEL_ENGINES_VOLT_H
 
 #include "twheel.h"
+#include "engines/entry.h"
 
 #define TW_VOLT_BITS		6
 #define TW_VOLT_SIZE		BIT(TW_VOLT_BITS)

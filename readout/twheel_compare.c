@@ -15,8 +15,8 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include "readout/twheel_compare.h"
-#include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_state.h"
+#include "runner/twheel_softirq.h"
 
 /* The values a row holds. */
 enum tw_val {

@@ -15,9 +15,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "engines/modern.h"
 #include "readout/twheel_debugfs.h"
-#include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_state.h"
+#include "runner/twheel_softirq.h"
 #include "driver/twheel_tick.h"
 
 static const struct tw_config *tw_cfg;	/* the module's parameters */

@@ -13,7 +13,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 
 /*
  * The demand of a workload on each runner comes in closed form from its
@@ -253,7 +253,7 @@ int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
 	ret = tw_runners_admit_count(p, mask);
 	if (ret)
 		return ret;
-	n = tw_wl_cpus(p, cpu_at);
+	n = tw_wl_cpus(p, tw_wl.percpu, cpu_at);
 	if (n < 0)
 		return n;
 

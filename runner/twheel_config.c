@@ -14,7 +14,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "engines/hash.h"
-#include "runner/twheel_runner.h"
+#include "engines/modern.h"
+#include "runner/twheel_state.h"
 
 /*
  * engines=: a comma-separated list of runner names into a mask; "all".

@@ -5,6 +5,8 @@
  * plus an offset that wrap_secs sets), the driver's tick, the read-outs and
  * the tracepoints (twheel_trace.h), emitted around every call into the
  * engine: arm, modify, delete, each callback, each cascade, each tick.
+ * What an engine runner holds beside its timers (its engine's memory, its
+ * feed) and its calibration are twheel_engines_mem.c.
  */
 #include <linux/kernel.h>
 #include <linux/bottom_half.h>
@@ -16,12 +18,13 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include "runner/twheel_runner.h"
+#include "runner/twheel_state.h"
 #include "runner/twheel_engines.h"
+#include "engines/feed.h"
 #include "engines/registry.h"
 
 #define CREATE_TRACE_POINTS
-#include "readout/twheel_trace.h"
+#include "runner/twheel_trace.h"
 
 struct tw_engine_timer {
 	struct tw_wtimer w;
@@ -31,152 +34,6 @@ struct tw_engine_timer {
 static struct tw_engine_timer *tw_et(struct tw_wtimer *w)
 {
 	return container_of(w, struct tw_engine_timer, w);
-}
-
-static u64 tw_engine_clock_ns(void)
-{
-	return ktime_get_ns();
-}
-
-/* The engines' own arrays are sized by the user: no OOM killer, no warning. */
-#define TW_GFP_STORAGE	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
-
-/* The engine's feed, if it has one (twheel_ops.feed). */
-static const struct twheel_feed_ops *tw_feed(const struct tw_engine_runner *er)
-{
-	return er->e->ops->feed;
-}
-
-/* Frees what tw_engine_setup_kind() allocated. */
-static void tw_engine_free(struct tw_engine_runner *er)
-{
-	if (er->feed)
-		tw_feed(er)->release(er->feed);
-	kfree(er->feed);
-	kvfree(er->storage);
-	kvfree(er->state);
-	er->feed = NULL;
-	er->storage = NULL;
-	er->state = NULL;
-}
-
-/*
- * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS) through
- * the registry's one constructor, with its state and the storage it needs
- * allocated here, as its ops size it for the configuration: cap timers
- * (the heap's array), cfg->hash_slots (the hashed wheels' slots, and the
- * spare arrays hash_vec keeps), cfg->max_interval (simple's MaxInterval).
- * Process context.
- */
-static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
-				unsigned long clk, const struct tw_config *cfg,
-				unsigned int cap)
-{
-	const struct twheel_ops *ops = twheel_engine_ops[kind];
-	struct twheel_config ec = {
-		.depth = cfg->modern_depth,
-		.slots = cfg->hash_slots,
-		.max_interval = cfg->max_interval,
-		.cap = cap,
-		.keep = cfg->vec_keep,
-	};
-	size_t size = twheel_storage_size(ops, &ec);
-	int ret;
-
-	er->storage = NULL;
-	er->feed = NULL;
-	er->state = kvzalloc(ops->size, GFP_KERNEL);
-	if (!er->state)
-		return -ENOMEM;
-	if (size) {
-		er->storage = kvmalloc(size, TW_GFP_STORAGE);
-		if (!er->storage) {
-			kvfree(er->state);
-			return -ENOMEM;
-		}
-	}
-	ret = twheel_create(ops, er->state, clk, &ec, er->storage, &er->e);
-	if (!ret && ops->feed) {
-		er->feed = kzalloc(ops->feed->size, GFP_KERNEL);
-		ret = er->feed ? ops->feed->init(er->feed, er->e) : -ENOMEM;
-		if (ret) {
-			kfree(er->feed);
-			er->feed = NULL;
-		}
-	}
-	if (ret)
-		tw_engine_free(er);
-	return ret;
-}
-
-static int tw_engine_init(struct tw_runner *r, const struct tw_config *cfg)
-{
-	struct tw_engine_runner *er = kvzalloc(sizeof(*er), GFP_KERNEL);
-	int ret;
-
-	if (!er)
-		return -ENOMEM;
-	/* The first runner indices are the engine kinds. */
-	ret = tw_engine_setup_kind(er, r->id, jiffies + cfg->clock_offset, cfg, 0);
-	if (ret) {
-		kvfree(er);
-		return ret;
-	}
-	if (er->feed)
-		tw_feed(er)->set_lock(er->feed, &r->lock);
-	r->room_watch = er->feed;
-	er->cfg = *cfg;
-	er->e->clock_ns = tw_engine_clock_ns;
-	if (er->e->ops->cancel)
-		r->caps |= TW_CAP_LAZY;
-	er->clock_offset = cfg->clock_offset;
-	er->tick_jiffies = cfg->tick_jiffies;
-	r->priv = er;
-	r->st = &er->e->st;
-	return 0;
-}
-
-static void tw_engine_release(struct tw_runner *r)
-{
-	struct tw_engine_runner *er = r->priv;
-
-	tw_engine_free(er);
-	kvfree(er);
-	r->priv = NULL;
-}
-
-/*
- * Before a load of count timers: an engine with storage that grows (the
- * heap's array: each timer is in it at most once) gets room for them all.
- * Allocated here, with no lock held, and swapped in under the lock; it
- * never shrinks, so a load that fails later leaves room enough for the
- * workload still loaded. An engine with a feed (hash_vec) gets what it
- * asks for (it asks more as it is armed: tw_engine_make_room()).
- */
-static int tw_engine_reserve(struct tw_runner *r, u32 count)
-{
-	struct tw_engine_runner *er = tw_er(r);
-	const struct twheel_ops *ops = er->e->ops;
-	void *old, *slots;
-	size_t size;
-	int ret;
-
-	if (er->feed)
-		return tw_feed(er)->refill(er->feed);
-	size = ops->grow_size ? ops->grow_size(er->e, count) : 0;
-	if (!size)
-		return 0;
-	slots = kvmalloc(size, TW_GFP_STORAGE);
-	if (!slots)
-		return -ENOMEM;
-	spin_lock_bh(&r->lock);
-	ret = ops->grow(er->e, slots, count);
-	old = ret ? slots : er->storage;
-	if (!ret)
-		er->storage = slots;
-	spin_unlock_bh(&r->lock);
-	kvfree(old);
-	return ret;
 }
 
 /* A workload timer of an engine ran: its callback re-arms it. */
@@ -300,27 +157,6 @@ static void tw_engine_arm(struct tw_runner *r, struct tw_wtimer *w,
 static void tw_engine_del(struct tw_runner *r, struct tw_wtimer *w)
 {
 	tw_engine_del_as(r, w, TWHEEL_NR_KINDS);
-}
-
-/*
- * An engine with a feed (hash_vec): true while an arm may be refused for
- * memory not given yet; lock held, or the runner idle.
- */
-static bool tw_engine_needs_room(struct tw_runner *r)
-{
-	struct tw_engine_runner *er = tw_er(r);
-
-	return er->feed && tw_feed(er)->short_of_room(er->feed);
-}
-
-/* What it takes: process context, no lock held. */
-static int tw_engine_make_room(struct tw_runner *r)
-{
-	struct tw_engine_runner *er = tw_er(r);
-
-	if (!er->feed)
-		return 0;
-	return tw_feed(er)->refill(er->feed);
 }
 
 static bool tw_engine_pending(struct tw_runner *r, struct tw_wtimer *w)
@@ -527,83 +363,6 @@ static void tw_engine_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 	tw_engine_bench_op_as(r, w, op, delta, TWHEEL_NR_KINDS);
 }
 
-#define TW_CAL_TIMERS	1024
-
-static void tw_engine_cal_fn(struct twheel_timer *t)
-{
-}
-
-static void tw_engine_cal_run(struct twheel_timer *t, unsigned long jiffy,
-			      void *arg)
-{
-	t->function(t);
-}
-
-/*
- * A fed scratch engine (hash_vec) gets, before the clock runs, all the
- * calibration's arms take: TW_CAL_TIMERS timers over 64 slots.
- */
-static int tw_engine_cal_room(struct tw_engine_runner *cal)
-{
-	if (!cal->feed)
-		return 0;
-	return tw_feed(cal)->prefill(cal->feed, TW_CAL_TIMERS);
-}
-
-/*
- * Calibration on a scratch engine of the same kind: TW_CAL_TIMERS adds
- * over 64 jiffies, then their expiry, each under the lock as in the tick.
- */
-static int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c)
-{
-	struct tw_engine_runner *er = tw_er(r), *cal;
-	struct twheel_timer *t;
-	spinlock_t lock;	/* stands for the runner's lock */
-	u64 t0, t1, t2;
-	unsigned int i;
-
-	cal = kvzalloc(sizeof(*cal), GFP_KERNEL);
-	t = kvcalloc(TW_CAL_TIMERS, sizeof(*t), GFP_KERNEL);
-	if (!cal || !t) {
-		kvfree(cal);
-		kvfree(t);
-		return -ENOMEM;
-	}
-	spin_lock_init(&lock);
-	if (tw_engine_setup_kind(cal, r->id, 0, &er->cfg, TW_CAL_TIMERS)) {
-		kvfree(t);
-		kvfree(cal);
-		return -ENOMEM;
-	}
-	if (tw_engine_cal_room(cal)) {
-		tw_engine_free(cal);
-		kvfree(t);
-		kvfree(cal);
-		return -ENOMEM;
-	}
-	for (i = 0; i < TW_CAL_TIMERS; i++)
-		twheel_timer_setup(cal->e, &t[i], tw_engine_cal_fn);
-	local_bh_disable();
-	t0 = ktime_get_ns();
-	for (i = 0; i < TW_CAL_TIMERS; i++) {
-		spin_lock(&lock);
-		twheel_add(cal->e, &t[i], 1 + (i & 63));
-		spin_unlock(&lock);
-	}
-	t1 = ktime_get_ns();
-	spin_lock(&lock);
-	twheel_run_until(cal->e, 64, tw_engine_cal_run, NULL);
-	spin_unlock(&lock);
-	t2 = ktime_get_ns();
-	local_bh_enable();
-	c->op_ns = div_u64(t1 - t0, TW_CAL_TIMERS);
-	c->expire_ns = div_u64(t2 - t1, TW_CAL_TIMERS);
-	kvfree(t);
-	tw_engine_free(cal);
-	kvfree(cal);
-	return 0;
-}
-
 /*
  * tw_engine_where() - where an engine runner files an expiry now
  * @r: an engine runner (TW_CAP_ENGINE); its lock held
@@ -635,16 +394,6 @@ static bool tw_engine_where(struct tw_runner *r, unsigned long expires,
 	return true;
 }
 
-/* The most timers a load puts on it: the engine's limit, or the module's. */
-static u32 tw_engine_max_timers(struct tw_runner *r)
-{
-	const struct twheel_engine *e = tw_er(r)->e;
-
-	if (!e->ops->max_timers)
-		return TWHEEL_MAX_TIMERS;
-	return min_t(unsigned long, TWHEEL_MAX_TIMERS, e->ops->max_timers(e));
-}
-
 /*
  * A timer leaves this per-CPU instance for another of the same engine (a
  * re-arm from the other's CPU): let go of here whatever this engine still
@@ -664,20 +413,12 @@ static void tw_engine_move(struct tw_runner *from, struct tw_runner *to,
 	twheel_timer_setup(tw_er(to)->e, t, tw_engine_timer_fn);
 }
 
-/* Cancelled timers a lazy engine still links go before their memory does. */
-static void tw_engine_forget(struct tw_runner *r)
-{
-	spin_lock_bh(&r->lock);
-	twheel_purge(tw_er(r)->e);
-	spin_unlock_bh(&r->lock);
-}
-
 /* What every engine runner's ops have; arm, del, tick, bench_op set apart. */
 #define TW_ENGINE_RUNNER_OPS					\
 	.timer_size	= sizeof(struct tw_engine_timer),	\
 	.caps		= TW_CAP_ENGINE,			\
-	.init		= tw_engine_init,			\
-	.release	= tw_engine_release,			\
+	.init		= tw_engine_runner_init,		\
+	.release	= tw_engine_runner_release,		\
 	.reserve	= tw_engine_reserve,			\
 	.setup		= tw_engine_setup,			\
 	.pending	= tw_engine_pending,			\

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * twheel: what the engine runner (twheel_engines.c) shares with its
- * read-outs (twheel_engines_show.c). Private to those two files.
+ * memory and calibration (twheel_engines_mem.c) and its read-outs
+ * (twheel_engines_show.c). Private to those three files.
  */
 #ifndef _TWHEEL_ENGINES_H
 #define _TWHEEL_ENGINES_H
@@ -37,6 +38,23 @@ static inline struct tw_engine_runner *tw_er(const struct tw_runner *r)
 {
 	return r->priv;
 }
+
+/* The engine's feed, if it has one (twheel_ops.feed). */
+static inline const struct twheel_feed_ops *
+tw_feed(const struct tw_engine_runner *er)
+{
+	return er->e->ops->feed;
+}
+
+/* twheel_engines_mem.c: the engine runner's memory, its calibration */
+int tw_engine_runner_init(struct tw_runner *r, const struct tw_config *cfg);
+void tw_engine_runner_release(struct tw_runner *r);
+int tw_engine_reserve(struct tw_runner *r, u32 count);
+bool tw_engine_needs_room(struct tw_runner *r);
+int tw_engine_make_room(struct tw_runner *r);
+int tw_engine_calibrate(struct tw_runner *r, struct tw_cost *c);
+u32 tw_engine_max_timers(struct tw_runner *r);
+void tw_engine_forget(struct tw_runner *r);
 
 void tw_engine_show(struct seq_file *m, struct tw_runner *r);
 int tw_engine_occupancy(struct seq_file *m, struct tw_runner *r);

@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "runner/twheel_engines.h"
+#include "engines/feed.h"
 
 /**
  * tw_engine_show() - an engine runner's part of stats

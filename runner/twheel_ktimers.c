@@ -16,8 +16,8 @@
 #include <linux/ktime.h>
 #include <linux/timer.h>
 #include "runner/twheel_compat.h"
-#include "runner/twheel_runner.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_state.h"
+#include "runner/twheel_softirq.h"
 
 struct tw_ktimer {
 	struct tw_wtimer w;

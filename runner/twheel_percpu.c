@@ -31,9 +31,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "runner/twheel_runner.h"
-
-bool tw_percpu;		/* percpu=1: engine runners have per-CPU instances */
+#include "runner/twheel_state.h"
 
 /**
  * tw_runner_lock_counted() - take a per-CPU instance's lock, counted
@@ -170,13 +168,14 @@ int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg)
 }
 
 /* tw_wl_cpus() but for remote=. */
-static int tw_wl_cpus_of(const struct twheel_params *p, unsigned int *cpu_at)
+static int tw_wl_cpus_of(const struct twheel_params *p, bool percpu,
+			 unsigned int *cpu_at)
 {
 	u32 want = p->ncpus;
 	unsigned int cpu;
 	int n = 0;
 
-	if (p->type == TWHEEL_WL_SHADOW || (!p->cpus && !want && !tw_percpu))
+	if (p->type == TWHEEL_WL_SHADOW || (!p->cpus && !want && !percpu))
 		return 0;
 	if (p->cpus) {
 		for (cpu = 0; cpu < TWHEEL_MAX_CPUS; cpu++) {
@@ -207,6 +206,7 @@ static int tw_wl_cpus_of(const struct twheel_params *p, unsigned int *cpu_at)
 /**
  * tw_wl_cpus() - the CPUs a workload is spread over
  * @p: the workload's parameters (cpus=)
+ * @percpu: percpu=1: without cpus=, spread over every online CPU
  * @cpu_at: filled in with those CPUs, in order (TWHEEL_MAX_CPUS of room)
  *
  * cpus=all is every online CPU (the first TWHEEL_MAX_CPUS), cpus=N the
@@ -217,9 +217,10 @@ static int tw_wl_cpus_of(const struct twheel_params *p, unsigned int *cpu_at)
  *
  * Return: how many CPUs (0: not spread), or -EINVAL (logged).
  */
-int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at)
+int tw_wl_cpus(const struct twheel_params *p, bool percpu,
+	       unsigned int *cpu_at)
 {
-	int n = tw_wl_cpus_of(p, cpu_at);
+	int n = tw_wl_cpus_of(p, percpu, cpu_at);
 
 	if (n >= 0 && n < 2 && p->remote) {
 		pr_warn_ratelimited("load: remote=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",

@@ -15,9 +15,11 @@
  * once, but where an activity op moves a timer from another CPU's
  * instance to its own (tw_runner_remote()): both, the lower CPU's first,
  * the second as a nested lock for lockdep (every instance's lock is of
- * one class). Callbacks run with no runner lock held. The
- * control mutex (twheel_main.c) serialises load, start, stop, bench and
- * unload.
+ * one class). Callbacks run with no runner lock held.
+ *
+ * This is what one runner is and does; the runners the module runs, the
+ * workload they share and what is done to all of them at once are
+ * twheel_state.h.
  */
 #ifndef TWHEEL_RUNNER_H
 #define TWHEEL_RUNNER_H
@@ -170,37 +172,6 @@ struct tw_config {
 	unsigned long clock_offset;
 	unsigned int vec_keep;
 	bool percpu;
-};
-
-/**
- * struct tw_modparams - the module's parameters, as insmod gave them
- * @modern_depth: modern_depth=, levels of the modern wheel
- * @tick: tick=, "periodic" or "nohz"
- * @budget: budget=, our engines' work per tick (0: no limit)
- * @tick_jiffies: tick_jiffies=, the driver's period in jiffies
- * @hash_slots: hash_slots=, slots of the hash engines
- * @max_interval: max_interval=, the simple engine's MaxInterval
- * @hash_vec_keep: hash_vec_keep=, spare arrays hash_vec keeps
- * @wrap_secs: wrap_secs=, the engines' clock wraps this long after load
- * @engines: engines=, the runners, by name, split by commas, or "all"
- * @percpu: percpu=, 1: an instance of each engine per CPU
- * @pull: pull=, 1: with tick=nohz and @percpu, CPUs awake expire the
- *	timers of CPUs asleep (the driver's pull model)
- *
- * tw_config_parse() checks them in this order.
- */
-struct tw_modparams {
-	unsigned int modern_depth;
-	const char *tick;
-	unsigned int budget;
-	unsigned int tick_jiffies;
-	unsigned int hash_slots;
-	unsigned int max_interval;
-	unsigned int hash_vec_keep;
-	unsigned int wrap_secs;
-	const char *engines;
-	unsigned int percpu;
-	unsigned int pull;
 };
 
 /* What a runner's read-outs have (struct tw_runner_ops.caps). */
@@ -377,77 +348,11 @@ struct tw_runner {
 	unsigned long planned;
 };
 
-/**
- * struct tw_admission - what a load asks of the machine, and what it holds
- * @demand_per_s: timer events a second the load asks of all its runners
- *	(callbacks and activity ops, closed form: twheel_wl_demand())
- * @demand_ns: CPU ns a second they cost, by the runners' calibrations
- * @capacity_per_s: events a second of this mix the admission budget holds
- */
-struct tw_admission {
-	u64 demand_per_s;
-	u64 demand_ns;
-	u64 capacity_per_s;
-};
-
-/* The control state machine (twheel_main.c draws it). */
-enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
-
-/**
- * struct tw_workload - the loaded workload, shared by every runner
- * @state: where the control state machine is (under tw_ctl)
- * @p: its parameters; fixed while loaded
- * @ticks_run: ticks of activity since start (written by the tick only)
- * @start: jiffy of the start
- * @activity: the tick runs activity ops and timers re-arm
- * @adm: what admission found for it
- * @planned: jiffies the driver's tick meant to sleep after its last run
- *	(tick_jiffies, or more under tick=nohz): a runner's tick that finds
- *	more than that to cover has missed some (written by the driver)
- * @starved: the driver's overload guard, set by the driver at init: true
- *	(and the activity ended) if its tick has been starved; a re-arm asks
- *	it first. NULL: never starved
- * @ncpus: the CPUs the loaded workload is spread over (cpus=, or every
- *	online CPU with percpu=1); 0: not spread, the driver's one tick runs
- *	it all (percpu=0 without cpus=)
- * @cpu_at: those CPUs, in order: a timer is owned by @cpu_at[i], i its
- *	twheel_wl_cpu_index(), and each CPU's tick runs its ops
- *
- * The driver sits above the runners: it writes @planned and sets @starved,
- * so that the runner layer reads what it needs without calling up.
- */
-struct tw_workload {
-	enum tw_state state;
-	struct twheel_params p;
-	u64 ticks_run;
-	unsigned long start;
-	bool activity;
-	struct tw_admission adm;
-	unsigned long planned;
-	bool (*starved)(void);
-	unsigned int ncpus;
-	unsigned int cpu_at[TWHEEL_MAX_CPUS];
-};
-
-extern struct tw_workload tw_wl;
-extern struct mutex tw_ctl;
-extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
-extern unsigned long tw_runner_mask;
-extern bool tw_percpu;
-
 extern const struct tw_runner_ops tw_engine_runner_ops;
 /* Every engine runner's ops by the engine's kind (runner/twheel_engines.c). */
 extern const struct tw_runner_ops tw_engine_runner_ops_of[TWHEEL_NR_KINDS];
 extern const struct tw_runner_ops tw_timer_list_runner_ops;
 extern const struct tw_runner_ops tw_hrtimer_runner_ops;
-extern const struct tw_runner_ops tw_shadow_runner_ops;
-
-/* The runner at or after index *i that the module runs, or NULL. */
-struct tw_runner *tw_runner_next(int *i);
-
-/* Every runner the module runs, in index order. */
-#define tw_for_each_runner(r)						\
-	for (int tw_ri = 0; ((r) = tw_runner_next(&tw_ri)); tw_ri++)
 
 static inline struct tw_wtimer *tw_runner_timer(struct tw_runner *r, u32 i)
 {
@@ -516,41 +421,16 @@ enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
 void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
 void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);
 
-int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
-		    unsigned long *mask, bool *nohz);
-int tw_runners_init(unsigned long mask, const struct tw_config *cfg);
-void tw_runners_release(void);
-
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
 unsigned long tw_runner_slack(unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
-bool tw_workload_live(void);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx);
 void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		      struct tw_run_stats *rs, bool *active);
 int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg);
 void tw_runner_inst_release(struct tw_runner *r);
-int tw_wl_cpus(const struct twheel_params *p, unsigned int *cpu_at);
-
-void tw_runners_tick(unsigned long now);
-void tw_runners_cpu_advance(unsigned int cpu, unsigned long now);
-unsigned long tw_runners_cpu_next(unsigned int cpu, unsigned long now,
-				  unsigned long limit);
-void tw_runners_cpu_planned(unsigned int cpu, unsigned long sleep);
-bool tw_runners_cpu_tick(unsigned int cpu, unsigned long now, u64 tick);
-void tw_runners_tick_cpus(struct cpumask *m);
-void tw_runners_set_active(bool on);
-int tw_runners_activate(bool on);
-void tw_runners_arm_all(unsigned long base);
-void tw_runners_rearm_ran(void);
-void tw_runners_disarm(void);
-void tw_runners_reset_counters(void);
-int tw_runners_admit(const struct twheel_params *p, unsigned long mask,
-		     struct tw_admission *adm);
-int tw_runners_load(const struct twheel_params *p, unsigned long mask);
-void tw_runners_free_timers(void);
 
 #endif /* TWHEEL_RUNNER_H */

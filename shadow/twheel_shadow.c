@@ -50,12 +50,11 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
+#include "runner/twheel_state.h"
 #include "shadow/twheel_shadow_impl.h"
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_softirq.h"
 
 #define TW_SH_AGE_EVERY	HZ
-
-struct tw_runner *tw_sh_runner;
 
 /* Counts one event of the kernel's side (c: in sh->c). */
 static void tw_sh_count(struct tw_runner *r, u64 *c)
@@ -481,7 +480,6 @@ static int tw_sh_init(struct tw_runner *r, const struct tw_config *cfg)
 	sh->depth = cfg->modern_depth;
 	tw_sh_tps_find(sh);
 	r->priv = sh;
-	tw_sh_runner = r;
 	return 0;
 }
 
@@ -495,7 +493,6 @@ static void tw_sh_release(struct tw_runner *r)
 	kvfree(sh->cpu_prev);
 	kvfree(sh);
 	r->priv = NULL;
-	tw_sh_runner = NULL;
 }
 
 /* Room for a load: the ring (the shadows are the runner's timers). */

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct tw_runner;
+struct tw_runner_ops;
 struct tw_wtimer;
 
 /*
@@ -41,6 +42,8 @@ enum tw_sh_idx twheel_shadow_idx(unsigned long expires,
 				 const struct tw_sh_where *kernel,
 				 const struct tw_sh_where *ours,
 				 unsigned long clk, unsigned int depth);
+
+extern const struct tw_runner_ops tw_shadow_runner_ops;
 
 void tw_shadow_ran(struct tw_runner *self, struct tw_runner *r,
 		   struct tw_wtimer *w);

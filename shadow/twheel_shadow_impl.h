@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include "engines/modern.h"
 #include "runner/twheel_hist.h"
 #include "runner/twheel_runner.h"
 #include "shadow/twheel_shadow.h"
@@ -241,9 +242,6 @@ struct tw_sh {
 	struct tw_sh_counts c;
 	struct tw_sh_eng acct[TWHEEL_NR_KINDS];
 };
-
-/* The one shadow runner (tw_shadow_ran() finds it here). */
-extern struct tw_runner *tw_sh_runner;
 
 /* The kernel holds an arming of s's timer: armed, or detached by a cancel. */
 static inline bool tw_sh_open(const struct tw_shadow *s)

@@ -336,8 +336,8 @@ bool tw_sh_held(struct tw_sh *sh, struct tw_shadow *s)
 void tw_shadow_ran(struct tw_runner *self, struct tw_runner *r,
 		   struct tw_wtimer *w)
 {
-	struct tw_sh *sh = tw_sh_of(tw_sh_runner);
-	struct tw_shadow *s = tw_sh_slot(tw_sh_runner, w->id);
+	struct tw_sh *sh = tw_sh_of(self);
+	struct tw_shadow *s = tw_sh_slot(self, w->id);
 	struct tw_sh_eng *a = &sh->acct[r->id];
 
 	if (s->twin[r->id] == TW_TWIN_AWAIT) {

@@ -14,6 +14,7 @@
 #include "twheel.h"
 #include "engines/hash.h"
 #include "engines/hash_vec.h"
+#include "engines/modern.h"
 #include "engines/simple.h"
 
 /**

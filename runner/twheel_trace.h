@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * twheel tracepoints: the twheel trace system, emitted by the driver
- * (twheel_engines.c) around its calls into our engines. The pure core never
+ * twheel tracepoints: the twheel trace system, emitted by the engine
+ * runners (twheel_engines.c) around their calls into our engines. The pure core never
  * traces. Every jiffy below is engine time: jiffies + the clock offset
  * (wrap_secs; plain jiffies normally).
  *
@@ -248,7 +248,7 @@ TRACE_EVENT(twheel_tick,
 
 /* Out of tree: define_trace.h finds this file through -I$(src) (Kbuild). */
 #undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH readout
+#define TRACE_INCLUDE_PATH runner
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_FILE twheel_trace
 #include <trace/define_trace.h>

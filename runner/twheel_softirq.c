@@ -20,7 +20,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include "readout/twheel_softirq.h"
+#include "runner/twheel_softirq.h"
 
 static const char *const tw_sirq_names[TW_NR_SIRQ] = {
 	"timer_softirq", "hrtimer_softirq"
