@@ -148,7 +148,7 @@ out=$tmp/malformed.out
 fails=0
 REPLAY_CALLGRIND=0 REPLAY_REPEAT=1 "$here/replay.sh" "$here/traces/malformed.tracefs" >"$out" 2>&2 || fails=1
 cat "$out" >&2
-want="# malformed lines (7): 6 (a field is missing) 7 (a field is not a number) 9 (not an event line) 13 (a field is not a number) 15 (cpu out of range) 16 (line too long) 18 (truncated: no end of line)"
+want="# malformed lines (7): 6 (a field is missing) 7 (field 'timer' is not a number) 9 (not an event line) 13 (field 'now' is not a number) 15 (cpu out of range) 16 (line too long) 18 (truncated: no end of line)"
 grep -qxF "$want" "$out" || { bad "malformed: not $want"; fails=1; }
 grep -qxF "# other-event lines (2): 5 14" "$out" || { bad "malformed: other-event lines"; fails=1; }
 grep -qxF "# lines 18: events 5, blank or header 3, other events 2, stack-trace 0, malformed 7, lost 42 events on 1 lines" "$out" ||
@@ -272,7 +272,7 @@ result $fails replay-cut-short
 # timers started before the trace counted as events.
 fails=0
 expect edges "$here/traces/edges.tracefs" "# lines 17: events 14, blank or header 2, other events 0, stack-trace 0, malformed 1, lost 0 events on 0 lines" \
-	"# malformed lines (1): 17 (a field is not a number)" \
+	"# malformed lines (1): 17 (field 'now' is not a number)" \
 	"# kernel: adds 1, re-arms 0 (0 with no cancel), deletes 0, expiries 1 (0 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 2, deferrable 0, armed in the past 0, wall-clock base 0, never to expire 0, another clock 0" \
 	"# kernel: adds 2, re-arms 0 (0 with no cancel), deletes 1, expiries 1 (1 with no cancel), pending at the end 0, aged out 0, cancels and expiries of timers started before the trace 1, deferrable 0, armed in the past 0, wall-clock base 3, never to expire 1, another clock 0"
 [ "$( (rows timer_list counters; rows hrtimer counters) | tr '\n' ' ')" = "classic|ok heap|ok kernel (trace)|- heap|ok kernel (trace)|- " ] ||
