@@ -229,7 +229,9 @@ static void rp_or_json(const struct rp_trace *tr)
 	printf(",\n  \"oracle\": {\"checked\": %s, \"verdict\": ", or->starts ? "true" : "false");
 	rp_json_str(v);
 	if (!or->starts) {
-		printf("}");
+		/* every key, null: no figure */
+		printf(", \"levels\": null, \"starts\": null, \"idx_only\": null, \"unchecked\": %llu, \"stopped\": null, \"agree\": null, \"explained\": null, \"explained_ahead\": null, \"explained_behind\": null, \"behind_deferrable\": null, \"ahead_max\": null, \"behind_max\": null, \"disagree\": null,\n    \"disagreements\": null}",
+		       (unsigned long long)or->unchecked);
 		return;
 	}
 	printf(", \"levels\": %u, \"starts\": %llu, \"idx_only\": %llu, \"unchecked\": %llu, \"stopped\": %s, \"agree\": %llu, \"explained\": %llu, \"explained_ahead\": %llu, \"explained_behind\": %llu, \"behind_deferrable\": %llu, \"ahead_max\": %lu, \"behind_max\": %lu, \"disagree\": %llu,\n    \"disagreements\": [",
