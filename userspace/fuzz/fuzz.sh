@@ -4,7 +4,7 @@
 # Prints "PASS fuzz-<target>" or "FAIL ..." for each, in the order given.
 #   userspace/fuzz/fuzz.sh [TARGET]...
 # TARGET: one per engine of the registry, as fuzz/targets.sh prints them
-# (classic, modern8, modern9, reference, heap, ...), or trace; default: all.
+# (classic, modern8, modern9, reference, heap, ...), trace or input; default: all.
 # New inputs go to $FUZZ_OUT/corpus-<target> (default userspace/build), crashes
 # to $FUZZ_OUT/crash-<target>-*; userspace/fuzz/corpus holds the seeds, or
 # userspace/fuzz/corpus-<target> where there is one (with corpus-<target>.dict).
@@ -18,7 +18,7 @@ out=${FUZZ_OUT:-$top/build}
 ksrc=$("$top/setup.sh") || exit 1
 make -s -C "$top" KSRC="$ksrc" fuzz || { echo "FAIL fuzz-build"; exit 1; }
 
-[ $# -gt 0 ] || set -- $("$here/targets.sh") trace
+[ $# -gt 0 ] || set -- $("$here/targets.sh") trace input
 mkdir -p "$out"
 jobs=${FUZZ_JOBS:-$(nproc)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1

@@ -65,7 +65,7 @@ static void fz_engine(const struct rp_engine_kind *k, const struct rp_trace *tr,
 		for (i = 0; i < r.nlate; i++)
 			fz_check(!r.late[i], "an exact engine ran a timer late");
 	}
-	free(r.late);
+	rp_result_free(&r);
 }
 
 /*

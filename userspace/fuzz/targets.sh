@@ -6,7 +6,8 @@
 # <name>B, built with FZ_VARIANT=A and B (the modern wheel's depths).
 #   fuzz/targets.sh          the targets: classic modern8 modern9 ...
 #   fuzz/targets.sh --rules  target:engine:variant for each (variant 0: none)
-# fuzz-trace, the trace replay's target, is not an engine's: not listed.
+# fuzz-trace and fuzz-input, the trace replay's targets, are not an engine's:
+# not listed (fuzz.sh runs them too).
 here=$(dirname "$0")
 case "${1:-}" in
 "") rules=0 ;;

@@ -93,6 +93,12 @@ enum rp_stream_id { RP_TIMER, RP_HRTIMER, RP_NR_STREAMS };
 
 enum rp_op_type { RP_NOP, RP_START, RP_DEL, RP_ADV };
 
+/* A start's bucket_expiry, if it has one (@known). */
+struct rp_bref {
+	unsigned long v;
+	int known;
+};
+
 /* One operation: start (add or mod) or delete shadow s, or advance to v. */
 struct rp_op {
 	uint32_t type;
@@ -121,13 +127,15 @@ struct rp_op {
  *	skipped
  * @never: hrtimer starts at KTIME_MAX: the timer is never to expire, so
  *	the engines drop it
- * @deferrable: timer_start events of deferrable timers
+ * @deferrable: timer_start events of deferrable timers, of the
+ *	@flags_known whose line shows the timer's flags (the tracefs form)
  * @past: starts whose expiry was already past (timeout <= 0 or behind
  *	the replay's clock)
  */
 struct rp_kernel {
 	uint64_t adds, rearms, rearms_nocancel, dels, expired, expired_nocancel;
 	uint64_t unknown, aged, pending, wall, deferrable, past, never, boot;
+	uint64_t flags_known;
 };
 
 /**
@@ -142,6 +150,13 @@ struct rp_kernel {
  * @k: the kernel's own counts
  * @late: the kernel's lateness per expiry (expire's now - the expiry),
  *	@nlate of them; @early: expiries before the expiry
+ * @late_b: the kernel's lateness against the second reference (struct
+ *	rp_shadow's @ref_b: timer_list's bucket_expiry, an hrtimer's hard
+ *	expiry), 0 if before it, of the expiries whose start had it, @nlate_b
+ *	of them; @early_b: of those, the ones before it
+ * @bref: per RP_START operation (in their order), its start's
+ *	bucket_expiry, where the start had it; allocated from the first
+ *	start that has it (@bcap), NULL before (timer_list only)
  * @starts: RP_START operations, the most expiries any engine can have
  * @tame: every start within @tame_span ticks of the clock (the engines'
  *	exactness is then checked): 2^31 jiffies for timer_list (beyond, the
@@ -158,6 +173,11 @@ struct rp_stream {
 	unsigned long *late;
 	size_t nlate, late_cap;
 	uint64_t early;
+	unsigned long *late_b;
+	size_t nlate_b, late_b_cap;
+	uint64_t early_b;
+	struct rp_bref *bref;
+	size_t bcap;
 	uint64_t starts;
 	int tame;
 };
@@ -174,16 +194,19 @@ struct tw_user_engine;
  * @or_be: that start's bucket_expiry, when @or_be_known: the kernel's, or
  * before 6.8 modern's where it filed the start where the kernel did;
  * @or_walk: the last walk of a base's list that met it (struct
- * rp_or_base).
+ * rp_or_base); @ref_b: its last start's second reference for lateness,
+ * when @has_ref_b: a timer_list start's bucket_expiry (6.8 and later),
+ * an hrtimer's hard expiry (expires=).
  */
 struct rp_shadow {
 	uint64_t ptr;
-	uint32_t hr:1, wall:1, boot:1, or_be_known:1;
+	uint32_t hr:1, wall:1, boot:1, or_be_known:1, has_ref_b:1;
 	struct tw_ev_timer ev;
 	size_t cancel;
 	uint32_t or_base;
 	uint64_t or_walk;
 	unsigned long or_be;
+	unsigned long ref_b;
 };
 
 /*
@@ -437,6 +460,9 @@ enum rp_call { RP_CALL_ADD, RP_CALL_MOD, RP_CALL_DEL, RP_CALL_ADV, RP_NR_CALLS }
  * @calls: the calls made, per kind
  * @late: lateness of each expiry against its due tick (the expiry, or the
  *	clock if that was already past), @nlate of them; @early: before it
+ * @late_b: modern's alone, where the stream has @bref: lateness against
+ *	the bucket_expiry the trace gives the timer's start (0 if before it),
+ *	@nlate_b of them; @early_b: of those, the ones before it
  * @worst_work: the most timers expired and cascaded in one tick
  * @worst_ns: the longest advance, ns (RP_WORST)
  * @ns: the whole replay, ns (RP_TIME, RP_TIME_NULL)
@@ -449,6 +475,9 @@ struct rp_result {
 	unsigned long *late;
 	size_t nlate;
 	uint64_t early;
+	unsigned long *late_b;
+	size_t nlate_b;
+	uint64_t early_b;
 	uint64_t worst_work;
 	double worst_ns;
 	double ns;
@@ -464,5 +493,6 @@ enum rp_mode { RP_PLAIN, RP_WORST, RP_TIME, RP_TIME_NULL, RP_COST };
 
 int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	   uint32_t nsh, int collect, enum rp_mode mode, struct rp_result *res);
+void rp_result_free(struct rp_result *res);
 
 #endif /* TWHEEL_REPLAY_H */

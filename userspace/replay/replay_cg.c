@@ -92,7 +92,7 @@ void rp_callgrind(const struct rp_trace *tr)
 				CALLGRIND_DUMP_STATS_AT(what);
 				printf("calls %s %llu\n", what,
 				       (unsigned long long)r.calls[c]);
-				free(r.late);
+				rp_result_free(&r);
 			}
 		}
 	}

@@ -126,6 +126,17 @@ void rp_callgrind(const struct rp_trace *tr);
 void rp_ir_run(const struct rp_trace *tr);
 
 /* replay_rows.c */
+/*
+ * Lateness against a second reference (replay.h's @late_b): @n values
+ * (0: no figure), @early of them before it (counted 0 late), @ontime the
+ * share 0 late.
+ */
+struct rp_lat {
+	size_t n;
+	uint64_t early;
+	double ontime, p50, p99, max;
+};
+
 struct rp_row {
 	const char *name;
 	int kernel, ran, ok, exact;	/* exact: the registry says so */
@@ -136,8 +147,11 @@ struct rp_row {
 	uint64_t early;
 	double ontime, p50, p99, max;	/* lateness in the stream's unit */
 	struct rp_hist late;
+	struct rp_lat b;		/* against bucket_expiry, hard expiry */
+	int64_t deferrable;		/* the kernel's timer_list row; -1 unknown */
 };
 
+const char *rp_ref_name(int s, int b);
 double rp_unit(int s);
 const char *rp_unit_name(int s);
 int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows);
@@ -148,6 +162,7 @@ void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *rows, int
 const char *rp_or_how(const struct rp_oracle *or);
 void rp_or_verdict(const struct rp_oracle *or, char *v, size_t n);
 uint64_t rp_events(const struct rp_trace *tr);
+int rp_cpus(const struct rp_trace *tr, int *nocpu);
 uint64_t rp_stream_events(const struct rp_trace *tr, int s);
 
 /* replay_json.c */

@@ -78,6 +78,8 @@ void rp_free(struct rp_trace *tr)
 	for (i = 0; i < RP_NR_STREAMS; i++) {
 		free(tr->st[i].op);
 		free(tr->st[i].late);
+		free(tr->st[i].late_b);
+		free(tr->st[i].bref);
 	}
 	free(tr->sh);
 	free(tr->map);
@@ -261,6 +263,36 @@ static void rp_kernel_late(struct rp_trace *tr, struct rp_stream *s,
 	s->late[s->nlate++] = now - expires;
 }
 
+/* Against the start's second reference (@ref_b), 0 if before it: rp_kernel_late(). */
+static void rp_kernel_late_b(struct rp_trace *tr, struct rp_stream *s,
+			     unsigned long now, const struct rp_shadow *sh)
+{
+	if (!sh->has_ref_b)
+		return;
+	if (rp_grow((void **)&s->late_b, &s->late_b_cap, s->nlate_b + 1, sizeof(*s->late_b))) {
+		tr->nomem = 1;
+		return;
+	}
+	s->early_b += time_before(now, sh->ref_b);
+	s->late_b[s->nlate_b++] = time_before(now, sh->ref_b) ? 0 : now - sh->ref_b;
+}
+
+/* The next start's bucket_expiry for rp_run(), from the first that has one. */
+static void rp_bref(struct rp_trace *tr, struct rp_stream *s, const struct tp_event *ev)
+{
+	size_t had = s->bcap;
+
+	if (!s->bref && !ev->has_be)
+		return;
+	if (rp_grow((void **)&s->bref, &s->bcap, s->starts + 1, sizeof(*s->bref))) {
+		tr->nomem = 1;
+		return;
+	}
+	if (!had)	/* the starts before it had none */
+		memset(s->bref, 0, s->starts * sizeof(*s->bref));
+	s->bref[s->starts] = (struct rp_bref){ ev->bucket_expiry, ev->has_be };
+}
+
 /*
  * An hrtimer started on a wall-clock base, or to expire never (KTIME_MAX):
  * not replayed. The engines drop what they hold of it (an undecided cancel
@@ -295,8 +327,8 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 
 	if (!hr && ev->has_timeout)
 		rp_clock(tr, s, ev->expires - ev->timeout, 0);
-	if (!hr && ev->deferrable)
-		s->k.deferrable++;
+	s->k.deferrable += !hr && ev->deferrable;
+	s->k.flags_known += !hr && ev->flags_known;
 	sh = rp_shadow(tr, ev->ptr, hr, 1);
 	if (!sh) {
 		tr->nomem = 1;
@@ -312,6 +344,8 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 			      !sh->cancel;
 	if (!hr)
 		rp_or_start(tr, sh, ev);
+	sh->has_ref_b = hr || ev->has_be;	/* hard expiry; bucket_expiry */
+	sh->ref_b = hr ? ev->expires : ev->bucket_expiry;
 	vd = rp_take(tr, sh, TW_EV_START, ev, v);
 	/* mod_timer: the cancel and the start are one re-arm */
 	rp_decided(s, sh, &vd);
@@ -335,6 +369,8 @@ static void rp_start(struct rp_trace *tr, const struct tp_event *ev, int hr)
 		if (rp_far(s, v, s->clock))
 			s->tame = 0;
 	}
+	if (!hr)
+		rp_bref(tr, s, ev);
 	s->starts++;
 	rp_emit(tr, s, RP_START, sh - tr->sh, v);
 }
@@ -389,6 +425,7 @@ static void rp_expire(struct rp_trace *tr, const struct tp_event *ev, int hr)
 	s->k.expired_nocancel += vd.what == TW_EV_EXPIRY_NOCANCEL;
 	s->k.expired++;
 	rp_kernel_late(tr, s, ev->now, sh->ev.expires);
+	rp_kernel_late_b(tr, s, ev->now, sh);
 }
 
 static void rp_keep(uint64_t *lines, uint64_t n, uint64_t line)
@@ -554,12 +591,7 @@ static void rp_each(struct rp_trace *tr, const char *buf, size_t len,
 	}
 }
 
-/**
- * rp_text() - take a whole text, line by line
- * @tr: the trace
- * @buf: the text
- * @len: its length
- */
+/* rp_text() - take a whole text buf[0, len), line by line. */
 void rp_text(struct rp_trace *tr, const char *buf, size_t len)
 {
 	rp_each(tr, buf, len, rp_line);

@@ -155,14 +155,20 @@ void rp_out_row(int s, const struct rp_row *w, int first,
 		for (c = 0; c < RP_NR_CALLS; c++)
 			rp_csv_num(w->ir[c], "%.1f");
 		rp_csv_num(w->ns_op, "%.1f");
-		printf(",%s", rp_unit_name(s));
+		printf(",%s,%s", rp_unit_name(s), rp_ref_name(s, 0));
 		rp_csv_num(w->ontime, "%.1f");
 		rp_csv_num(w->nlate ? w->p50 : -1, lf);
 		rp_csv_num(w->nlate ? w->p99 : -1, lf);
 		rp_csv_num(w->nlate ? w->max : -1, lf);
-		printf(",%llu,%s,%s", (unsigned long long)w->early,
-		       w->kernel ? "" : rp_exact(w) ? "yes" : "no",
+		printf(",%llu,%s", (unsigned long long)w->early, rp_ref_name(s, 1));
+		rp_csv_num(w->b.n ? w->b.ontime : -1, "%.1f");
+		rp_csv_num(w->b.n ? w->b.p50 : -1, lf);
+		rp_csv_num(w->b.n ? w->b.p99 : -1, lf);
+		rp_csv_num(w->b.n ? w->b.max : -1, lf);
+		rp_csv_num(w->b.n ? (double)w->b.early : -1, "%.0f");
+		printf(",%s,%s", w->kernel ? "" : rp_exact(w) ? "yes" : "no",
 		       w->kernel ? "" : w->ok ? "ok" : "BROKEN");
+		rp_csv_num((double)w->deferrable, "%.0f");
 		rp_or_csv(w->kernel && s == RP_TIMER ? or : NULL);
 		rp_csv_warnings(w->kernel);
 		return;
@@ -188,12 +194,20 @@ void rp_out_row(int s, const struct rp_row *w, int first,
 		}
 		rp_json_num("ns_op", w->ns_op, "%.1f");
 	}
-	printf(", \"late_unit\": \"%s\"", rp_unit_name(s));
+	printf(", \"late_unit\": \"%s\", \"late_ref\": \"%s\"", rp_unit_name(s),
+	       rp_ref_name(s, 0));
 	rp_json_num("on_time_pct", w->ontime, "%.1f");
 	rp_json_num("late_p50", w->nlate ? w->p50 : -1, lf);
 	rp_json_num("late_p99", w->nlate ? w->p99 : -1, lf);
 	rp_json_num("late_max", w->nlate ? w->max : -1, lf);
-	printf(", \"early\": %llu", (unsigned long long)w->early);
+	printf(", \"early\": %llu, \"late_b_ref\": \"%s\"", (unsigned long long)w->early,
+	       rp_ref_name(s, 1));
+	rp_json_num("on_time_b_pct", w->b.n ? w->b.ontime : -1, "%.1f");
+	rp_json_num("late_b_p50", w->b.n ? w->b.p50 : -1, lf);
+	rp_json_num("late_b_p99", w->b.n ? w->b.p99 : -1, lf);
+	rp_json_num("late_b_max", w->b.n ? w->b.max : -1, lf);
+	rp_json_num("early_b", w->b.n ? (double)w->b.early : -1, "%.0f");
+	rp_json_num("deferrable", (double)w->deferrable, "%.0f");
 	if (w->kernel)
 		printf(", \"exact\": null, \"counters\": null");
 	else
@@ -215,7 +229,9 @@ static void rp_or_json(const struct rp_trace *tr)
 	printf(",\n  \"oracle\": {\"checked\": %s, \"verdict\": ", or->starts ? "true" : "false");
 	rp_json_str(v);
 	if (!or->starts) {
-		printf("}");
+		/* every key, null: no figure */
+		printf(", \"levels\": null, \"starts\": null, \"idx_only\": null, \"unchecked\": %llu, \"stopped\": null, \"agree\": null, \"explained\": null, \"explained_ahead\": null, \"explained_behind\": null, \"behind_deferrable\": null, \"ahead_max\": null, \"behind_max\": null, \"disagree\": null,\n    \"disagreements\": null}",
+		       (unsigned long long)or->unchecked);
 		return;
 	}
 	printf(", \"levels\": %u, \"starts\": %llu, \"idx_only\": %llu, \"unchecked\": %llu, \"stopped\": %s, \"agree\": %llu, \"explained\": %llu, \"explained_ahead\": %llu, \"explained_behind\": %llu, \"behind_deferrable\": %llu, \"ahead_max\": %lu, \"behind_max\": %lu, \"disagree\": %llu,\n    \"disagreements\": [",
@@ -283,6 +299,8 @@ static void rp_json_warnings(void)
  */
 void rp_json_head(const struct rp_trace *tr, const char *name, const char *head)
 {
+	int cpus, nocpu;
+
 	printf("{\n  \"version\": \"%s\",\n  \"trace\": ", RP_VERSION);
 	rp_json_str(name);
 	printf(",\n  \"hz\": %lu, \"hz_from\": \"%s\",\n  \"lines\": %llu, \"events\": %llu, \"malformed\": %llu, \"damaged\": %llu, \"lost_events\": %llu,\n  \"warnings\": ",
@@ -291,6 +309,11 @@ void rp_json_head(const struct rp_trace *tr, const char *name, const char *head)
 	       (unsigned long long)tr->malformed, (unsigned long long)tr->damaged,
 	       (unsigned long long)tr->lost_events);
 	rp_json_warnings();
+	cpus = rp_cpus(tr, &nocpu);
+	if (cpus < 0)
+		printf(",\n  \"cpus\": null, \"no_cpu_column\": true");
+	else
+		printf(",\n  \"cpus\": %d, \"no_cpu_column\": %s", cpus, nocpu ? "true" : "false");
 	printf(",\n  \"header\": ");
 	rp_json_str(head);
 	printf(",\n  \"results\": [\n");
@@ -308,5 +331,5 @@ void rp_json_end(const struct rp_trace *tr)
 /* csv's header row. */
 void rp_csv_head(void)
 {
-	printf("stream,engine,exact_claimed,ran,adds,mods,dels,expired,pending,refused,ops,ir_op,ir_add,ir_mod,ir_del,ir_adv,ns_op,late_unit,on_time_pct,late_p50,late_p99,late_max,early,exact,counters,oracle,oracle_starts,oracle_agree,oracle_explained,oracle_disagree,warnings\n");
+	printf("stream,engine,exact_claimed,ran,adds,mods,dels,expired,pending,refused,ops,ir_op,ir_add,ir_mod,ir_del,ir_adv,ns_op,late_unit,late_ref,on_time_pct,late_p50,late_p99,late_max,early,late_b_ref,on_time_b_pct,late_b_p50,late_b_p99,late_b_max,early_b,exact,counters,deferrable,oracle,oracle_starts,oracle_agree,oracle_explained,oracle_disagree,warnings\n");
 }

@@ -88,7 +88,7 @@ void rp_report(FILE *out, const char *name, const struct rp_trace *tr,
 {
 	const char *const *warn;
 	unsigned int nw = rp_warnings(&warn), w;
-	int i;
+	int i, cpus, nocpu;
 
 	for (w = 0; w < nw; w++)
 		fprintf(out, "# WARNING: %s\n", warn[w]);
@@ -117,7 +117,12 @@ void rp_report(FILE *out, const char *name, const struct rp_trace *tr,
 	fprintf(out, "\n# forms:");
 	for (i = 0; i < TP_NR_FORMS; i++)
 		fprintf(out, " %s=%llu", tp_form_name(i), (unsigned long long)tr->forms[i]);
-	fprintf(out, "\n");
+	cpus = rp_cpus(tr, &nocpu);
+	if (cpus < 0)
+		fprintf(out, "\n# CPUs: unknown (the lines have no CPU column: their events are paired as one CPU's)\n");
+	else
+		fprintf(out, "\n# CPUs: %d with events%s\n", cpus,
+			nocpu ? ", and events on lines with no CPU column (paired as one CPU's)" : "");
 	rp_lines(out, in, "malformed", tr->malformed, tr->bad_line, tr->bad_why);
 	rp_lines(out, in, "other-event", tr->other, tr->other_line, NULL);
 	if (tr->nomem)
@@ -165,7 +170,7 @@ void rp_wrap(const char *text)
 }
 
 
-#define RP_COLS		24
+#define RP_COLS		28
 #define RP_CELL		32
 
 struct rp_tab {
@@ -247,16 +252,19 @@ static void rp_tab_md(struct rp_tab *t, int s, const struct rp_row *rows, int n)
 		{ "engine", "adds", "mods", "dels", "expired", "pending", "refused", "Ir/op",
 		  "Ir/add", "Ir/mod", "Ir/del", "Ir/adv", "ns/op", "cascades", "cascaded",
 		  "worst tick", "worst adv us", "on time %", "late p50 (jiffies)",
-		  "late p99 (jiffies)", "late max (jiffies)", "early", "counters" },
+		  "late p99 (jiffies)", "late max (jiffies)", "early", "bucket on time %",
+		  "bucket late p50 (jiffies)", "bucket late p99 (jiffies)",
+		  "bucket late max (jiffies)", "bucket early", "counters" },
 		{ "engine", "adds", "mods", "dels", "expired", "pending", "refused", "Ir/op",
 		  "Ir/add", "Ir/mod", "Ir/del", "Ir/adv", "ns/op", "cascades", "cascaded",
 		  "worst tick", "worst adv us", "on time %", "late p50 (us)", "late p99 (us)",
-		  "late max (us)", "early", "counters" },
+		  "late max (us)", "early", "hard on time %", "hard late p50 (us)",
+		  "hard late p99 (us)", "hard late max (us)", "hard early", "counters" },
 	};
 	const struct rp_row *w;
 	int i, j, c;
 
-	t->ncol = 23;
+	t->ncol = 28;
 	t->nrow = n;
 	for (j = 0; j < t->ncol; j++) {
 		t->head[j] = md_head[s][j];
@@ -286,13 +294,20 @@ static void rp_tab_md(struct rp_tab *t, int s, const struct rp_row *rows, int n)
 			rp_u64(t->cell[i][14], w->r.st.cascaded);
 			rp_u64(t->cell[i][15], w->r.worst_work);
 			snprintf(t->cell[i][16], RP_CELL, "%.1f", w->r.worst_ns / 1000);
-			snprintf(t->cell[i][22], RP_CELL, "%s", w->ok ? "ok" : "BROKEN");
+			snprintf(t->cell[i][27], RP_CELL, "%s", w->ok ? "ok" : "BROKEN");
 		}
 		rp_num(t->cell[i][17], w->ontime, "%.1f");
 		rp_late(t->cell[i][18], s, w->p50, w->nlate);
 		rp_late(t->cell[i][19], s, w->p99, w->nlate);
 		rp_late(t->cell[i][20], s, w->max, w->nlate);
 		rp_u64(t->cell[i][21], w->early);
+		if (!w->b.n)
+			continue;
+		rp_num(t->cell[i][22], w->b.ontime, "%.1f");
+		rp_late(t->cell[i][23], s, w->b.p50, 1);
+		rp_late(t->cell[i][24], s, w->b.p99, 1);
+		rp_late(t->cell[i][25], s, w->b.max, 1);
+		rp_u64(t->cell[i][26], w->b.early);
 	}
 }
 
@@ -300,8 +315,9 @@ static void rp_tab_md(struct rp_tab *t, int s, const struct rp_row *rows, int n)
 static void rp_tab_text(struct rp_tab *t, int s, const struct rp_row *rows, int n)
 {
 	static const char *const head[] = { "engine", "adds", "mods", "dels", "expired",
-		"refused", "Ir/op", "ns/op", "on time", "late p50", "late p99", "late max", "early" };
-	static const int from[] = { 0, 1, 2, 3, 4, 6, 7, 12, 17, 18, 19, 20, 21 };
+		"refused", "Ir/op", "ns/op", "on time", "late p50", "late p99", "late max", "early",
+		NULL };
+	static const int from[] = { 0, 1, 2, 3, 4, 6, 7, 12, 17, 18, 19, 20, 21, 23 };
 	struct rp_tab *md = malloc(sizeof(*md));
 	int i, j;
 
@@ -316,6 +332,14 @@ static void rp_tab_text(struct rp_tab *t, int s, const struct rp_row *rows, int 
 		for (i = 0; i < n; i++)
 			memcpy(t->cell[i][j], md->cell[i][from[j]], RP_CELL);
 	}
+	/* the last: late against bucket_expiry (the hard expiry), p50/p99/max in one cell */
+	j = t->ncol - 1;
+	t->head[j] = s == RP_TIMER ? "bucket p50/99/max" : "hard p50/99/max";
+	t->unit[j] = rp_unit_name(s);
+	for (i = 0; i < n; i++)
+		if (rows[i].b.n)	/* us whole: the three fit */
+			snprintf(t->cell[i][j], RP_CELL, "%.0f/%.0f/%.0f", rows[i].b.p50,
+				 rows[i].b.p99, rows[i].b.max);
 	free(md);
 }
 
@@ -460,14 +484,27 @@ void rp_stream_out(const struct rp_trace *tr, int s, int *first)
 		st->has_clock ? st->clock - st->first : 0, unit);
 	if (s == RP_TIMER)
 		fprintf(m, " (1 jiffy = %.3g ms at HZ %lu)", 1000.0 / tr->hz.hz, tr->hz.hz);
-	fprintf(m, "\n# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, cancels and expiries of timers started before the trace %llu, deferrable %llu, armed in the past %llu, wall-clock base %llu, never to expire %llu, another clock %llu\n",
+	fprintf(m, "\n# kernel: adds %llu, re-arms %llu (%llu with no cancel), deletes %llu, expiries %llu (%llu with no cancel), pending at the end %llu, aged out %llu, cancels and expiries of timers started before the trace %llu, ",
 		(unsigned long long)k->adds, (unsigned long long)k->rearms,
 		(unsigned long long)k->rearms_nocancel, (unsigned long long)k->dels,
 		(unsigned long long)k->expired, (unsigned long long)k->expired_nocancel,
 		(unsigned long long)k->pending, (unsigned long long)k->aged,
-		(unsigned long long)k->unknown, (unsigned long long)k->deferrable,
+		(unsigned long long)k->unknown);
+	/* trace-cmd report and perf script print every timer's flags "D|P|I" */
+	if (s == RP_TIMER && st->starts && !k->flags_known)
+		fprintf(m, "deferrable unknown (the trace's form does not show the timers' flags)");
+	else if (s == RP_TIMER && k->flags_known < tr->count[TP_TIMER_START])
+		fprintf(m, "deferrable %llu of the %llu starts whose flags the trace shows",
+			(unsigned long long)k->deferrable, (unsigned long long)k->flags_known);
+	else
+		fprintf(m, "deferrable %llu", (unsigned long long)k->deferrable);
+	fprintf(m, ", armed in the past %llu, wall-clock base %llu, never to expire %llu, another clock %llu\n",
 		(unsigned long long)k->past, (unsigned long long)k->wall,
 		(unsigned long long)k->never, (unsigned long long)k->boot);
+	if (s == RP_TIMER)
+		fprintf(m, "# lateness: late and on time against each timer's expires=; bucket late (p50/99/max in text), on the kernel's row and modern's, against its start's bucket_expiry= (6.8 and later), the jiffy the kernel's bucket for it fell due: the kernel's own delay (- where the trace has none)\n");
+	else
+		fprintf(m, "# lateness: late and on time against each hrtimer's softexpires= (the earliest it may run); hard late (p50/99/max in text), on the kernel's row, against its expires=, the hard expiry (run before it, within its slack: 0 late, counted in hard early)\n");
 	if (s == RP_TIMER)
 		rp_or_report(m, tr);
 	fclose(m);

@@ -57,6 +57,40 @@ static void rp_late_row(struct rp_row *w, int s, unsigned long *late, size_t n,
 	w->max = late[n - 1] / u;
 }
 
+/* The lateness of n values against a second reference, into b (sorted here). */
+static void rp_lat_row(struct rp_lat *b, int s, unsigned long *late, size_t n,
+		       uint64_t early)
+{
+	double u = rp_unit(s);
+	size_t zero = 0, i;
+
+	memset(b, 0, sizeof(*b));
+	b->ontime = -1;
+	if (!late || !n)
+		return;
+	qsort(late, n, sizeof(*late), rp_cmp);
+	for (i = 0; i < n; i++)
+		zero += !late[i];
+	b->n = n;
+	b->early = early;
+	b->ontime = 100.0 * zero / n;
+	b->p50 = late[(n - 1) / 2] / u;
+	b->p99 = late[(n - 1) * 99 / 100] / u;
+	b->max = late[n - 1] / u;
+}
+
+/*
+ * What lateness is against: timer_list's expires= (b 0) and bucket_expiry=
+ * (b 1); an hrtimer's softexpires= (the earliest it may run) and expires=
+ * (its hard expiry).
+ */
+const char *rp_ref_name(int s, int b)
+{
+	if (s == RP_TIMER)
+		return b ? "bucket_expiry" : "expires";
+	return b ? "expires" : "softexpires";
+}
+
 /* Ir/op over the kinds of call made: known if each of them is. */
 static void rp_ir_row(struct rp_row *w, unsigned int e, int s)
 {
@@ -108,11 +142,11 @@ int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows)
 			if (!rp_run(&rp_engines[e], st, tr->nsh, -1, RP_TIME, &t) &&
 			    (best < 0 || t.ns < best))
 				best = t.ns;
-			free(t.late);
+			rp_result_free(&t);
 			if (!rp_run(&rp_engines[e], st, tr->nsh, -1, RP_TIME_NULL, &t) &&
 			    (null < 0 || t.ns < null))
 				null = t.ns;
-			free(t.late);
+			rp_result_free(&t);
 		}
 		w->adds = w->r.st.added;
 		w->mods = w->r.st.modified;
@@ -127,8 +161,9 @@ int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows)
 		if (best >= 0 && null >= 0 && w->ops && best > null)
 			w->ns_op = (best - null) / w->ops;
 		rp_late_row(w, s, w->r.late, w->r.nlate, w->r.early);
-		free(w->r.late);
-		w->r.late = NULL;
+		rp_lat_row(&w->b, s, w->r.late_b, w->r.nlate_b, w->r.early_b);
+		w->deferrable = -1;
+		rp_result_free(&w->r);
 		w->ok = w->adds >= w->expired + w->dels && w->pending == w->r.count;
 		if (!w->ok)
 			rp_o.bad = 1;
@@ -148,6 +183,8 @@ int rp_rows(const struct rp_trace *tr, int s, struct rp_row *rows)
 	w->expired = k->expired;
 	w->pending = k->pending;
 	rp_late_row(w, s, st->late, st->nlate, st->early);
+	rp_lat_row(&w->b, s, st->late_b, st->nlate_b, st->early_b);
+	w->deferrable = s == RP_TIMER && k->flags_known ? (int64_t)k->deferrable : -1;
 	return n;
 }
 
@@ -227,6 +264,12 @@ static void rp_modern_kernel(const struct rp_row *modern, const struct rp_row *k
 	else
 		rp_bprintf(b, "it fired %s than the kernel did",
 			   modern->p50 + modern->p99 > kern->p50 + kern->p99 ? "later" : "earlier");
+	if (kern->b.n)
+		rp_bprintf(b, "; against bucket_expiry the kernel ran them %.0f/%.0f/%.0f jiffies late",
+			   kern->b.p50, kern->b.p99, kern->b.max);
+	if (kern->b.n && modern->b.n)
+		rp_bprintf(b, ", modern %.0f/%.0f/%.0f", modern->b.p50, modern->b.p99,
+			   modern->b.max);
 }
 
 /**
@@ -258,6 +301,10 @@ void rp_verdict(const struct rp_trace *tr, int s, const struct rp_row *rows, int
 	else if (s == RP_HRTIMER && kern->nlate)
 		rp_bprintf(&b0, "; the kernel ran its hrtimers %.1f/%.1f/%.1f %s late (p50/p99/max)",
 			   kern->p50, kern->p99, kern->max, rp_unit_name(s));
+	if (s == RP_HRTIMER && kern->nlate && kern->b.n)
+		rp_bprintf(&b0, " after softexpires, %.1f/%.1f/%.1f after their hard expiry (%llu ran before it)",
+			   kern->b.p50, kern->b.p99, kern->b.max,
+			   (unsigned long long)kern->b.early);
 	rp_bprintf(&b1, "early:");
 	for (i = 0; i < n; i++)
 		if (rows[i].early)

@@ -52,6 +52,8 @@ struct rp_play {
 	struct twheel_engine *e;
 	struct twheel_timer *tm;
 	unsigned long *due;
+	struct rp_bref *due_b;	/* modern's: each timer's start's bucket_expiry */
+	size_t start;		/* the RP_START operations so far */
 	struct rp_result *res;
 	unsigned long jiffy;	/* the tick whose work is being added up */
 	uint64_t work;
@@ -102,6 +104,11 @@ static void rp_fired(struct twheel_timer *t, unsigned long jiffy, void *arg)
 		r->early++;
 	else
 		r->late[r->nlate++] = jiffy - due;
+	if (p->due_b && p->due_b[t - p->tm].known) {
+		due = p->due_b[t - p->tm].v;
+		r->early_b += time_before(jiffy, due);
+		r->late_b[r->nlate_b++] = time_before(jiffy, due) ? 0 : jiffy - due;
+	}
 	rp_tick_work(p, jiffy, 1);
 }
 
@@ -137,6 +144,8 @@ static void rp_play_ops(struct rp_play *p, const struct rp_stream *s,
 		switch (op->type) {
 		case RP_START:
 			p->due[op->s] = time_after(op->v, e->clk) ? op->v : e->clk;
+			if (p->due_b)
+				p->due_b[op->s] = s->bref[p->start++];
 			if (twheel_pending(e, t)) {
 				RP_COLLECT(collect, RP_CALL_MOD);
 				twheel_mod(e, t, op->v);
@@ -202,7 +211,7 @@ static void rp_release(struct rp_play *p, unsigned int cap)
  * @nsh: shadow timers in the trace (indices in @s are below it)
  * @collect: callgrind collects only calls of this enum rp_call, -1 none
  * @mode: what is timed (enum rp_mode)
- * @res: the result; res->late is the caller's to free
+ * @res: the result, for rp_result_free()
  *
  * Return: 0, or -ENOMEM, or the engine's init error.
  */
@@ -223,6 +232,13 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	res->late = malloc((s->starts + 1) * sizeof(*res->late));
 	if (!p.tm || !p.due || !res->late)
 		goto out;
+	/* modern's lateness against the kernel's buckets, where the trace has them */
+	if (s->bref && k->kind == TWHEEL_MODERN) {
+		p.due_b = calloc(cap, sizeof(*p.due_b));
+		res->late_b = malloc((s->starts + 1) * sizeof(*res->late_b));
+		if (!p.due_b || !res->late_b)
+			goto out;
+	}
 	p.e = rp_engine_new(k, clk, cap, &engine);
 	if (!p.e)
 		goto out;
@@ -239,11 +255,19 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	rp_release(&p, cap);
 out:
 	tw_user_engine_free(&engine);
+	free(p.due_b);
 	free(p.due);
 	free(p.tm);
-	if (ret) {
-		free(res->late);
-		res->late = NULL;
-	}
+	if (ret)
+		rp_result_free(res);
 	return ret;
+}
+
+/* What rp_run() allocated in res. */
+void rp_result_free(struct rp_result *res)
+{
+	free(res->late);
+	free(res->late_b);
+	res->late = NULL;
+	res->late_b = NULL;
 }

@@ -173,3 +173,17 @@ uint64_t rp_stream_events(const struct rp_trace *tr, int s)
 
 	return tr->count[i] + tr->count[i + 1] + tr->count[i + 2];
 }
+
+/*
+ * The CPUs the events were on (their "[cpu]" column); -1 if none has
+ * one: unknown. *nocpu: some events have none.
+ */
+int rp_cpus(const struct rp_trace *tr, int *nocpu)
+{
+	int c, n = 0;
+
+	for (c = 0; c < TP_NO_CPU; c++)
+		n += !!tr->cpu_seq[c];
+	*nocpu = !!tr->cpu_seq[TP_NO_CPU];
+	return n || !*nocpu ? n : -1;
+}

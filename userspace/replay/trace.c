@@ -175,9 +175,12 @@ static int tp_field(const char *p, size_t n, const char *key,
 
 enum { TP_HEX, TP_UDEC };
 
-/* Field key of the fields f[0, n) into *v as kind; the reason if not. */
+/*
+ * Field key of the fields f[0, n) into *v as kind; the reason if not (the
+ * caller's nan, naming the field: TP_GET() makes it).
+ */
 static const char *tp_get(const char *f, size_t n, const char *key, int kind,
-			  void *v, int required)
+			  void *v, int required, const char *nan)
 {
 	const char *p;
 	size_t pn;
@@ -189,8 +192,11 @@ static const char *tp_get(const char *f, size_t n, const char *key, int kind,
 		ok = tp_hex(p, pn, v);
 	else
 		ok = tp_udec(p, pn, v);
-	return ok ? NULL : "a field is not a number";
+	return ok ? NULL : nan;
 }
+
+#define TP_GET(f, n, key, kind, v, required)	\
+	tp_get(f, n, key, kind, v, required, "field '" key "' is not a number")
 
 /*
  * If s[i] starts ": " after a timestamp and before "[SYSTEM:]EVENT:", sets
@@ -321,13 +327,13 @@ static const char *tp_placement(const char *f, size_t n, struct tp_event *ev)
 	size_t pn;
 
 	ev->has_be = tp_field(f, n, "bucket_expiry", &p, &pn);
-	why = tp_get(f, n, "bucket_expiry", TP_UDEC, &ev->bucket_expiry, 0);
+	why = TP_GET(f, n, "bucket_expiry", TP_UDEC, &ev->bucket_expiry, 0);
 	ev->has_idx = tp_field(f, n, "idx", &p, &pn);
 	if (!why)
-		why = tp_get(f, n, "idx", TP_UDEC, &ev->idx, 0);
+		why = TP_GET(f, n, "idx", TP_UDEC, &ev->idx, 0);
 	ev->has_tcpu = tp_field(f, n, "cpu", &p, &pn);
 	if (!why)
-		why = tp_get(f, n, "cpu", TP_UDEC, &ev->tcpu, 0);
+		why = TP_GET(f, n, "cpu", TP_UDEC, &ev->tcpu, 0);
 	ev->has_tcpu &= ev->tcpu < TP_MAX_CPUS;
 	return why;
 }
@@ -340,22 +346,23 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 	size_t pn, i;
 
 	/* every event has its timer; the start its expiry, the expiry now */
-	why = tp_get(f, n, hr ? "hrtimer" : "timer", TP_HEX, &ev->ptr, 1);
+	why = hr ? TP_GET(f, n, "hrtimer", TP_HEX, &ev->ptr, 1) :
+		   TP_GET(f, n, "timer", TP_HEX, &ev->ptr, 1);
 	/* libtraceevent prints a pointer "0x...", the kernel's %p bare */
 	if (!why && ev->form != TP_FORM_PERF &&
 	    tp_field(f, n, hr ? "hrtimer" : "timer", &p, &pn) && pn > 2 &&
 	    p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		ev->form = TP_FORM_TRACE_CMD;
 	if (!why && (ev->type == TP_TIMER_START || ev->type == TP_HRTIMER_START))
-		why = tp_get(f, n, "expires", TP_UDEC, &ev->expires, 1);
+		why = TP_GET(f, n, "expires", TP_UDEC, &ev->expires, 1);
 	if (!why && (ev->type == TP_TIMER_EXPIRE || ev->type == TP_HRTIMER_EXPIRE))
-		why = tp_get(f, n, "now", TP_UDEC, &ev->now, 1);
+		why = TP_GET(f, n, "now", TP_UDEC, &ev->now, 1);
 	if (why)
 		return why;
 	if (ev->type == TP_TIMER_START) {
 		if (tp_field(f, n, "timeout", &p, &pn)) {
 			if (!tp_sdec(p, pn, &ev->timeout))
-				return "a field is not a number";
+				return "field 'timeout' is not a number";
 			ev->has_timeout = 1;
 		}
 		if (tp_field(f, n, "flags", &p, &pn))
@@ -366,11 +373,11 @@ static const char *tp_fields(const char *f, size_t n, struct tp_event *ev)
 		/* where the kernel filed it, as much as the kernel prints */
 		why = tp_placement(f, n, ev);
 	} else if (ev->type == TP_TIMER_EXPIRE) {
-		why = tp_get(f, n, "baseclk", TP_UDEC, &ev->baseclk, 0);
+		why = TP_GET(f, n, "baseclk", TP_UDEC, &ev->baseclk, 0);
 		ev->has_baseclk = !why && tp_field(f, n, "baseclk", &p, &pn);
 	} else if (ev->type == TP_HRTIMER_START) {
 		ev->softexpires = ev->expires;
-		why = tp_get(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
+		why = TP_GET(f, n, "softexpires", TP_UDEC, &ev->softexpires, 0);
 		if (!why && ev->softexpires > ev->expires)
 			why = "softexpires after expires";
 		/* 6.18: whether the hrtimer was armed when it was started */
