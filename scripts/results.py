@@ -14,6 +14,10 @@ N and runner, the median of the rounds and its interval.
     results.py noise COMPARE_CSV
         The A/A control: timer_list against timer_list_b, the run's noise
         floor, a line per workload (printed under every table).
+    results.py choosing RESULTS_DIR
+        docs/choosing.md on stdout, from RESULTS_DIR's compare.csv (and
+        compare.md's provenance line, stream.csv, replay.csv): a decision
+        table first, then a table per traffic shape.
 
 The statistics (every name below is what the CSV files call it):
 - a value is the median of the rounds that count (an even count: the mean
@@ -33,6 +37,7 @@ Python 3 and its standard library only.
 import csv
 import io
 import math
+import os
 import sys
 
 # The columns with an interval: every time (ns, us) and lateness (j).
@@ -397,8 +402,327 @@ def cmd_noise(args):
     print("\n".join(noise_lines(rows)))
 
 
+# ---- docs/choosing.md ----
+
+# The traffic shapes, in the guide's order: workload, title, what it is,
+# the op stream's mix whose bytes per timer go with it.
+SHAPES = (
+    ("timeouts", "Timeouts that are almost always cancelled",
+     "the kernel's common case (network and I/O timeouts): re-armed or deleted long before they are due", "s"),
+    ("expiring", "Short timers that expire", "1..64 jiffies, every timer runs", "s"),
+    ("long", "Long timers", "256..2^20 jiffies", "u"),
+    ("burst", "Bursts: many timers due at once",
+     "every timer due in one jiffy (one tv2 slot of the classic wheel)", None),
+    ("mixed", "Mixed traffic", "6/10 timeouts, 2/10 expiring, 2/10 long", "u"),
+)
+KERNEL = ("timer_list", "timer_list_b", "hrtimer")
+
+
+def figure(r, col):
+    """A row's figure of col as a dict N, v, lo, hi (lo, hi None when the
+    file has no interval); op ns falls back on add + mod + del ns."""
+    v = num(r.get(col))
+    lo, hi = num(r.get(col + "_lo")), num(r.get(col + "_hi"))
+    if col == "op ns" and v is None:
+        parts = [num(r.get(c)) for c in OP_COLS]
+        v = sum(parts) if None not in parts else None
+    return {"N": r["N"], "v": v, "lo": lo, "hi": hi, "who": r["engine"]}
+
+
+def ranked(a, b):
+    """rank() on two figures; "n/i" when either has no interval."""
+    if a["lo"] is None or b["lo"] is None:
+        return "n/i" if str(a["N"]) == str(b["N"]) else None
+    return rank(a, b)
+
+
+def show(f, scale=1.0):
+    """A figure as "v [lo..hi]" (scaled: ns to us with 1000)."""
+    if f["v"] is None:
+        return "n/a"
+
+    def g(x):
+        return fmt(x / scale) if scale == 1.0 else "%.1f" % (x / scale)
+    if f["lo"] is None:
+        return g(f["v"])
+    return "%s [%s..%s]" % (g(f["v"]), g(f["lo"]), g(f["hi"]))
+
+
+def main_n(rows):
+    """The N most runners of a workload ran at (ties: the largest)."""
+    count = {}
+    for r in rows:
+        count[r["N"]] = count.get(r["N"], 0) + 1
+    return max(count, key=lambda n: (count[n], num(n) or 0))
+
+
+def stream_bytes(stream, engine, mix):
+    """bytes per timer of an engine in stream.csv at 10000 pending."""
+    for r in stream:
+        if r.get("engine") == engine and r.get("mix") == mix and r.get("pending") == "10000":
+            return r.get("bytes per timer")
+    return None
+
+
+def stream_ir(stream, mix):
+    """(engine, Ir of an add, a del, a mod and a fired timer) of stream.csv
+    at 10000 pending, the cheapest first."""
+    out = []
+    for r in stream:
+        if r.get("mix") != mix or r.get("pending") != "10000":
+            continue
+        v = [num(r.get(c)) for c in ("add Ir", "del Ir", "mod Ir", "Ir per fired")]
+        if None not in v:
+            out.append((r["engine"], sum(v)))
+    return sorted(out, key=lambda x: (x[1], x[0]))
+
+
+def decide(rows, exact):
+    """The decision for one workload's rows at one N: a dict with pick
+    (a figure or None), tied (names), up (runner-up figure), tl
+    (timer_list's figure), why (text when nothing is picked)."""
+    figs = [figure(r, "op ns") for r in rows if r["engine"] in exact]
+    figs = [f for f in figs if f["v"] is not None]
+    figs.sort(key=lambda f: f["v"])
+    tl = [figure(r, "op ns") for r in rows if r["engine"] == "timer_list"]
+    out = {"pick": None, "tied": [], "up": None, "tl": tl[0] if tl else None, "why": ""}
+    if not figs:
+        out["why"] = "no exact engine measured"
+        return out
+    best = figs[0]
+    if best["lo"] is None:
+        out["why"] = "not ranked: one round, no interval"
+        out["tied"] = sorted(f["who"] for f in figs)
+        return out
+    tied = sorted(f["who"] for f in figs if ranked(best, f) == "tie")
+    if len(tied) > 1:
+        out["tied"] = tied
+        out["why"] = "tie: their op ns intervals overlap"
+        return out
+    out["pick"] = best
+    out["up"] = figs[1] if len(figs) > 1 else None
+    return out
+
+
+def pct(a, b):
+    return "%+.0f %%" % (100.0 * (a - b) / b) if b else "n/a"
+
+
+def choosing(dirname):
+    """docs/choosing.md from the files of a results directory, as text."""
+    _, rows = read_csv(dirname + "/compare.csv")
+    rows = [r for r in rows if r.get("engine")]
+    stream = read_csv(dirname + "/stream.csv")[1] if os.path.exists(dirname + "/stream.csv") else []
+    replay = read_csv(dirname + "/replay.csv")[1] if os.path.exists(dirname + "/replay.csv") else []
+    prov = ""
+    if os.path.exists(dirname + "/compare.md"):
+        with open(dirname + "/compare.md") as f:
+            prov = f.readline().strip()
+    clocks = sorted({r["clock"] for r in rows if r.get("clock")})
+    if clocks:
+        clock = ", ".join(clocks)
+    else:
+        clock = "icount" if "--clock=icount" in prov else "wall"
+    clock_text = {"icount": "the instruction clock (QEMU -icount shift=0: one guest ns is one guest instruction)",
+                  "wall": "the wall clock (QEMU TCG: emulated-CPU ns, which move with the host's load)",
+                  "host": "this machine's own clock"}.get(clock, clock)
+    reps = sorted({r.get("reps") for r in rows if r.get("reps")})
+    has_iv = any(r.get("op ns_lo") not in (None, "", "n/a") for r in rows)
+    exact = set(exact_engines())
+    o = []
+    o.append("# Choosing a structure for a workload")
+    o.append("")
+    o.append("Generated by `scripts/results.py choosing results/ > docs/choosing.md` (also")
+    o.append("`scripts/choosing.sh results/`) from the files of [results/](../results/README.md);")
+    o.append("do not edit it by hand: make check fails when it differs from what the script")
+    o.append("writes from results/.")
+    o.append("")
+    o.append("Clock: %s." % clock_text)
+    if prov:
+        o.append("The guest's figures: %s" % prov)
+    if has_iv:
+        o.append("Every guest figure is the median of the rounds that count (reps: %s), "
+                 "with its interval, the min..max of those rounds [lo..hi]. Two structures "
+                 "are ranked only when their intervals do not overlap, else they tie; runs "
+                 "of different N are never ranked against each other." % "/".join(reps))
+    else:
+        o.append("These files hold one round per figure and no interval: nothing below is "
+                 "ranked on the guest's ns (a figure alone cannot say whether it is told "
+                 "apart from the run's noise). `make compare` now measures rounds; rerun it "
+                 "to rank. Runs of different N are never ranked against each other.")
+    o.append("Cost is an add, a mod and a del (op ns: their sum in the same round); "
+             "exact engines (scripts/engines.sh --exact) run every timer at its jiffy.")
+    o.append("")
+    o.append("## Decision table")
+    o.append("")
+    o.append("| traffic | use | its cost, op ns | against the runner-up | against timer_list | what you give up |")
+    o.append("|---|---|---:|---|---|---|")
+    tables = []
+    for wl, title, what, mix in SHAPES:
+        wr = [r for r in rows if r["workload"] == wl]
+        if not wr:
+            continue
+        n = main_n(wr)
+        at = [r for r in wr if r["N"] == n]
+        d = decide(at, exact)
+        link = "[%s](#%s)" % (wl, title.lower().replace(" ", "-").replace(":", "").replace(",", ""))
+        if d["pick"] is None:
+            use = "; ".join(d["tied"][:6]) + (" ..." if len(d["tied"]) > 6 else "")
+            o.append("| %s (N=%s) | %s: %s | - | - | - | - |" % (link, n, d["why"], use or "-"))
+        else:
+            p, up, tl = d["pick"], d["up"], d["tl"]
+            prow = [r for r in at if r["engine"] == p["who"]][0]
+            vs_up = "-"
+            if up:
+                vs_up = "%s %s: %s" % (up["who"], show(up), pct(p["v"], up["v"]))
+            vs_tl = "-"
+            if tl and tl["v"]:
+                vs_tl = "%s: %s" % (show(tl), pct(p["v"], tl["v"]))
+            give = []
+            ticks = [(figure(r, "tick max ns"), r["engine"]) for r in at if r["engine"] in exact]
+            ticks = [t for t in ticks if t[0]["v"] is not None]
+            mine = figure(prow, "tick max ns")
+            if ticks and mine["v"] is not None:
+                low = min(ticks, key=lambda t: t[0]["v"])
+                if low[1] != p["who"] and ranked(low[0], mine) == "<":
+                    give.append("worst tick %s us against %s's %s us" % (show(mine, 1000), low[1], show(low[0], 1000)))
+                else:
+                    give.append("worst tick %s us (none lower apart)" % show(mine, 1000))
+            b = stream_bytes(stream, p["who"], mix) if mix else None
+            if b:
+                give.append("%s bytes per timer (op stream, mix %s)" % (b, mix))
+            o.append("| %s (N=%s) | %s | %s | %s | %s | %s |" % (link, n, p["who"], show(p), vs_up, vs_tl, "; ".join(give)))
+        tables.append((wl, title, what, n, wr))
+    for tr in sorted({r["trace"] for r in replay}):
+        tl = [r for r in replay if r["trace"] == tr and r["stream"] == "timer_list" and r["engine"] != "kernel"]
+        tl = [r for r in tl if num(r.get("ir_op")) is not None]
+        ex = sorted([r for r in tl if r.get("exact") == "yes"], key=lambda r: num(r["ir_op"]))
+        if len(ex) >= 2:
+            a, b = ex[0], ex[1]
+            o.append("| real trace %s, timer_list stream | %s | %s Ir/op | %s %s Ir/op: %s | - | Ir counts (callgrind): exact for one build; the compiler is not recorded in replay.csv |"
+                     % (tr, a["engine"], a["ir_op"], b["engine"], b["ir_op"], pct(num(a["ir_op"]), num(b["ir_op"]))))
+    o.append("")
+    o.append("(use: the cheapest exact engine by op ns when its interval is apart from every "
+             "other exact engine's at the same N; else the tie is named. Real traces: "
+             "instructions per op from replay.csv, one deterministic count per engine.)")
+    for wl, title, what, n, wr in tables:
+        o.append("")
+        o.append("## " + title)
+        o.append("")
+        o.append("The `%s` workload: %s." % (wl, what))
+        mix = [m for w, _, _, m in SHAPES if w == wl][0]
+        ir = stream_ir(stream, mix)
+        if ir:
+            o.append("")
+            o.append("Instructions (callgrind's Ir, one deterministic count per engine; the op "
+                     "stream of stream.csv, mix %s, 10000 pending: an add, a del, a mod and a "
+                     "fired timer together): %s." % (mix, ", ".join(
+                         "%s %.1f%s" % (e, v, "" if e in exact else " (not exact)") for e, v in ir)))
+        for N in sorted({r["N"] for r in wr}, key=lambda x: -(num(x) or 0)):
+            at = [r for r in wr if r["N"] == N]
+            figs = sorted(at, key=lambda r: figure(r, "op ns")["v"] if figure(r, "op ns")["v"] is not None else 1e18)
+            best = [figure(r, "op ns") for r in figs if r["engine"] in exact]
+            best = best[0] if best else None
+            o.append("")
+            o.append("N=%s%s:" % (N, "" if N == n else " (not ranked against N=%s)" % n))
+            o.append("")
+            o.append("| runner | exact | op ns | add / mod / del ns | x timer_list | worst tick us | late p50 / p99 / max j | reps | against the lowest median (%s) |" % (best["who"] if best else "-"))
+            o.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+            for r in figs:
+                f = figure(r, "op ns")
+                vs = "-"
+                if best and r["engine"] != best["who"]:
+                    k = ranked(best, f)
+                    vs = {"<": "dearer", ">": "cheaper", "tie": "tie", "n/i": "no interval"}.get(k, "-")
+                o.append("| %s | %s | %s | %s / %s / %s | %s | %s | %s / %s / %s | %s | %s |" % (
+                    r["engine"], "yes" if r["engine"] in exact else "no", show(f),
+                    r.get("add ns"), r.get("mod ns"), r.get("del ns"), r.get(RATIO_OPS, "n/a"),
+                    show(figure(r, "tick max ns"), 1000), r.get("late p50 j"), r.get("late p99 j"),
+                    r.get("late max j"), r.get("reps") or "1", vs))
+        o.append("")
+        o.append("\n".join(noise_lines([r for r in wr])))
+    if replay:
+        o += replay_section(replay)
+    smp_path = dirname + "/smp.csv"
+    if os.path.exists(smp_path):
+        o += smp_section(read_csv(smp_path)[1])
+    o.append("")
+    o.append("The other files: [smp.csv](../results/smp.csv) (per-CPU against shared instances), "
+             "[stream.csv](../results/stream.csv) (the op stream's instructions and bytes), "
+             "[replay.csv](../results/replay.csv) (the shipped traces); how to read them: "
+             "[results/README.md](../results/README.md).")
+    return "\n".join(o) + "\n"
+
+
+def replay_section(replay):
+    """The shipped real traces: each engine's Ir/op on each stream."""
+    o = ["", "## The shipped real traces", "",
+         "The traces of userspace/replay/traces/ replayed through every engine in user "
+         "space ([replay.csv](../results/replay.csv)): Ir/op is callgrind's count of "
+         "instructions per add, mod, del and expiry, one deterministic count per engine "
+         "and build (the compiler is not recorded in replay.csv); exact: every timer it "
+         "took ran at its tick; refused: arms beyond the engine's range.", ""]
+    o.append("| trace | stream | engine | exact on the trace | Ir/op | refused | late p50 / p99 / max |")
+    o.append("|---|---|---|---|---:|---:|---:|")
+    key = lambda r: (r["trace"], r["stream"] != "timer_list", r["engine"] == "kernel",
+                     num(r.get("ir_op")) or 0, r["engine"])
+    for r in sorted(replay, key=key):
+        o.append("| %s | %s | %s | %s | %s | %s | %s / %s / %s %s |" % (
+            r["trace"], r["stream"], r["engine"] if r["engine"] != "kernel" else "kernel (trace)",
+            r.get("exact") or "-", r.get("ir_op") or "-", r.get("refused") or "-",
+            r.get("late_p50"), r.get("late_p99"), r.get("late_max"), r.get("late_unit")))
+    return o
+
+
+def smp_section(smp):
+    """Per-CPU against shared instances: the figures, and timer_list's own
+    spread (the same code at percpu=0 and 1) as their noise floor."""
+    o = ["", "## Per-CPU instances or one shared instance", "",
+         "What an instance per CPU (percpu=1) costs against one instance every CPU "
+         "shares (percpu=0), at remote= per cent of each CPU's ops on another CPU's "
+         "timers ([smp.csv](../results/smp.csv), drawn in [smp.png](../results/smp.png), "
+         "from `scripts/compare-smp.sh`). One boot per configuration and no interval: "
+         "nothing here is ranked."]
+    tl = {}
+    for r in smp:
+        if r["runner"] == "timer_list":
+            tl.setdefault((r["cpus"], r["remote"]), {})[r["percpu"]] = num(r["op_ns"])
+    spread = []
+    for (cpus, remote), v in sorted(tl.items()):
+        if v.get("0") and v.get("1"):
+            spread.append("%s vCPU remote=%s: %s against %s ns/op (%s)" % (
+                cpus, remote, fmt(v["0"]), fmt(v["1"]), pct(v["1"], v["0"])))
+    if spread:
+        o.append("timer_list runs the same code on the same CPUs at percpu=0 and percpu=1 "
+                 "(it is per CPU in the kernel whatever percpu= says), so its two figures "
+                 "are this file's A/A control: " + "; ".join(spread) + ". A difference "
+                 "between designs smaller than that is not told apart by these runs.")
+    o += ["", "| vCPUs | percpu | remote | runner | ns/op | contended | ops/s |",
+          "|---:|---:|---:|---|---:|---:|---:|"]
+    for r in smp:
+        o.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["cpus"], r["percpu"], r["remote"], r["runner"], r["op_ns"],
+            r.get("contended_pct") or "-", r.get("ops_per_s")))
+    return o
+
+
+def exact_engines():
+    """The exact engines, as scripts/engines.sh --exact names them."""
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([os.path.join(here, "engines.sh"), "--exact"], check=True,
+                         capture_output=True, text=True).stdout
+    return out.split()
+
+
+def cmd_choosing(args):
+    if len(args) != 1:
+        sys.exit("usage: results.py choosing RESULTS_DIR")
+    sys.stdout.write(choosing(args[0].rstrip("/")))
+
+
 def main(argv):
-    cmds = {"rounds": cmd_rounds, "noise": cmd_noise}
+    cmds = {"rounds": cmd_rounds, "noise": cmd_noise, "choosing": cmd_choosing}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](argv[2:])

@@ -215,5 +215,61 @@ class Rounds(unittest.TestCase):
             self.assertTrue(t[2].startswith("| workload | N | engine | add ns | mod ns |"))
 
 
+def crow(e, n, op, lo, hi, tmax=1000, tlo=900, thi=1100):
+    return {"workload": "timeouts", "N": str(n), "engine": e, "op ns": str(op),
+            "op ns_lo": str(lo), "op ns_hi": str(hi), "tick max ns": str(tmax),
+            "tick max ns_lo": str(tlo), "tick max ns_hi": str(thi)}
+
+
+class Decide(unittest.TestCase):
+    EXACT = {"classic", "ratas", "volt"}
+
+    def test_pick_apart(self):
+        d = results.decide([crow("classic", 1000, 500, 490, 510), crow("ratas", 1000, 530, 520, 540),
+                            crow("volt", 1000, 600, 590, 610), crow("timer_list", 1000, 700, 690, 710)],
+                           self.EXACT)
+        self.assertEqual(d["pick"]["who"], "classic")
+        self.assertEqual(d["up"]["who"], "ratas")
+        self.assertEqual(d["tl"]["v"], 700.0)
+        self.assertEqual(d["tied"], [])
+
+    def test_tie_named_not_picked(self):
+        d = results.decide([crow("volt", 1000, 506, 495, 515), crow("classic", 1000, 509, 500, 520),
+                            crow("ratas", 1000, 529, 516, 540)], self.EXACT)
+        self.assertIsNone(d["pick"])
+        self.assertEqual(d["tied"], ["classic", "volt"])
+        self.assertEqual(d["why"], "tie: their op ns intervals overlap")
+
+    def test_not_exact_never_picked(self):
+        d = results.decide([crow("modern", 1000, 100, 99, 101), crow("classic", 1000, 500, 490, 510),
+                            crow("ratas", 1000, 600, 590, 610)], self.EXACT)
+        self.assertEqual(d["pick"]["who"], "classic")
+
+    def test_no_interval_not_ranked(self):
+        r = [crow("volt", 1000, 506, 0, 0), crow("classic", 1000, 529, 0, 0)]
+        for x in r:
+            x["op ns_lo"] = x["op ns_hi"] = ""
+        d = results.decide(r, self.EXACT)
+        self.assertIsNone(d["pick"])
+        self.assertEqual(d["tied"], ["classic", "volt"])
+        self.assertEqual(d["why"], "not ranked: one round, no interval")
+
+    def test_op_ns_from_add_mod_del_without_column(self):
+        f = results.figure({"N": "1", "engine": "x", "add ns": "1", "mod ns": "2", "del ns": "3"}, "op ns")
+        self.assertEqual((f["v"], f["lo"], f["hi"]), (6.0, None, None))
+
+    def test_ranked(self):
+        a = results.figure(crow("a", 1000, 5, 4, 6), "op ns")
+        b = results.figure(crow("b", 8192, 50, 40, 60), "op ns")
+        self.assertIsNone(results.ranked(a, b))
+        c = results.figure({"N": "1000", "engine": "c", "op ns": "9"}, "op ns")
+        self.assertEqual(results.ranked(a, c), "n/i")
+
+    def test_main_n(self):
+        rows = [{"N": "10000"}] * 3 + [{"N": "8192"}] * 2
+        self.assertEqual(results.main_n(rows), "10000")
+        self.assertEqual(results.main_n([{"N": "8192"}, {"N": "10000"}]), "10000")
+
+
 if __name__ == "__main__":
     unittest.main()
