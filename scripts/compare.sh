@@ -534,11 +534,13 @@ if [ $where = guest ]; then
 	fi
 fi
 
-# The checkout's results/: docs/choosing.md follows them (make check
-# compares the two).
+# The checkout's results/: docs/choosing.md and results/README.md follow
+# them (make check compares each with what its script writes).
 if [ "$out" = "$TWHEEL_ROOT/results" ]; then
 	"$TWHEEL_ROOT/scripts/choosing.sh" "$out" >"$TWHEEL_ROOT/docs/choosing.md" &&
 		log "docs/choosing.md rewritten from results/ (scripts/choosing.sh)"
+	python3 "$TWHEEL_ROOT/scripts/results.py" readme "$out" >"$out/README.md" &&
+		log "results/README.md rewritten from results/ (scripts/results.py readme)"
 fi
 
 cat "$out/summary.md"

@@ -18,6 +18,9 @@ N and runner, the median of the rounds and its interval.
         docs/choosing.md on stdout, from RESULTS_DIR's compare.csv (and
         compare.md's provenance line, stream.csv, replay.csv): a decision
         table first, then a table per traffic shape.
+    results.py readme RESULTS_DIR
+        results/README.md on stdout: what each file beside it holds, its
+        figures counted from the files themselves.
 
 The statistics (every name below is what the CSV files call it):
 - a value is the median of the rounds that count (an even count: the mean
@@ -721,8 +724,137 @@ def cmd_choosing(args):
     sys.stdout.write(choosing(args[0].rstrip("/")))
 
 
+# ---- results/README.md ----
+
+# Each file of a results directory: what it holds and what writes it.
+FILES = (
+    ("summary.md", "the run in one table per question: every workload on every runner (medians of the rounds), the A/A line, the scale sweep, the shadow and the trace replay", "scripts/compare.sh"),
+    ("compare.md", "every column of debugfs `compare`, the medians of the rounds, with the run's provenance line and the A/A line", "scripts/compare.sh"),
+    ("compare.csv", "one row per workload, N and runner: each column the median of the rounds that count; every ns, us and j column with `<column>_lo` and `<column>_hi`, the min..max of those rounds; `op ns` (add + mod + del of one round: median, lo, hi); `reps` (rounds counted), `excluded` (rounds left out), `clock`; early, late max j and cascaded max the worst of every round, counted or not; timer_list_b is timer_list measured again in the other pass of each round (the A/A control)", "scripts/results.py rounds"),
+    ("rounds.csv", "every round's row of every runner: round, pass, the module's columns, and `left out` (why a row does not count: admission lowered or forced its count, the overload guard stopped the ops, it lost ops or ticks)", "scripts/results.py rounds"),
+    ("sweep.csv", "the scale sweep: one runner per load, N pending timers re-armed as they run, add ns and tick ns per run by N", "scripts/compare.sh"),
+    ("hist.csv", "the first round's busy-tick and lateness histograms per workload and runner (log2 buckets: floor ns, count)", "scripts/compare.sh"),
+    ("stream.csv", "the op stream in user space: callgrind's Ir per add, del, mod, empty tick and fired timer (exact for one build), native ns (indicative) and bytes per timer, per engine, mix and size", "scripts/stream-csv.sh"),
+    ("replay.csv", "the shipped real traces replayed through every engine in user space: Ir per op, lateness, refusals, the placement oracle", "scripts/replay-csv.sh"),
+    ("replay.md", "the replay's provenance line and table", "scripts/replay-csv.sh"),
+    ("shadow.csv", "the live shadow: the kernel's own timer_list traffic mirrored into every engine, one row per engine and the kernel's", "scripts/compare.sh"),
+    ("shadow.md", "the shadow's table, each engine against the kernel", "scripts/compare.sh"),
+    ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations (one boot each, no rounds)", "scripts/compare-smp.sh"),
+    ("pull.md", "per-CPU ticks under tick=nohz, pull=0 against pull=1", "scripts/compare-smp.sh"),
+    ("capabilities.md", "the burst's worst ticks without and with budget=, slack=0 against slack=10, tick=nohz against periodic", "scripts/compare.sh (scripts/guest/capabilities.sh, nohz.sh)"),
+    ("ops.png", "op cost: ns per add, mod and del, every runner on every workload", "scripts/plots.sh"),
+    ("tick.png", "tick cost: busy tick p99 and worst busy tick", "scripts/plots.sh"),
+    ("burst.png", "the burst: worst cascade and worst busy tick", "scripts/plots.sh"),
+    ("lateness.png", "the CCDF of lateness per workload, from hist.csv", "scripts/plots.sh"),
+    ("sweep.png", "the scale sweep, from sweep.csv", "scripts/plots.sh"),
+    ("replay.png", "the shipped traces' Ir per op and modern's lateness against the kernel's", "scripts/plots.sh"),
+    ("smp.png", "ns an op against remote=, from smp.csv", "scripts/plots.sh"),
+)
+
+# The same files as a run before the rounds (one round, no interval) wrote them.
+BEFORE_ROUNDS = {
+    "summary.md": "the run in one table per question: every workload on every runner (one round), the scale sweep, the shadow and the trace replay",
+    "compare.md": "every column of debugfs `compare` (one round), with the run's provenance line",
+    "compare.csv": "one row per workload, N and runner, as debugfs `compare` printed it: one round, written before the rounds (no interval, reps or clock column)",
+    "hist.csv": "the run's busy-tick and lateness histograms per workload and runner (log2 buckets: floor ns, count)",
+}
+
+
+def readme(dirname):
+    """results/README.md from the files of a results directory, as text."""
+    have = set(os.listdir(dirname))
+    o = ["# Results", "",
+         "The files beside this one, what each holds and what writes it. `make compare` "
+         "(scripts/compare.sh) rewrites them all but stream.csv (scripts/stream-csv.sh); "
+         "this file is written from them by `scripts/results.py readme results/ > "
+         "results/README.md`, so every figure below is counted from the files. Which "
+         "structure they suggest for which traffic: [docs/choosing.md](../docs/choosing.md). "
+         "Earlier runs and measurements: `git log -p -- results/`.", ""]
+    prov = ""
+    if "compare.md" in have:
+        with open(os.path.join(dirname, "compare.md")) as f:
+            prov = f.readline().strip()
+    if prov:
+        o += ["Provenance of the guest's files: " + prov, ""]
+    rounds = False
+    if "compare.csv" in have:
+        rounds = "op ns_lo" in read_csv(os.path.join(dirname, "compare.csv"))[0]
+    o += ["## The files", "", "| file | what it holds | written by |", "|---|---|---|"]
+    for name, what, by in FILES:
+        if name not in have:
+            continue
+        if not rounds and name in BEFORE_ROUNDS:
+            what = BEFORE_ROUNDS[name]
+            by = "scripts/compare.sh"
+        o.append("| [%s](%s) | %s | %s |" % (name, name, what, by))
+    o.append("")
+    if "compare.csv" in have:
+        cols, rows = read_csv(os.path.join(dirname, "compare.csv"))
+        wls = []
+        for r in rows:
+            if r["workload"] not in wls:
+                wls.append(r["workload"])
+        runners = sorted({r["engine"] for r in rows})
+        reps = sorted({r["reps"] for r in rows if r.get("reps")}, key=lambda x: int(x))
+        clocks = sorted({r["clock"] for r in rows if r.get("clock")})
+        o.append("## compare.csv")
+        o.append("")
+        o.append("%d rows: %d workloads (%s) on %d runners." % (len(rows), len(wls), ", ".join(wls), len(runners)))
+        if reps:
+            excl = sum(int(r.get("excluded") or 0) for r in rows)
+            o.append("Rounds counted per row: %s; rounds left out: %d (why: rounds.csv); clock: %s." % (
+                ", ".join(reps), excl, ", ".join(clocks) or "not recorded"))
+        else:
+            o.append("One round per row and no interval (written before the rounds): "
+                     "its figures are not ranked against each other (docs/choosing.md).")
+        o.append("")
+        o += noise_lines(rows)
+        o.append("")
+    if "smp.csv" in have:
+        _, smp = read_csv(os.path.join(dirname, "smp.csv"))
+        o += ["## smp.csv", "", "%d rows: %s vCPU boots." % (
+            len(smp), " and ".join(sorted({r["cpus"] for r in smp}, reverse=True)))]
+        sec = smp_section(smp)
+        o += [l for l in sec if l.startswith("timer_list runs the same code")]
+        o.append("")
+    if "sweep.csv" in have:
+        _, sw = read_csv(os.path.join(dirname, "sweep.csv"))
+        ns = sorted({r["N"] for r in sw}, key=lambda x: num(x) or 0)
+        o += ["## sweep.csv", "", "%d rows: N = %s, %d runners." % (
+            len(sw), ", ".join(ns), len({r["engine"] for r in sw})), ""]
+    if "stream.csv" in have:
+        _, st = read_csv(os.path.join(dirname, "stream.csv"))
+        o += ["## User-space benchmarks", "",
+              "stream.csv: %d rows, %d engines, mixes %s, %s pending timers." % (
+                  len(st), len({r["engine"] for r in st}), " and ".join(sorted({r["mix"] for r in st})),
+                  ", ".join(sorted({r["pending"] for r in st}, key=lambda x: num(x) or 0))), ""]
+    if "capabilities.md" in have:
+        o += ["## Capabilities", "", "capabilities.md: the tables of the run's "
+              "scripts/guest/capabilities.sh (and nohz.sh in a full run), under their titles.", ""]
+    if "shadow.csv" in have:
+        _, sh = read_csv(os.path.join(dirname, "shadow.csv"))
+        o += ["## The live shadow", "", "shadow.csv: %d rows (%d engines and the kernel's)." % (
+            len(sh), len([r for r in sh if r.get("engine") != "shadow"])), ""]
+    if "replay.csv" in have:
+        _, rp = read_csv(os.path.join(dirname, "replay.csv"))
+        o += ["## Trace replay", "", "replay.csv: %d rows, traces %s, streams %s." % (
+            len(rp), ", ".join(sorted({r["trace"] for r in rp})),
+            ", ".join(sorted({r["stream"] for r in rp}))), ""]
+    o += ["## Other dated measurements", "",
+          "None kept here: this file describes the files beside it. Earlier runs and "
+          "one-off measurements are in git history (`git log -p -- results/README.md`)."]
+    return "\n".join(o) + "\n"
+
+
+def cmd_readme(args):
+    if len(args) != 1:
+        sys.exit("usage: results.py readme RESULTS_DIR")
+    sys.stdout.write(readme(args[0].rstrip("/")))
+
+
 def main(argv):
-    cmds = {"rounds": cmd_rounds, "noise": cmd_noise, "choosing": cmd_choosing}
+    cmds = {"rounds": cmd_rounds, "noise": cmd_noise, "choosing": cmd_choosing,
+            "readme": cmd_readme}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](argv[2:])

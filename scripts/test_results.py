@@ -271,5 +271,28 @@ class Decide(unittest.TestCase):
         self.assertEqual(results.main_n([{"N": "8192"}, {"N": "10000"}]), "10000")
 
 
+class Readme(unittest.TestCase):
+    def test_counts_from_the_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            scols = ["workload", "N", "engine", "add ns", "add ns_lo", "add ns_hi", "mod ns", "del ns",
+                     "op ns", "op ns_lo", "op ns_hi", "reps", "excluded", "clock"]
+            rows = [{"workload": w, "N": "1000", "engine": e, "add ns": a, "add ns_lo": a, "add ns_hi": a,
+                     "mod ns": "10", "del ns": "10", "op ns": "1", "op ns_lo": "1", "op ns_hi": "1",
+                     "reps": rp, "excluded": x, "clock": "icount"}
+                    for w, e, a, rp, x in (("timeouts", "classic", "100", "3", "0"),
+                                           ("timeouts", "timer_list", "200", "3", "0"),
+                                           ("timeouts", "timer_list_b", "210", "2", "1"),
+                                           ("burst", "classic", "90", "3", "0"))]
+            results.write_csv(os.path.join(d, "compare.csv"), scols, rows)
+            text = results.readme(d)
+            self.assertIn("4 rows: 2 workloads (timeouts, burst) on 3 runners.", text)
+            self.assertIn("Rounds counted per row: 2, 3; rounds left out: 1 (why: rounds.csv); clock: icount.", text)
+            self.assertIn("- timeouts N=1000, 3/2 rounds: add 200 / 210 (+5.0 %); mod 10 / 10 (+0.0 %); "
+                          "del 10 / 10 (+0.0 %)", text)
+            self.assertIn("| [compare.csv](compare.csv) | one row per workload, N and runner: each column "
+                          "the median", text)
+            self.assertNotIn("smp.csv", text)
+
+
 if __name__ == "__main__":
     unittest.main()
