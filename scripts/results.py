@@ -3,7 +3,9 @@
 
 scripts/guest/compare.sh runs every workload in rounds (--reps), each run
 printed as its own compare table under an @@RUN line. This module reads
-that output, marks the runs that cannot count, and writes, per workload,
+that output, marks the runs that cannot count (admission lowered or forced their count,
+the overload guard stopped their activity, a runner ran fewer activity ops
+than the others of its run), and writes, per workload,
 N and runner, the median of the rounds and its interval.
 
     results.py rounds GUEST_OUT OUTDIR [--clock CLOCK] [--table FILE]
@@ -11,6 +13,9 @@ N and runner, the median of the rounds and its interval.
         runner label (timer_list's second pass: timer_list_b) and, when it
         is left out, why; OUTDIR/compare.csv: the medians (below); --table:
         the same as a markdown table headed like the module's.
+    results.py summarise ROUNDS_CSV OUTDIR [--clock CLOCK]
+        compare.csv again from a rounds.csv (its marks made again from its
+        columns when it has them).
     results.py noise COMPARE_CSV
         The A/A control: timer_list against timer_list_b, the run's noise
         floor, a line per workload (printed under every table).
@@ -57,10 +62,12 @@ RATIO_OPS = "add/mod/del x timer_list"
 RATIO_TICK = "tick p99 x timer_list"
 OP_COLS = ("add ns", "mod ns", "del ns")
 
-# A run lost ticks when its tick caught up more jiffies than this share of
-# the run's jiffies (a catch-up of a few, as a burst's long tick needs,
-# is not a loss).
-LOST_TICKS_SHARE = 0.01
+# A runner's missed jiffies (the tick caught them up, several jiffies at
+# once) are kept in rounds.csv but leave nothing out: they rise with the
+# runner's place in the tick's order (each runner's tick runs after the
+# others'), a harness effect the rotation spreads over the runners; the
+# timers of those jiffies still ran. Ticks are lost when the overload
+# guard ends the activity.
 # A runner lost ops when it ran fewer activity ops than this share of the
 # most any runner of the same run ran (they all get the same ops a tick).
 LOST_OPS_SHARE = 0.95
@@ -181,22 +188,31 @@ def parse_guest(text):
     return info, [r for r in runs if "rows" in r]
 
 
-def left_out(run, runner, hz):
-    """Why a runner's row of a run does not count ("" when it does)."""
-    why = []
-    if run.get("admission", "ok") != "ok":
-        why.append("admission " + run["admission"])
-    if (num(run.get("overload_stops")) or 0) > 0:
-        why.append("overload guard stopped the ops")
+# rounds.csv's columns besides the module's: what the marks are made from.
+RAW = ("admission", "overload stops", "activity ops", "run activity ops", "missed jiffies")
+
+
+def raw(run, runner):
+    """The marks' inputs for a runner's row of a run, as rounds.csv holds them."""
     st = run["runners"].get(runner, {})
-    ops = [num(s.get("activity_ops")) or 0 for s in run["runners"].values()]
-    mine = num(st.get("activity_ops"))
-    if ops and max(ops) > 0 and mine is not None and mine < LOST_OPS_SHARE * max(ops):
-        why.append("lost ops (%d of %d)" % (mine, max(ops)))
-    missed = num(st.get("missed_jiffies"))
-    secs = num(run.get("secs"))
-    if missed is not None and secs and hz and missed > LOST_TICKS_SHARE * secs * hz:
-        why.append("lost ticks (%d missed jiffies)" % missed)
+    ops = [num(x.get("activity_ops")) or 0 for x in run["runners"].values()]
+    return {"admission": run.get("admission", "ok"),
+            "overload stops": run.get("overload_stops", "0"),
+            "activity ops": st.get("activity_ops", ""),
+            "run activity ops": fmt(max(ops)) if ops else "",
+            "missed jiffies": st.get("missed_jiffies", "")}
+
+
+def left_out(row):
+    """Why a round's row does not count ("" when it does), from RAW."""
+    why = []
+    if row.get("admission", "ok") not in ("ok", ""):
+        why.append("admission " + row["admission"])
+    if (num(row.get("overload stops")) or 0) > 0:
+        why.append("overload guard stopped the activity (ticks and ops lost)")
+    mine, most = num(row.get("activity ops")), num(row.get("run activity ops"))
+    if mine is not None and most and mine < LOST_OPS_SHARE * most:
+        why.append("lost ops (%d of %d)" % (mine, most))
     return "; ".join(why)
 
 
@@ -209,7 +225,6 @@ def label(run, engine):
 
 def round_rows(info, runs):
     """Every row of every run, labelled and marked: (columns, rows)."""
-    hz = num(info.get("hz"))
     cols, out = [], []
     for run in runs:
         for c in run["cols"]:
@@ -220,7 +235,8 @@ def round_rows(info, runs):
             row["engine"] = label(run, r["engine"])
             row["round"] = run.get("round", "1")
             row["pass"] = run.get("pass", "")
-            row["left out"] = left_out(run, r["engine"], hz)
+            row.update(raw(run, r["engine"]))
+            row["left out"] = left_out(row)
             out.append(row)
     return cols, out
 
@@ -379,7 +395,7 @@ def cmd_rounds(args):
         sys.exit("results.py: no @@RUN table in " + pos[0])
     cols, rows = round_rows(info, runs)
     write_csv(pos[1] + "/rounds.csv",
-              ["round", "pass"] + cols + ["left out"], rows)
+              ["round", "pass"] + cols + list(RAW) + ["left out"], rows)
     scols, srows = summarise(cols, rows, clock)
     write_csv(pos[1] + "/compare.csv", scols, srows)
     if table:
@@ -396,6 +412,26 @@ def cmd_rounds(args):
         print("left out: round %s pass %s %s %s: %s" % (r["round"], r["pass"], r["workload"],
                                                         r["engine"], r["left out"]))
     print("%d rows of %d runs, %d left out" % (len(rows), len(runs), len(left)))
+
+
+def cmd_summarise(args):
+    clock, pos = "wall", []
+    it = iter(args)
+    for a in it:
+        if a == "--clock":
+            clock = next(it)
+        else:
+            pos.append(a)
+    if len(pos) != 2:
+        sys.exit("usage: results.py summarise ROUNDS_CSV OUTDIR [--clock CLOCK]")
+    cols, rows = read_csv(pos[0])
+    for r in rows:
+        if all(c in r for c in RAW):
+            r["left out"] = left_out(r)
+    mcols = [c for c in cols if c not in ("round", "pass", "left out") + RAW]
+    scols, srows = summarise(mcols, rows, clock)
+    write_csv(pos[1] + "/compare.csv", scols, srows)
+    print("\n".join(noise_lines(srows)))
 
 
 def cmd_noise(args):
@@ -853,7 +889,7 @@ def cmd_readme(args):
 
 
 def main(argv):
-    cmds = {"rounds": cmd_rounds, "noise": cmd_noise, "choosing": cmd_choosing,
+    cmds = {"rounds": cmd_rounds, "summarise": cmd_summarise, "noise": cmd_noise, "choosing": cmd_choosing,
             "readme": cmd_readme}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
