@@ -544,7 +544,8 @@ def decide(rows, exact):
 
 
 def pct(a, b):
-    return "%+.0f %%" % (100.0 * (a - b) / b) if b else "n/a"
+    """a against b, per cent with one decimal."""
+    return "%+.1f %%" % (100.0 * (a - b) / b) if b else "n/a"
 
 
 def choosing(dirname):

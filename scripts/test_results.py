@@ -274,6 +274,11 @@ class Decide(unittest.TestCase):
         c = results.figure({"N": "1000", "engine": "c", "op ns": "9"}, "op ns")
         self.assertEqual(results.ranked(a, c), "n/i")
 
+    def test_pct(self):
+        self.assertEqual(results.pct(631, 634), "-0.5 %")
+        self.assertEqual(results.pct(110, 100), "+10.0 %")
+        self.assertEqual(results.pct(1, 0), "n/a")
+
     def test_main_n(self):
         rows = [{"N": "10000"}] * 3 + [{"N": "8192"}] * 2
         self.assertEqual(results.main_n(rows), "10000")
