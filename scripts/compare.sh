@@ -359,14 +359,23 @@ fi
 # hist.csv: each workload's busy-tick and lateness histograms per runner
 # (the log2 buckets of debugfs stats: a bucket's floor in ns, its count),
 # what scripts/plots.sh draws the lateness CCDF from.
-# hist WORKLOAD RUNNER METRIC SECTION KEY: the rows of one histogram
+# hist WORKLOAD RUNNER METRIC SECTION KEY: the rows of one histogram, from
+# the first round's stats of the workload: pass b's (stats-W:b) for the
+# runners of that half (its @@RUNNER lines), the others' otherwise
+# (timer_list's: pass a's; timer_list_b is not drawn apart)
 hist() {
+	local f=$work/stats-$1
+	if [ "$2" != timer_list ] && awk -v w="$1" -v r="$2" '
+		/^@@RUN / { on = ($2 == "round=1" && $3 == "pass=b" && $4 == "workload=" w) }
+		on && /^@@RUNNER / && $2 == r { f = 1 } END { exit !f }' "$work/guest.out"; then
+		f=$work/stats-$1:b
+	fi
 	awk -v sec="[$4]" -v key="$5_hist:" -v pre="$1,$2,$3" '
 		$0 == sec { on = 1; next }
 		/^\[/ { on = 0 }
 		on && $1 == key {
 			for (i = 2; i <= NF; i++) { split($i, a, ":"); print pre "," a[1] "," a[2] }
-		}' "$work/stats-$1"
+		}' "$f"
 }
 tick_src() { # the busy-tick histogram of a runner: SECTION KEY
 	case "$1" in
