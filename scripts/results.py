@@ -23,6 +23,10 @@ N and runner, the median of the rounds and its interval.
         docs/choosing.md on stdout, from RESULTS_DIR's compare.csv (and
         compare.md's provenance line, stream.csv, replay.csv): a decision
         table first, then a table per traffic shape.
+    results.py check-choosing RESULTS_DIR DOC
+        Each engine DOC's decision table picks, checked against
+        RESULTS_DIR/compare.csv: its op ns interval apart from every other
+        exact engine's at the same N (a problem a line; exit 1 on any).
     results.py readme RESULTS_DIR
         results/README.md on stdout: what each file beside it holds, its
         figures counted from the files themselves.
@@ -889,9 +893,56 @@ def cmd_readme(args):
     sys.stdout.write(readme(args[0].rstrip("/")))
 
 
+def check_choosing(doc, rows, exact):
+    """The problems of a guide's decision table against compare.csv rows:
+    a pick whose op ns interval touches another exact engine's at its N,
+    a pick without an interval, a pick at an N the workload did not run."""
+    bad = []
+    on = False
+    for line in doc.splitlines():
+        if line.startswith("## "):
+            on = line == "## Decision table"
+            continue
+        if not on or not line.startswith("| ["):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        wl = cells[0][1:cells[0].index("]")]
+        n = cells[0][cells[0].find("(N=") + 3:cells[0].rfind(")")] if "(N=" in cells[0] else None
+        use = cells[1]
+        at = [r for r in rows if r["workload"] == wl and r["N"] == n]
+        mine = [r for r in at if r["engine"] == use]
+        if not mine:
+            if use in {r["engine"] for r in rows}:
+                bad.append("%s: %s picked at N=%s, which it did not run" % (wl, use, n))
+            continue
+        f = figure(mine[0], "op ns")
+        if f["lo"] is None:
+            bad.append("%s: %s picked without an interval" % (wl, use))
+            continue
+        for r in at:
+            if r["engine"] == use or r["engine"] not in exact:
+                continue
+            k = ranked(f, figure(r, "op ns"))
+            if k != "<":
+                bad.append("%s N=%s: %s picked, but its op ns %s against %s's %s is %s" % (
+                    wl, n, use, show(f), r["engine"], show(figure(r, "op ns")), k or "not comparable"))
+    return bad
+
+
+def cmd_check_choosing(args):
+    if len(args) != 2:
+        sys.exit("usage: results.py check-choosing RESULTS_DIR DOC")
+    _, rows = read_csv(args[0].rstrip("/") + "/compare.csv")
+    with open(args[1]) as f:
+        bad = check_choosing(f.read(), rows, set(exact_engines()))
+    for b in bad:
+        print("check-choosing: " + b)
+    sys.exit(1 if bad else 0)
+
+
 def main(argv):
     cmds = {"rounds": cmd_rounds, "summarise": cmd_summarise, "noise": cmd_noise, "choosing": cmd_choosing,
-            "readme": cmd_readme}
+            "readme": cmd_readme, "check-choosing": cmd_check_choosing}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](argv[2:])

@@ -308,5 +308,33 @@ class Readme(unittest.TestCase):
             self.assertNotIn("smp.csv", text)
 
 
+class CheckChoosing(unittest.TestCase):
+    EXACT = {"classic", "ratas", "volt"}
+    ROWS = [crow("classic", 1000, 500, 490, 510), crow("ratas", 1000, 530, 505, 540),
+            crow("volt", 1000, 600, 590, 610), crow("straight", 8192, 400, 390, 410)]
+
+    def doc(self, use, n=1000):
+        return ("# x\n\n## Decision table\n\n| traffic | use |\n|---|---|\n"
+                "| [timeouts](#t) (N=%s) | %s | 1 |\n\n## Timeouts\n\n| [timeouts](#t) (N=1) | volt |\n" % (n, use))
+
+    def test_overlap_caught(self):
+        self.assertEqual(results.check_choosing(self.doc("classic"), self.ROWS, self.EXACT),
+                         ["timeouts N=1000: classic picked, but its op ns 500 [490..510] against "
+                          "ratas's 530 [505..540] is tie"])
+
+    def test_apart_passes(self):
+        rows = [dict(r) for r in self.ROWS]
+        rows[1]["op ns_lo"] = "511"
+        self.assertEqual(results.check_choosing(self.doc("classic"), rows, self.EXACT), [])
+
+    def test_tie_cell_passes(self):
+        self.assertEqual(results.check_choosing(self.doc("tie: their op ns intervals overlap: classic; ratas"),
+                                                self.ROWS, self.EXACT), [])
+
+    def test_wrong_n(self):
+        self.assertEqual(results.check_choosing(self.doc("straight"), self.ROWS, self.EXACT),
+                         ["timeouts: straight picked at N=1000, which it did not run"])
+
+
 if __name__ == "__main__":
     unittest.main()
