@@ -520,10 +520,15 @@ def stream_ir(stream, mix):
     return sorted(out, key=lambda x: (x[1], x[0]))
 
 
-def decide(rows, exact):
+def decide(rows, exact, floor=0.0):
     """The decision for one workload's rows at one N: a dict with pick
     (a figure or None), tied (names), up (runner-up figure), tl
-    (timer_list's figure), why (text when nothing is picked)."""
+    (timer_list's figure), why (text when nothing is picked).
+
+    floor: the run's A/A difference of op ns at that workload and N, per
+    cent: the engines whose median lies within it of the cheapest tie
+    with it too, even where their intervals (a few rounds) do not overlap.
+    """
     figs = [figure(r, "op ns") for r in rows if r["engine"] in exact]
     figs = [f for f in figs if f["v"] is not None]
     figs.sort(key=lambda f: f["v"])
@@ -542,8 +547,22 @@ def decide(rows, exact):
         out["tied"] = tied
         out["why"] = "tie: their op ns intervals overlap"
         return out
+    near = sorted(f["who"] for f in figs if 100.0 * (f["v"] - best["v"]) / best["v"] <= floor)
+    if len(near) > 1:
+        out["tied"] = near
+        out["why"] = "tie: within the A/A noise floor (%.1f %%)" % floor
+        return out
     out["pick"] = best
     out["up"] = figs[1] if len(figs) > 1 else None
+    return out
+
+
+def floors(rows):
+    """The A/A difference of op ns per (workload, N), per cent (absolute)."""
+    out = {}
+    for wl, n, d, _, _ in noise(rows):
+        if "op ns" in d and d["op ns"][2] is not None:
+            out[(wl, n)] = abs(d["op ns"][2])
     return out
 
 
@@ -608,7 +627,7 @@ def choosing(dirname):
             continue
         n = main_n(wr)
         at = [r for r in wr if r["N"] == n]
-        d = decide(at, exact)
+        d = decide(at, exact, floors(rows).get((wl, n), 0.0))
         link = "[%s](#%s)" % (wl, title.lower().replace(" ", "-").replace(":", "").replace(",", ""))
         if d["pick"] is None:
             use = "; ".join(d["tied"][:6]) + (" ..." if len(d["tied"]) > 6 else "")
@@ -647,7 +666,8 @@ def choosing(dirname):
                      % (tr, a["engine"], a["ir_op"], b["engine"], b["ir_op"], pct(num(a["ir_op"]), num(b["ir_op"]))))
     o.append("")
     o.append("(use: the cheapest exact engine by op ns when its interval is apart from every "
-             "other exact engine's at the same N; else the tie is named. Real traces: "
+             "other exact engine's at the same N and its median below the others' by more "
+             "than the run's A/A difference of op ns; else the tie is named. Real traces: "
              "instructions per op from replay.csv, one deterministic count per engine.)")
     for wl, title, what, n, wr in tables:
         o.append("")
@@ -899,6 +919,7 @@ def check_choosing(doc, rows, exact):
     a pick without an interval, a pick at an N the workload did not run."""
     bad = []
     on = False
+    floor = floors(rows)
     for line in doc.splitlines():
         if line.startswith("## "):
             on = line == "## Decision table"
@@ -922,10 +943,14 @@ def check_choosing(doc, rows, exact):
         for r in at:
             if r["engine"] == use or r["engine"] not in exact:
                 continue
-            k = ranked(f, figure(r, "op ns"))
+            g = figure(r, "op ns")
+            k = ranked(f, g)
             if k != "<":
                 bad.append("%s N=%s: %s picked, but its op ns %s against %s's %s is %s" % (
-                    wl, n, use, show(f), r["engine"], show(figure(r, "op ns")), k or "not comparable"))
+                    wl, n, use, show(f), r["engine"], show(g), k or "not comparable"))
+            elif g["v"] is not None and 100.0 * (g["v"] - f["v"]) / f["v"] <= floor.get((wl, n), 0.0):
+                bad.append("%s N=%s: %s picked, but %s is within the A/A noise floor (%.1f %%)" % (
+                    wl, n, use, r["engine"], floor[(wl, n)]))
     return bad
 
 

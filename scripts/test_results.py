@@ -249,6 +249,21 @@ class Decide(unittest.TestCase):
         self.assertEqual(d["tied"], ["classic", "volt"])
         self.assertEqual(d["why"], "tie: their op ns intervals overlap")
 
+    def test_within_the_noise_floor_is_a_tie(self):
+        rows = [crow("classic", 5000, 631, 631, 631), crow("volt", 5000, 634, 634, 634),
+                crow("ratas", 5000, 641, 641, 641)]
+        d = results.decide(rows, self.EXACT, 1.7)
+        self.assertIsNone(d["pick"])
+        self.assertEqual(d["tied"], ["classic", "ratas", "volt"])
+        self.assertEqual(d["why"], "tie: within the A/A noise floor (1.7 %)")
+        d = results.decide(rows, self.EXACT, 0.4)
+        self.assertEqual(d["pick"]["who"], "classic")
+
+    def test_floors(self):
+        rows = [{"workload": "burst", "N": "5000", "engine": "timer_list", "op ns": "808"},
+                {"workload": "burst", "N": "5000", "engine": "timer_list_b", "op ns": "822"}]
+        self.assertAlmostEqual(results.floors(rows)[("burst", "5000")], 100.0 * 14 / 808)
+
     def test_not_exact_never_picked(self):
         d = results.decide([crow("modern", 1000, 100, 99, 101), crow("classic", 1000, 500, 490, 510),
                             crow("ratas", 1000, 600, 590, 610)], self.EXACT)
@@ -330,6 +345,14 @@ class CheckChoosing(unittest.TestCase):
     def test_tie_cell_passes(self):
         self.assertEqual(results.check_choosing(self.doc("tie: their op ns intervals overlap: classic; ratas"),
                                                 self.ROWS, self.EXACT), [])
+
+    def test_within_noise_floor_caught(self):
+        rows = [dict(r) for r in self.ROWS]
+        rows[1]["op ns_lo"] = "511"
+        rows += [{"workload": "timeouts", "N": "1000", "engine": "timer_list", "op ns": "700"},
+                 {"workload": "timeouts", "N": "1000", "engine": "timer_list_b", "op ns": "742"}]
+        self.assertEqual(results.check_choosing(self.doc("classic"), rows, self.EXACT),
+                         ["timeouts N=1000: classic picked, but ratas is within the A/A noise floor (6.0 %)"])
 
     def test_wrong_n(self):
         self.assertEqual(results.check_choosing(self.doc("straight"), self.ROWS, self.EXACT),
