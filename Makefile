@@ -48,7 +48,7 @@ help:
 	@echo 'make demo            boot QEMU, run workloads on both wheels, show the stats (CLOCK=wall|icount)'
 	@echo 'make shell           a QEMU guest shell with twheel loaded'
 	@echo 'make check           every test, ending "N passed, N failed"'
-	@echo 'make compare         every workload on every runner in one QEMU boot, into results/ (CLOCK=wall|icount)'
+	@echo 'make compare         every workload on every runner in one QEMU boot, into results/ (CLOCK=wall|icount, REPS=5)'
 	@echo 'make kernel          build the QEMU test kernel'
 	@echo 'make kunit           the KUnit suites in QEMU'
 	@echo 'make stress          the stress test at full length on the debug kernel'
@@ -84,8 +84,10 @@ demo:
 
 # One boot, every workload on every engine and the kernel's timers: a
 # markdown table, CSV and a plot in results/ (a benchmark, not a test).
+# REPS=N: the workloads' rounds (5 unless given).
+REPS ?=
 compare:
-	scripts/compare.sh $(if $(CLOCK),--clock=$(CLOCK))
+	scripts/compare.sh $(if $(CLOCK),--clock=$(CLOCK)) $(if $(REPS),--reps=$(REPS))
 
 kernel:
 	scripts/build-kernel.sh test

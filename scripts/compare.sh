@@ -11,9 +11,9 @@
 # traces replayed through every engine in user space
 # (scripts/replay-csv.sh: replay.csv, a few seconds).
 #
-#   scripts/compare.sh [--quick] [--out DIR] [--kernel test|stock]
+#   scripts/compare.sh [--quick] [--reps N] [--out DIR] [--kernel test|stock]
 #                      [--clock wall|icount]
-#   scripts/compare.sh --host [--quick] [--out DIR] [--install]
+#   scripts/compare.sh --host [--quick] [--reps N] [--out DIR] [--install]
 #
 # --out DIR: where the files go. Without it: results/ in the checkout for
 #   the guest run (what results/README.md describes); for --host a new
@@ -23,6 +23,12 @@
 #   pipeline works); its numbers mean little. The run fails when a table
 #   is missing or a row breaks what the engines guarantee (early runs,
 #   classic not exact, the burst cascade not in one classic tick).
+# --reps N: the workloads' rounds (scripts/guest/compare.sh): 5 by
+#   default, 3 with --quick. compare.csv holds each figure's median over
+#   the rounds that count, its min..max (<column>_lo, <column>_hi), reps
+#   and clock; rounds.csv every round's row, and why one is left out
+#   (scripts/results.py). timer_list runs twice a round, the second time
+#   as timer_list_b: the A/A control, printed under the tables.
 # --kernel: the guest's kernel, test (default) or stock (Debian's 6.12).
 # --clock: the guests' clock (scripts/qemu.sh --clock): wall (default),
 #   the host's time, or icount, QEMU's instruction counter (one guest ns a
@@ -41,11 +47,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=full out= kernel=test where=guest install=0
+mode=full out= kernel=test where=guest install=0 reps=
 usage() { printf '[twheel] error: %s (see scripts/compare.sh --help)\n' "$*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) mode=quick; shift ;;
+	--reps) [ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]*$ ]] || usage "--reps needs a count >= 1"; reps=$2; shift 2 ;;
+	--reps=*) reps=${1#*=}; [[ "$reps" =~ ^[1-9][0-9]*$ ]] || usage "--reps needs a count >= 1"; shift ;;
 	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
 	--out=*) out=${1#*=}; [ -n "$out" ] || usage "--out needs a directory"; shift ;;
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
@@ -72,6 +80,7 @@ if [ -z "$out" ]; then
 	fi
 fi
 measure=$TWHEEL_ROOT/scripts/guest/compare.sh
+repsarg=${reps:+--reps=$reps}
 
 # The host: refuse before anything else if the run cannot happen here.
 if [ $where = host ]; then
@@ -97,7 +106,7 @@ failed() {
 if [ $where = host ]; then
 	log "comparison run ($mode) on this machine, $(uname -r); this takes a few minutes"
 	start=$(date +%s)
-	{ sh "$measure" "$mode" && sh "$(dirname "$measure")/capabilities.sh" "$mode"; } \
+	{ sh "$measure" "$mode" $repsarg && sh "$(dirname "$measure")/capabilities.sh" "$mode"; } \
 		>"$work/guest.out" ||
 		failed "the run failed"
 	grep -q '^compare: done' "$work/guest.out" ||
@@ -118,7 +127,7 @@ else
 		start=$(date +%s)
 		TWHEEL_MEM=${TWHEEL_MEM:-768} "$TWHEEL_ROOT/scripts/qemu.sh" --kernel "$kernel" \
 			--no-load --timeout 3000 -- \
-			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
+			". /guest/lib.sh && insmod /lib/twheel/twheel.ko engines=\$all,shadow max_interval=1048576 && sh /guest/compare.sh $mode $repsarg --require-tsc --traffic && sh /guest/capabilities.sh $mode && rmmod twheel$nohz" \
 			>"$work/guest.out" || {
 			qrc=$?
 			# 75: the guest did not boot, twice (qemu.sh said why)
@@ -168,9 +177,15 @@ else
 fi
 # the provenance lines name the clock that made the figures
 info="$info clock=$([ $where = host ] && echo host || echo "$TWHEEL_CLOCK")"
-for t in workloads sweep; do
-	[ -s "$work/table-$t" ] || die "no $t table in the guest output"
-done
+[ -s "$work/table-sweep" ] || die "no sweep table in the guest output"
+# The rounds: compare.csv (medians, intervals, reps, clock), rounds.csv
+# (every round's row), and the workloads' table for compare.md.
+python3 "$TWHEEL_ROOT/scripts/results.py" rounds "$work/guest.out" "$out" \
+	--clock "$([ $where = host ] && echo host || echo "$TWHEEL_CLOCK")" \
+	--table "$work/table-workloads" >"$work/rounds.log" ||
+	die "scripts/results.py could not read the rounds (above)"
+sed 's/^/  /' "$work/rounds.log" >&2
+noise=$(python3 "$TWHEEL_ROOT/scripts/results.py" noise "$out/compare.csv")
 
 # CSV from a markdown table: the header and the data rows, cells trimmed.
 md2csv() {
@@ -197,11 +212,12 @@ date=$(date -u +%Y-%m-%d)
 	echo
 	grep '^|' "$work/table-workloads"
 	echo
+	echo "$noise"
+	echo
 	echo "Scale sweep (workload \`$sweepload\`: N pending timers, each re-armed when it runs; one runner per load):"
 	echo
 	grep '^|' "$work/table-sweep"
 } >"$out/compare.md"
-md2csv "$work/table-workloads" >"$out/compare.csv"
 md2csv "$work/table-sweep" >"$out/sweep.csv"
 need "$out/compare.csv" workload N engine "add ns" "mod ns" "del ns" \
 	"add/mod/del x timer_list" "tick p50 ns" "tick p99 ns" "tick max ns" \
@@ -265,6 +281,8 @@ sweep_summary() {
 	echo
 	summary "$out/compare.csv"
 	echo
+	echo "$noise"
+	echo
 	echo "Scale sweep (\`$sweepload\`, one runner per load): add cost while filling"
 	echo "0 to N, and busy tick time per expired timer:"
 	echo
@@ -295,7 +313,7 @@ rows=$(($(wc -l <"$csv") - 1))
 nwl=$(distinct "$c_wl" | wc -l) nrun=$(distinct "$c_engine" | wc -l)
 pairs=$(awk -F, -v w="$c_wl" -v e="$c_engine" 'NR > 1 { print $w "," $e }' "$csv" |
 	sort -u | wc -l)
-ran=$(sed -n 's/^@@STATS //p' "$work/guest.out" | grep -v '^sweep-\|^shadow$' | sort -u)
+ran=$(sed -n 's/^@@STATS //p' "$work/guest.out" | grep -v '^sweep-\|^shadow$\|:b$' | sort -u)
 one_row_each() {
 	[ -n "$ran" ] && [ "$(distinct "$c_wl")" = "$ran" ] &&
 		[ "$rows" -eq $((nwl * nrun)) ] && [ "$pairs" -eq "$rows" ]
@@ -341,14 +359,23 @@ fi
 # hist.csv: each workload's busy-tick and lateness histograms per runner
 # (the log2 buckets of debugfs stats: a bucket's floor in ns, its count),
 # what scripts/plots.sh draws the lateness CCDF from.
-# hist WORKLOAD RUNNER METRIC SECTION KEY: the rows of one histogram
+# hist WORKLOAD RUNNER METRIC SECTION KEY: the rows of one histogram, from
+# the first round's stats of the workload: pass b's (stats-W:b) for the
+# runners of that half (its @@RUNNER lines), the others' otherwise
+# (timer_list's: pass a's; timer_list_b is not drawn apart)
 hist() {
+	local f=$work/stats-$1
+	if [ "$2" != timer_list ] && awk -v w="$1" -v r="$2" '
+		/^@@RUN / { on = ($2 == "round=1" && $3 == "pass=b" && $4 == "workload=" w) }
+		on && /^@@RUNNER / && $2 == r { f = 1 } END { exit !f }' "$work/guest.out"; then
+		f=$work/stats-$1:b
+	fi
 	awk -v sec="[$4]" -v key="$5_hist:" -v pre="$1,$2,$3" '
 		$0 == sec { on = 1; next }
 		/^\[/ { on = 0 }
 		on && $1 == key {
 			for (i = 2; i <= NF; i++) { split($i, a, ":"); print pre "," a[1] "," a[2] }
-		}' "$work/stats-$1"
+		}' "$f"
 }
 tick_src() { # the busy-tick histogram of a runner: SECTION KEY
 	case "$1" in
@@ -516,11 +543,13 @@ if [ $where = guest ]; then
 	fi
 fi
 
-# The checkout's results/: docs/choosing.md follows them (make check
-# compares the two).
+# The checkout's results/: docs/choosing.md and results/README.md follow
+# them (make check compares each with what its script writes).
 if [ "$out" = "$TWHEEL_ROOT/results" ]; then
 	"$TWHEEL_ROOT/scripts/choosing.sh" "$out" >"$TWHEEL_ROOT/docs/choosing.md" &&
 		log "docs/choosing.md rewritten from results/ (scripts/choosing.sh)"
+	python3 "$TWHEEL_ROOT/scripts/results.py" readme "$out" >"$out/README.md" &&
+		log "results/README.md rewritten from results/ (scripts/results.py readme)"
 fi
 
 cat "$out/summary.md"

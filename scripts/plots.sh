@@ -88,6 +88,11 @@ style() { # style RUNNER [points|lines]: gnuplot's style words for it
 	# the first 16 are told apart by colour and marker, the lines by dash
 	# type too (solid for the first 8, dashed for the rest)
 	[ "$k" -lt 16 ] && d=$((k < 8 ? 1 : 2))
+	# timer_list_b (the A/A control: timer_list measured again) in
+	# timer_list's colour, an open circle, dashed
+	if [ "$1" = timer_list_b ] && [ -n "${idx[timer_list]:-}" ]; then
+		c=${colours[${idx[timer_list]} % 16]} p=6 d=2
+	fi
 	echo "lc rgb '#$c' pt $p ps 1.3 lw 2 dt $d"
 }
 # present in the CSV, in the fixed order
@@ -110,6 +115,8 @@ fi
 hz=${hz:-250}
 unit_note="ns"
 [ "$guest" = 1 ] && unit_note="emulated-CPU ns under QEMU TCG: compare runners within the run"
+# the instruction clock: a guest ns is a guest instruction
+case "${first:-}" in *" clock=icount"*) unit_note="guest instructions (QEMU -icount: 1 ns = 1 instruction)" ;; esac
 
 head_gp() { # head_gp FILE WIDTH HEIGHT TITLE
 	cat <<-EOF

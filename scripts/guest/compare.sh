@@ -4,7 +4,8 @@
 # sh and busybox suffice; nothing here needs QEMU. scripts/compare.sh runs
 # it in its guest (insmod'ed with every runner) and, with --host, on the
 # machine it runs on, against the twheel already loaded there.
-#   sh compare.sh [full|quick] [--check] [--require-tsc] [--traffic]
+#   sh compare.sh [full|quick] [--reps=N] [--check] [--require-tsc] [--traffic]
+# --reps=N: the workloads' rounds (below): 5 by default, 3 in quick mode.
 # --check: the preflight alone (root, debugfs, twheel loaded and idle).
 # --require-tsc: for the guest: stop at once ("compare: no TSC") unless
 #   the clocksource is the TSC, and fail if it changes during the run.
@@ -20,10 +21,12 @@
 # compare tables; scripts/compare.sh turns them into markdown, CSV and a
 # plot. Loads are sized by the module's admission (load_fit). At the end
 # the workload is unloaded; the module and its compare rows stay.
-mode=full check=0 tsc=0 traffic=0
+mode=full check=0 tsc=0 traffic=0 reps=
 for a in "$@"; do
 	case "$a" in
 	full|quick) mode=$a ;;
+	--reps=*) reps=${a#--reps=}
+		case "$reps" in ''|*[!0-9]*|0) echo "compare: --reps takes a count >= 1" >&2; exit 2 ;; esac ;;
 	--check) check=1 ;;
 	--require-tsc) tsc=1 ;;
 	--traffic) traffic=1 ;;
@@ -34,15 +37,17 @@ done
 
 if [ "$mode" = quick ]; then
 	sweep_secs=3 sweep_min=250 secs=3 burst_secs=6 n=2000 nmixed=1000 nburst=5000 longmax=20000 \
-		sizes="1000 10000"
+		sizes="1000 10000" reps=${reps:-3}
 else
 	sweep_secs=8 sweep_min=1000 secs=8 burst_secs=8 n=10000 nmixed=2000 nburst=100000 \
-		longmax=1048576 sizes="1000 10000 100000 1000000"
+		longmax=1048576 sizes="1000 10000 100000 1000000" reps=${reps:-5}
 fi
 
 fail() { echo "compare: $*"; exit 1; }
 refuse() { echo "compare: $*" >&2; exit 2; }
-ctl() { echo "$*" >$d/control || fail "control refused: $*"; }
+# must COMMAND: a control write that must be taken (lib.sh's ctl, which
+# load_fit uses, reports a refusal instead)
+must() { ctl "$@" || fail "control refused: $*"; }
 # The loads below are sized for an emulated CPU; where admission finds one
 # too much for this machine it is run at the largest count that fits.
 load() { load_fit "$@" || fail "load refused: $*"; }
@@ -83,10 +88,10 @@ run() {
 	shift 2
 	case " $* " in *" engines= "*) return 0 ;; esac
 	load "$@"
-	ctl bench
-	ctl start
+	must bench
+	must start
 	sleep "$t"
-	ctl stop
+	must stop
 	echo "@@STATS $name"
 	cat $d/stats
 	echo "@@END"
@@ -97,7 +102,7 @@ run() {
 # on about N/19000 expire per jiffy, which an emulated CPU keeps up with
 # at a million even on hrtimer; one runner at a time, so a million of them
 # fit in the guest.
-ctl clear
+must clear
 for size in $sizes; do
 	for r in $runners; do
 		fits "$r" "$size" || continue
@@ -109,44 +114,114 @@ echo "@@COMPARE sweep"
 cat $d/compare
 echo "@@END"
 
-# The workloads, all runners side by side. ops (activity per tick and
-# runner) and the mixed count are kept low enough that an emulated CPU
-# keeps up with the tick on five runners: an overloaded guest would measure
-# its own backlog, not the wheels.
-ctl clear
-# the runners that take at most 8192 timers (straight's and ordered's
-# operations walk them all) apart
+# The workloads, in rounds (reps=, 5 by default, 3 in quick mode): each
+# round runs every workload in three passes, the runners that take more
+# than 8192 timers split in two halves (a and b) and the runners that take
+# at most 8192 apart (straight's and ordered's operations walk them all:
+# pass c). timer_list runs in both halves, the second time reported as
+# timer_list_b: the A/A control, the same runner in two passes of a round,
+# whose difference is the run's noise floor. Each round rotates the
+# runners' order (so which half a runner is in, beside whom) and the order
+# of the passes. ops (activity per tick and runner) and the mixed count are
+# kept low enough that an emulated CPU keeps up with the tick: an
+# overloaded guest would measure its own backlog, not the wheels.
+# Each run is cleared, then its compare rows printed under
+#   @@RUN round=R pass=P workload=W count=ASKED secs=S admission=ok|lowered|forced overload_stops=D
+# and, for each of its runners, "@@RUNNER NAME activity_ops=A runs=R
+# missed_jiffies=M" (M "-" for the kernel's runners): what scripts/results.py
+# marks and leaves out of the medians.
 big="" on=""
 for r in $runners; do
-	if fits "$r" 8193; then big="$big,$r"; else on="$on,$r"; fi
+	[ "$r" = timer_list ] && continue
+	if fits "$r" 8193; then big="$big $r"; else on="$on $r"; fi
 done
-big=${big#,} on=${on#,}
+# rotate K WORD...: the words, the first K moved to the end
+rotate() {
+	k=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	k=$((k % $#))
+	while [ "$k" -gt 0 ]; do
+		w=$1
+		shift
+		set -- "$@" "$w"
+		k=$((k - 1))
+	done
+	echo "$@"
+}
+commas() { echo $* | tr ' ' ,; }
 capped() { [ "$1" -le 8192 ] && echo "$1" || echo 8192; }
-run timeouts $secs timeouts count=$n seed=1 ops=100 engines=$big
-run timeouts $secs timeouts count="$(capped $n)" seed=1 ops=100 engines=$on
-run expiring $secs expiring count=$n seed=1 engines=$big
-run expiring $secs expiring count="$(capped $n)" seed=1 engines=$on
-run long $secs long count=$n seed=1 max=$longmax engines=$big
-run long $secs long count="$(capped $n)" seed=1 max=$longmax engines=$on
-run burst $burst_secs burst count=$nburst seed=1 engines=$big
-run burst $burst_secs burst count="$(capped $nburst)" seed=1 engines=$on
-run mixed $secs mixed count=$nmixed seed=1 ops=100 engines=$big
-run mixed $secs mixed count="$(capped $nmixed)" seed=1 ops=100 engines=$on
-echo "@@COMPARE workloads"
-cat $d/compare
-echo "@@END"
+# measure ROUND PASS NAME SECS COUNT LOAD-ARGS...: one run of the rounds
+measure() {
+	mround=$1 mpass=$2 mname=$3 mt=$4 mcount=$5
+	shift 5
+	case " $* " in *" engines= "*) return 0 ;; esac
+	must clear
+	stops0=$(top overload_stops)
+	adm=ok
+	load_fit "$@" 2>/tmp/compare.adm || fail "load refused: $*"
+	cat /tmp/compare.adm >&2
+	if grep -q 'force=1' /tmp/compare.adm; then adm=forced
+	elif grep -q '^admission:' /tmp/compare.adm; then adm=lowered; fi
+	must bench
+	must start
+	sleep "$mt"
+	must stop
+	echo "@@RUN round=$mround pass=$mpass workload=$mname count=$mcount secs=$mt admission=$adm overload_stops=$(($(top overload_stops) - ${stops0:-0}))"
+	for r in $(echo "$*" | sed -n 's/.*engines=\([^ ]*\).*/\1/p' | tr , ' '); do
+		m=$(get "$r" missed_jiffies)
+		echo "@@RUNNER $r activity_ops=$(get "$r" activity_ops) runs=$(get "$r" runs) missed_jiffies=${m:--}"
+	done
+	echo "@@COMPARE run"
+	cat $d/compare
+	echo "@@END"
+	if [ "$mround" = 1 ]; then
+		if [ "$mpass" = b ]; then echo "@@STATS $mname:b"; else echo "@@STATS $mname"; fi
+		cat $d/stats
+		echo "@@END"
+	fi
+}
+# workloads ROUND PASS ENGINES COUNT-FILTER: every workload of one pass
+workloads() {
+	wr=$1 wp=$2 we=$3 wc=$4
+	measure "$wr" "$wp" timeouts $secs "$($wc $n)" timeouts count="$($wc $n)" seed=1 ops=100 engines=$we
+	measure "$wr" "$wp" expiring $secs "$($wc $n)" expiring count="$($wc $n)" seed=1 engines=$we
+	measure "$wr" "$wp" long $secs "$($wc $n)" long count="$($wc $n)" seed=1 max=$longmax engines=$we
+	measure "$wr" "$wp" burst $burst_secs "$($wc $nburst)" burst count="$($wc $nburst)" seed=1 engines=$we
+	measure "$wr" "$wp" mixed $secs "$($wc $nmixed)" mixed count="$($wc $nmixed)" seed=1 ops=100 engines=$we
+}
+same() { echo "$1"; }
+echo "@@REPS $reps"
+round=1
+while [ $round -le $reps ]; do
+	set -- $(rotate $((round - 1)) $big)
+	half=$((($# + 1) / 2)) a="" b="" i=0
+	for r in "$@"; do
+		i=$((i + 1))
+		if [ $i -le $half ]; then a="$a $r"; else b="$b $r"; fi
+	done
+	[ -z "$(echo "$runners" | grep -x timer_list)" ] || { a="$a timer_list" b="$b timer_list"; }
+	for p in $(rotate $((round - 1)) a b c); do
+		case $p in
+		a) workloads $round a "$(commas $a)" same ;;
+		b) workloads $round b "$(commas $b)" same ;;
+		c) workloads $round c "$(commas $(rotate $((round - 1)) $on))" capped ;;
+		esac
+	done
+	round=$((round + 1))
+done
 
 # Real traffic: the kernel's own timers, mirrored into every engine.
 if [ "$shadow" -gt 0 ]; then
-	ctl clear
+	must clear
 	load shadow count=8192 duration=0
-	ctl start
+	must start
 	if [ $traffic -eq 1 ]; then
 		sh "$(dirname "$0")/traffic.sh" "$secs" 4 || fail "traffic.sh failed"
 	else
 		sleep "$secs"
 	fi
-	ctl stop
+	must stop
 	echo "@@STATS shadow"
 	cat $d/stats
 	echo "@@END"
@@ -154,7 +229,7 @@ if [ "$shadow" -gt 0 ]; then
 	cat $d/compare
 	echo "@@END"
 fi
-ctl unload
+must unload
 if [ $tsc -eq 1 ]; then
 	# tsc-early becoming tsc (refined calibration) is fine; leaving the
 	# TSC is not.
