@@ -218,37 +218,36 @@ static void percpu_parse_remote(struct kunit *test)
 
 /*
  * An op from another CPU on a timer another instance holds: every case of
- * the rules. The op's cancel is the workload's: a delete if the timer is
- * pending, else a re-arm. A collected timer not yet run is pending.
+ * the rules of Linux 6.12's timer_delete() and __mod_timer(). The op's
+ * cancel is the workload's: a delete if the timer is pending, else a
+ * re-arm. A collected timer not yet run is pending. same_place: the
+ * re-arm's expiry is the timer's, or in the bucket it is in.
  */
 static void percpu_remote_stays(struct kunit *test)
 {
 	static const struct {
 		const char *what;
-		bool cancel, pending, pinned, running, stays;
+		bool cancel, pending, running, same_place, stays;
 	} cases[] = {
-		{ "re-arm of a pending timer moves it", 0, 1, 0, 0, 0 },
+		{ "re-arm of a pending timer elsewhere moves it", 0, 1, 0, 0, 0 },
 		{ "re-arm of an idle timer moves it", 0, 0, 0, 0, 0 },
+		{ "re-arm to its own expiry or bucket stays", 0, 1, 0, 1, 1 },
 		{ "delete of a pending timer is done where it lives", 1, 1, 0, 0, 1 },
 		{ "cancel op of an idle timer re-arms it: it moves", 1, 0, 0, 0, 0 },
-		{ "pinned: a re-arm stays", 0, 1, 1, 0, 1 },
-		{ "pinned: a re-arm of an idle timer stays", 1, 0, 1, 0, 1 },
-		{ "callback running: a re-arm stays", 0, 0, 0, 1, 1 },
-		{ "callback running, re-armed in it: a re-arm stays", 0, 1, 0, 1, 1 },
-		{ "callback running: a delete stays", 1, 1, 0, 1, 1 },
+		{ "callback running: a re-arm stays", 0, 0, 1, 0, 1 },
+		{ "callback running, re-armed in it: a re-arm stays", 0, 1, 1, 0, 1 },
+		{ "callback running: a delete stays", 1, 1, 1, 0, 1 },
+		{ "an idle timer has no place to keep", 0, 0, 0, 1, 0 },
 	};
-	struct twheel_params p;
 	unsigned int i;
 
-	twheel_params_default(TWHEEL_WL_MIXED, &p);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		p.pinned = cases[i].pinned;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test, cases[i].stays,
-				    twheel_wl_remote_stays(&p, cases[i].cancel,
+				    twheel_wl_remote_stays(cases[i].cancel,
 							   cases[i].pending,
-							   cases[i].running),
+							   cases[i].running,
+							   cases[i].same_place),
 				    "%s", cases[i].what);
-	}
 }
 
 /* The total of two instances: counters add, the most in a tick is a max. */

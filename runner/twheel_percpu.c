@@ -36,8 +36,8 @@
 /**
  * tw_runner_lock_counted() - take a per-CPU instance's lock, counted
  * @r: the runner or instance (its lockstat set)
- * @subclass: its lockdep subclass: 0, or SINGLE_DEPTH_NESTING for the
- *	second of two instances' locks (tw_runner_lock_two())
+ * @subclass: its lockdep subclass (0: no instance's lock is ever held
+ *	while another is taken)
  *
  * A trylock first; if it fails the acquisition is contended, and the time
  * until the lock is had is its wait. Counts the acquisition, the

@@ -232,6 +232,27 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
 }
 
+/*
+ * One activity op on w where it lives (r's lock held): a cancel deletes a
+ * pending w; anything else arms or re-arms it for expires.
+ */
+static void tw_runner_touch_at(struct tw_runner *r, struct tw_wtimer *w,
+			       bool cancel, unsigned long expires)
+{
+	if (cancel && r->ops->pending(r, w)) {
+		r->ops->del(r, w);
+		return;
+	}
+	w->gen++;
+	tw_runner_arm(r, w, expires);
+}
+
+/* The expiry w's next re-arm takes, drawn from now. */
+static unsigned long tw_runner_next_expiry(struct tw_wtimer *w)
+{
+	return jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen + 1);
+}
+
 /**
  * tw_runner_touch() - one activity op on a workload timer where it lives
  * @r: the runner (or per-CPU instance) @w lives in; its lock held
@@ -243,47 +264,43 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
  */
 void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel)
 {
-	if (cancel && r->ops->pending(r, w)) {
-		r->ops->del(r, w);
-		return;
-	}
-	w->gen++;
-	tw_runner_arm(r, w, jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen));
+	tw_runner_touch_at(r, w, cancel, tw_runner_next_expiry(w));
 }
 
 /*
- * Takes the locks of two instances of one runner, counted, in the one
- * order every CPU uses: the lower CPU's first, so that two CPUs moving
- * timers towards each other never wait on each other. Lockdep sees one
- * class of lock: the second is taken nested.
+ * Whether expires falls in the bucket r's engine files w in now (r's lock
+ * held): what __mod_timer() asks of calc_wheel_index() before it moves a
+ * timer. An engine without buckets answers no.
  */
-static void tw_runner_lock_two(struct tw_runner *a, struct tw_runner *b)
-	__acquires(&a->lock) __acquires(&b->lock)
+static bool tw_runner_same_bucket(struct tw_runner *r, struct tw_wtimer *w,
+				  unsigned long expires)
 {
-	if (a->cpu > b->cpu)
-		swap(a, b);
-	tw_runner_lock_counted(a, 0);
-	tw_runner_lock_counted(b, SINGLE_DEPTH_NESTING);
-}
+	unsigned long be, clk;
+	unsigned int now, then;
 
-static void tw_runner_unlock_two(struct tw_runner *a, struct tw_runner *b)
-	__releases(&a->lock) __releases(&b->lock)
-{
-	spin_unlock(&b->lock);
-	spin_unlock(&a->lock);
+	if (!r->ops->where)
+		return false;
+	r->ops->where(r, w->expires, &now, &be, &clk);
+	r->ops->where(r, expires, &then, &be, &clk);
+	return now != TWHEEL_NO_BUCKET && now == then;
 }
 
 /*
  * Whether an op on w, which lives in o (o's lock held), is done in o
- * without moving it (twheel_wl_remote_stays()); always for a runner that
- * cannot move a timer.
+ * without moving it (twheel_wl_remote_stays()): expires is what a re-arm
+ * would take. Always for a runner that cannot move a timer.
  */
 static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
-			    bool cancel)
+			    bool cancel, unsigned long expires)
 {
-	return !o->ops->move ||
-	       twheel_wl_remote_stays(&tw_wl.p, cancel, o->ops->pending(o, w),
-				      o->running == w);
+	bool pending, same;
+
+	if (!o->ops->move)
+		return true;
+	pending = o->ops->pending(o, w);
+	same = pending && !cancel &&
+	       (expires == w->expires || tw_runner_same_bucket(o, w, expires));
+	return twheel_wl_remote_stays(cancel, pending, o->running == w, same);
 }
 
 /**
@@ -292,61 +309,57 @@ static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
  * @w: the timer; it lived in another instance when @in's CPU looked
  * @cancel: the op deletes @w if it is pending (else it re-arms it)
  *
- * As the kernel does with a timer another CPU's base holds: a delete
- * locks the instance @w lives in, and so does a re-arm of a pinned
- * workload (pinned=1) or of a timer whose callback that instance is
- * running; a re-arm otherwise locks both instances (tw_runner_lock_two())
- * and moves @w into @in, re-armed there (the runner's move op, then
- * tw_runner_touch()). @w may move meanwhile: the instance it lives in is
- * looked at again under its lock, and if that is @in after all, the op is
- * done there. Nothing is done once the activity is off. The caller counts
- * what it did in @in's measures (remote_ops, migrations). Context: the
- * driver's tick (softirq).
+ * As Linux 6.12's timer_delete() and __mod_timer() do with a timer another
+ * CPU's base holds, one lock at a time: the instance @w lives in is locked
+ * (waiting while @w is marked TW_MIGRATING, as lock_timer_base() does);
+ * a delete is done there, and so is a re-arm to @w's own expiry or bucket
+ * or of a timer whose callback that instance is running
+ * (twheel_wl_remote_stays()). Any other re-arm marks @w migrating, takes
+ * it out of that instance (the runner's move op), drops that lock, takes
+ * @in's, publishes @w there and re-arms it. If @w turns out to live in
+ * @in, the op is done there. Nothing is done on an instance whose
+ * activity is off (a timer taken out by then is left unarmed, counted as
+ * deleted where it was). The caller counts what it did in @in's measures
+ * (remote_ops, migrations). Context: the driver's tick (softirq).
  *
  * Return: what was done (enum tw_touch).
  */
 enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
 			       bool cancel)
 {
+	enum tw_touch done = TW_TOUCH_NONE;
+	unsigned long expires;
 	struct tw_runner *o;
-	enum tw_touch done;
 
 	for (;;) {
-		o = READ_ONCE(w->r);
+		o = tw_wtimer_runner(w);
 		tw_runner_lock(o);
-		if (READ_ONCE(w->r) != o) {
-			spin_unlock(&o->lock);
-			continue;
-		}
-		if (!o->active) {
-			spin_unlock(&o->lock);
-			return TW_TOUCH_NONE;
-		}
-		if (o == in || tw_runner_stays(o, w, cancel)) {
-			tw_runner_touch(o, w, cancel);
-			spin_unlock(&o->lock);
-			return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
-		}
+		if (READ_ONCE(w->r) == o)
+			break;
 		spin_unlock(&o->lock);
-		tw_runner_lock_two(in, o);
-		if (READ_ONCE(w->r) != o) {
-			tw_runner_unlock_two(in, o);
-			continue;
-		}
-		if (!in->active || !o->active) {
-			done = TW_TOUCH_NONE;
-		} else if (tw_runner_stays(o, w, cancel)) {
-			tw_runner_touch(o, w, cancel);
-			done = TW_TOUCH_REMOTE;
-		} else {
-			o->ops->move(o, in, w);
-			WRITE_ONCE(w->r, in);
-			tw_runner_touch(in, w, false);
-			done = TW_TOUCH_MOVED;
-		}
-		tw_runner_unlock_two(in, o);
-		return done;
 	}
+	if (!o->active) {
+		spin_unlock(&o->lock);
+		return TW_TOUCH_NONE;
+	}
+	expires = tw_runner_next_expiry(w);
+	if (o == in || tw_runner_stays(o, w, cancel, expires)) {
+		tw_runner_touch_at(o, w, cancel, expires);
+		spin_unlock(&o->lock);
+		return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
+	}
+	WRITE_ONCE(w->r, (struct tw_runner *)((unsigned long)o | TW_MIGRATING));
+	o->ops->move(o, in, w);
+	spin_unlock(&o->lock);
+
+	tw_runner_lock(in);
+	WRITE_ONCE(w->r, in);
+	if (in->active) {
+		tw_runner_touch_at(in, w, false, expires);
+		done = TW_TOUCH_MOVED;
+	}
+	spin_unlock(&in->lock);
+	return done;
 }
 
 /**

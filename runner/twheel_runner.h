@@ -9,13 +9,14 @@
  * Locking: one spinlock per runner guards its counters, its timers' state
  * and @active; with percpu=1 one per per-CPU instance of an engine runner
  * (struct tw_runner.inst), which is a runner of its own: a timer's state
- * is guarded by the lock of the instance it lives in (its w->r), which
- * changes only with the locks of both instances held. The ticks (softirq)
- * take it plainly, process context with bottom halves off; never two at
- * once, but where an activity op moves a timer from another CPU's
- * instance to its own (tw_runner_remote()): both, the lower CPU's first,
- * the second as a nested lock for lockdep (every instance's lock is of
- * one class). Callbacks run with no runner lock held.
+ * is guarded by the lock of the instance it lives in (its w->r). The
+ * ticks (softirq) take it plainly, process context with bottom halves
+ * off; never two at once. A timer that moves between instances (an
+ * activity op re-arming it from another CPU: tw_runner_remote()) is
+ * marked TW_MIGRATING in w->r and taken out under the old instance's
+ * lock, which is dropped before the new one is taken, as the kernel's
+ * __mod_timer() does; whoever finds the mark waits for it to go
+ * (tw_wtimer_runner()). Callbacks run with no runner lock held.
  *
  * This is what one runner is and does; the runners the module runs, the
  * workload they share and what is done to all of them at once are
@@ -27,6 +28,7 @@
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/processor.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include "twheel.h"
@@ -71,7 +73,7 @@ struct tw_runner;
  * @remote_ops: activity ops this instance's CPU made on a timer that lived
  *	in another CPU's instance (remote=): each locked that instance
  * @migrations: of those, the re-arms that moved the timer into this
- *	instance (pinned=0, its callback not running)
+ *	instance (not to its own expiry or bucket, its callback not running)
  * @pulled: callbacks of this instance that another CPU's tick ran while
  *	this instance's CPU slept (tick=nohz, the pull model), or after the
  *	kernel moved its tick away from a CPU gone offline
@@ -111,7 +113,9 @@ struct tw_run_stats {
 
 /**
  * struct tw_wtimer - the part every runner's workload timer shares
- * @r: the runner it belongs to
+ * @r: the runner it belongs to; while it moves between two per-CPU
+ *	instances, the one it leaves with TW_MIGRATING set (tw_runner_remote();
+ *	read it with tw_wtimer_runner())
  * @id: its index in the workload
  * @gen: how often it was armed since start
  * @expires: the jiffy (the kernel's jiffies) it was last armed for
@@ -127,6 +131,36 @@ struct tw_wtimer {
 	unsigned long expires;
 	u64 nominal_ns;
 };
+
+/*
+ * The low bit of tw_wtimer.r: the timer is on its way to another per-CPU
+ * instance, in neither's engine (the kernel's TIMER_MIGRATING).
+ */
+#define TW_MIGRATING	1UL
+
+static inline bool tw_wtimer_migrating(const struct tw_runner *r)
+{
+	return (unsigned long)r & TW_MIGRATING;
+}
+
+/**
+ * tw_wtimer_runner() - the runner or instance a workload timer lives in
+ * @w: the timer
+ *
+ * Waits while @w moves between two instances (a few hundred instructions
+ * of another CPU's tick). Call it holding no instance's lock: the move
+ * takes the lock of the instance it goes to.
+ *
+ * Return: the runner, unlocked: lock it, then check that @w->r is still it.
+ */
+static inline struct tw_runner *tw_wtimer_runner(struct tw_wtimer *w)
+{
+	struct tw_runner *r;
+
+	while (tw_wtimer_migrating(r = READ_ONCE(w->r)))
+		cpu_relax();
+	return r;
+}
 
 /* The bench's operations, in the order they run. */
 enum tw_bench_op { TW_OP_ADD, TW_OP_MOD, TW_OP_DEL, TW_NR_OPS };

@@ -231,7 +231,7 @@ static void tw_runner_batched(struct tw_runner *r,
 	for (i = 0; i < r->nr_timers; i = j) {
 		end = min(r->nr_timers, i + 1024);
 		room = false;
-		in = READ_ONCE(tw_runner_timer(r, i)->r);
+		in = tw_wtimer_runner(tw_runner_timer(r, i));
 		spin_lock_bh(&in->lock);
 		/*
 		 * A batch stays in one instance (timers own blocks of ids, and

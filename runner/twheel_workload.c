@@ -330,23 +330,27 @@ EXPORT_SYMBOL_GPL(twheel_wl_remote);
 
 /**
  * twheel_wl_remote_stays() - whether an op from another CPU leaves its timer
- * @p: the workload (pinned=)
  * @cancel: the op deletes the timer if it is pending (else re-arms it)
  * @pending: the timer is pending in the instance it lives in
  * @running: that instance runs the timer's callback right now
+ * @same_place: the re-arm's expiry is the pending timer's, or falls in the
+ *	bucket it is filed in (the instance's engine says, at its clock)
  *
- * The kernel's rules for a timer another CPU's base holds: a delete is
- * done on the owner's base; a re-arm of a pinned timer stays on its base,
- * and so does one of a timer whose callback that base is running; any
- * other re-arm moves the timer to the base of the CPU that re-arms it.
+ * The rules of Linux 6.12's timer_delete() and __mod_timer()
+ * (kernel/time/timer.c) for a timer another CPU's base holds: a delete is
+ * done on the owner's base; a re-arm of a pending timer to the same
+ * expiry does nothing, and one into the bucket it is in updates its
+ * expiry there; any other re-arm moves the timer to the calling CPU's
+ * base, unless that timer's callback is running on its base. TIMER_PINNED
+ * changes none of this (only which of the calling CPU's bases).
  *
  * Return: true if the op is done in the instance the timer lives in, false
  * if it is a re-arm that moves the timer into the op's own instance.
  */
-bool twheel_wl_remote_stays(const struct twheel_params *p, bool cancel,
-			    bool pending, bool running)
+bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
+			    bool same_place)
 {
-	return (cancel && pending) || p->pinned || running;
+	return (cancel && pending) || running || (pending && same_place);
 }
 EXPORT_SYMBOL_GPL(twheel_wl_remote_stays);
 

@@ -80,9 +80,11 @@ enum twheel_key {
  * @remote: per cent of each CPU's activity ops that pick a timer of
  *	another CPU's block (twheel_wl_remote()); 0: none. Needs a workload
  *	spread over two CPUs or more
- * @pinned: 1: a timer stays in the per-CPU instance it lives in, whoever
- *	re-arms it; 0: a re-arm from another CPU moves it there (the
- *	kernel's rule for a timer without TIMER_PINNED)
+ * @pinned: 1: the workload's timers are each CPU's own (the kernel's
+ *	TIMER_PINNED, BASE_LOCAL): with tick=nohz and pull=1 no other CPU
+ *	runs them for a CPU asleep. A re-arm from another CPU moves a pinned
+ *	timer there as any other (mod_timer() enqueues on the calling CPU's
+ *	base; TIMER_PINNED picks only which of its bases)
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -184,8 +186,8 @@ void twheel_wl_op(const struct twheel_params *p, u64 tick, u32 j,
 u32 twheel_wl_cpu_index(const struct twheel_params *p, u32 id, u32 n);
 bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
 		      u32 idx, u32 n, struct twheel_op *op);
-bool twheel_wl_remote_stays(const struct twheel_params *p, bool cancel,
-			    bool pending, bool running);
+bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
+			    bool same_place);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 
