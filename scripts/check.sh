@@ -151,6 +151,24 @@ cat "$work/choosing.err"
 head -n 20 "$work/choosing.diff"
 res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make compare)" $chrc
 
+# 2d'. The results pipeline (scripts/results.py): its statistics, round
+# marks and ranking rule (unit tests); results/README.md as it writes it;
+# docs/choosing.md ranks only what compare.csv tells apart.
+python3 -m unittest discover -s "$TWHEEL_ROOT/scripts" -p 'test_results.py' >"$work/results-test.log" 2>&1
+rtrc=$?
+[ $rtrc -eq 0 ] || tail -n 30 "$work/results-test.log"
+res "scripts/results.py unit tests (scripts/test_results.py)" $rtrc
+python3 "$TWHEEL_ROOT/scripts/results.py" readme "$TWHEEL_ROOT/results" |
+	diff -u "$TWHEEL_ROOT/results/README.md" - >"$work/readme.diff"
+rmrc=$?
+head -n 20 "$work/readme.diff"
+res "results/README.md = scripts/results.py readme results/" $rmrc
+python3 "$TWHEEL_ROOT/scripts/results.py" check-choosing "$TWHEEL_ROOT/results" \
+	"$TWHEEL_ROOT/docs/choosing.md" >"$work/chk-choosing.log" 2>&1
+ccrc=$?
+[ $ccrc -eq 0 ] || head -n 20 "$work/chk-choosing.log"
+res "docs/choosing.md ranks only what compare.csv tells apart (results.py check-choosing)" $ccrc
+
 # 2e. The docs: every path of the checkout that README.md, docs/ and
 # results/README.md name exists; every engine list in them is the
 # registry's (engines/list.h; scripts/doc-engines.py --write mends them).
