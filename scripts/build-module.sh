@@ -14,6 +14,12 @@ dst=$TWHEEL_CACHE/mod-$name${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
 # only what changed so incremental builds stay incremental; drop what went.
 dirs="engines runner driver shadow readout kunit"
 cd "$TWHEEL_ROOT"
+# One build a directory at a time: two checkouts building the same NAME
+# at once would mix their sources (set TWHEEL_MOD_TAG in one of them to
+# run both side by side).
+mkdir -p "$TWHEEL_CACHE"
+exec 7>"$dst.lock"
+flock 7
 for d in $dirs; do mkdir -p "$dst/$d"; done
 for f in Kbuild dkms.conf *.c *.h $(for d in $dirs; do echo "$d"/*.[ch]; done); do
 	[ -f "$TWHEEL_ROOT/$f" ] || continue
