@@ -47,10 +47,10 @@ fail() { echo "compare: $*"; exit 1; }
 refuse() { echo "compare: $*" >&2; exit 2; }
 # must COMMAND: a control write that must be taken (lib.sh's ctl, which
 # load_fit uses, reports a refusal instead)
-must() { ctl "$@" || fail "control refused: $*"; }
+must() { ctl "$@" || fail "control refused: $* [$why]"; }
 # The loads below are sized for an emulated CPU; where admission finds one
 # too much for this machine it is run at the largest count that fits.
-load() { load_fit "$@" || fail "load refused: $*"; }
+load() { load_fit "$@" || fail "load refused: $* [$why]"; }
 
 # The preflight: what this script needs of the system it runs on. Kernel
 # lockdown (Secure Boot) first: twheel's control file is refused under it.
