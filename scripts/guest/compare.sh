@@ -181,14 +181,33 @@ measure() {
 		echo "@@END"
 	fi
 }
+# fitted COUNT LOAD-ARGS...: the count admission takes of this load (COUNT
+# if it takes it as asked); loaded on every runner of the rounds' halves at
+# once, so that each half, fewer runners, takes it in every round: every
+# round of a workload runs at one N
+fitted() {
+	fc=$1
+	shift
+	must clear
+	load_fit "$@" 2>/tmp/compare.fit || fail "load refused: $* [$why]"
+	fc=$(sed -n 's/^admission: .*; count=\([0-9]*\)$/\1/p' /tmp/compare.fit | tail -n 1)
+	must unload
+	echo "${fc:-$1}"
+}
+wide=$(commas $big $(echo "$runners" | grep -x timer_list))
+n_to=$(fitted $n timeouts count=$n seed=1 ops=100 engines=$wide)
+n_ex=$(fitted $n expiring count=$n seed=1 engines=$wide)
+n_lo=$(fitted $n long count=$n seed=1 max=$longmax engines=$wide)
+n_bu=$(fitted $nburst burst count=$nburst seed=1 engines=$wide)
+n_mi=$(fitted $nmixed mixed count=$nmixed seed=1 ops=100 engines=$wide)
 # workloads ROUND PASS ENGINES COUNT-FILTER: every workload of one pass
 workloads() {
 	wr=$1 wp=$2 we=$3 wc=$4
-	measure "$wr" "$wp" timeouts $secs "$($wc $n)" timeouts count="$($wc $n)" seed=1 ops=100 engines=$we
-	measure "$wr" "$wp" expiring $secs "$($wc $n)" expiring count="$($wc $n)" seed=1 engines=$we
-	measure "$wr" "$wp" long $secs "$($wc $n)" long count="$($wc $n)" seed=1 max=$longmax engines=$we
-	measure "$wr" "$wp" burst $burst_secs "$($wc $nburst)" burst count="$($wc $nburst)" seed=1 engines=$we
-	measure "$wr" "$wp" mixed $secs "$($wc $nmixed)" mixed count="$($wc $nmixed)" seed=1 ops=100 engines=$we
+	measure "$wr" "$wp" timeouts $secs "$($wc $n_to)" timeouts count="$($wc $n_to)" seed=1 ops=100 engines=$we
+	measure "$wr" "$wp" expiring $secs "$($wc $n_ex)" expiring count="$($wc $n_ex)" seed=1 engines=$we
+	measure "$wr" "$wp" long $secs "$($wc $n_lo)" long count="$($wc $n_lo)" seed=1 max=$longmax engines=$we
+	measure "$wr" "$wp" burst $burst_secs "$($wc $n_bu)" burst count="$($wc $n_bu)" seed=1 engines=$we
+	measure "$wr" "$wp" mixed $secs "$($wc $n_mi)" mixed count="$($wc $n_mi)" seed=1 ops=100 engines=$we
 }
 same() { echo "$1"; }
 echo "@@REPS $reps"
