@@ -186,13 +186,13 @@ measure() {
 # once, so that each half, fewer runners, takes it in every round: every
 # round of a workload runs at one N
 fitted() {
-	fc=$1
+	fn=$1
 	shift
 	must clear
 	load_fit "$@" 2>/tmp/compare.fit || fail "load refused: $* [$why]"
 	fc=$(sed -n 's/^admission: .*; count=\([0-9]*\)$/\1/p' /tmp/compare.fit | tail -n 1)
 	must unload
-	echo "${fc:-$1}"
+	echo "${fc:-$fn}"
 }
 wide=$(commas $big $(echo "$runners" | grep -x timer_list))
 n_to=$(fitted $n timeouts count=$n seed=1 ops=100 engines=$wide)
