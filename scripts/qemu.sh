@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--no-load) load=0; shift ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
