@@ -249,7 +249,8 @@ def summarise(cols, rows, clock):
     """The medians per workload, N and runner: (columns, rows).
 
     Rows that are left out count only in excluded and in the WORST
-    columns. A group whose every row is left out has n/a figures, reps 0.
+    columns. A group whose every row is left out shows the median of all
+    its rows with no interval and reps 0: a figure to read, never ranked.
     """
     order, groups = [], {}
     for r in rows:
@@ -278,22 +279,24 @@ def summarise(cols, rows, clock):
     for key in order:
         g = groups[key]
         ok = [r for r in g if not r["left out"]]
+        # every round left out: the figures of all of them, no interval
+        fig = ok or g
         row = {"workload": key[0], "N": key[1], "engine": key[2]}
         for c in value_cols + ["op ns"]:
             if c in (RATIO_OPS, RATIO_TICK):
                 continue
             if c == "op ns":
-                vals = [sum(num(r.get(o)) for o in OP_COLS) for r in ok
+                vals = [sum(num(r.get(o)) for o in OP_COLS) for r in fig
                         if all(num(r.get(o)) is not None for o in OP_COLS)]
             else:
-                src = g if c in WORST else ok
+                src = g if c in WORST else fig
                 vals = [num(r.get(c)) for r in src if num(r.get(c)) is not None]
             if c in WORST:
                 row[c] = fmt(max(vals)) if vals else "n/a"
             else:
                 row[c] = fmt(median(vals)) if vals else "n/a"
             if has_interval(c):
-                lo, hi = interval(vals) if vals else (None, None)
+                lo, hi = interval(vals) if vals and ok else (None, None)
                 row[c + "_lo"], row[c + "_hi"] = fmt(lo), fmt(hi)
         row["reps"] = str(len(ok))
         row["excluded"] = str(len(g) - len(ok))
