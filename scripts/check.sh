@@ -1,32 +1,53 @@
 #!/usr/bin/env bash
 # make check: every test of the project, ending with "N passed, N failed".
 # KUnit cases count one each; every other check counts one.
+#
+# Two lanes share the machine's two cores (docs/testing.md, "How make check
+# uses the machine"):
+#  - the guests, in the foreground, one at a time: the ones on the
+#    instruction clock (one host thread each, their figures blind to the
+#    host's load) first, then the two-vCPU guests on the wall clock, which
+#    want both cores and get them at nice 0;
+#  - the host's own checks (builds, checkpatch, the docs, user space), in
+#    the background at nice 19: they fill the core the guests leave and
+#    yield it to a two-vCPU guest. Their lines are printed when they end.
+# On a cold run the debug kernel builds meanwhile at nice 10, ahead of the
+# host lane (its checks wait for it). Every package is installed before
+# either lane starts: nothing calls apt in the middle of the run.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-passed=0 failed=0 failures=()
-# Each result line ends with the seconds since the previous one: where a
-# cold run's time goes.
+start=$(date +%s)
+lap=$start
+work=$(mktemp -d)
+# Every result is a line of $tally, whichever lane wrote it: "0 NAME" or
+# "1 NAME" (res), "B PASSED FAILED NAME" for a stage counted in bulk.
+tally=$work/tally
+: >"$tally"
+# Each result line ends with the seconds since the previous one of its
+# lane: where a run's time goes.
 res() {	# res NAME STATUS
 	local now
 	now=$(date +%s)
 	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); printf 'PASS %s (%d s)\n' "$1" $((now - lap))
+		printf 'PASS %s (%d s)\n' "$1" $((now - lap))
 	else
-		failed=$((failed + 1)); failures+=("$1"); printf 'FAIL %s (%d s)\n' "$1" $((now - lap))
+		printf 'FAIL %s (%d s)\n' "$1" $((now - lap))
 	fi
+	printf '%d\t%s\n' "$([ "$2" -eq 0 ]; echo $?)" "$1" >>"$tally"
 	lap=$now
 }
-# lap_note NAME: the same for a stage that counts its results in bulk.
+# bulk PASSED FAILED NAME: a stage whose cases count one each (KUnit)
+bulk() {
+	printf 'B\t%d\t%d\t%s\n' "$1" "$2" "$3" >>"$tally"
+}
+# lap_note NAME: the lap line of a stage that counts its results in bulk.
 lap_note() {
 	local now
 	now=$(date +%s)
 	printf '%s took %d s\n' "$1" $((now - lap))
 	lap=$now
 }
-start=$(date +%s)
-lap=$start
-work=$(mktemp -d)
 # qemu.sh boots a guest once more when it did not reach its init, and
 # notes each such retry here (counted at the end); a guest that fails
 # twice is the machine's failure, not the module's: guest_res says so.
@@ -41,154 +62,191 @@ guest_res() {
 		res "$1" "$2"
 	fi
 }
-debug_pid= user_pid=
-trap 'for p in $debug_pid $user_pid; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+debug_pid= host_pid=
+trap 'for p in $debug_pid $host_pid; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+# the background jobs get their own process groups, so the trap ends
+# their children (a kernel build, a fuzzer) too
+set -m
 
+# Set-up, before either lane: the packages of every stage (the
+# pipeline's, DKMS, gnuplot for compare's plot, the user-space tools and
+# libFuzzer), the test kernel, Debian's stock kernel.
 "$TWHEEL_ROOT/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
-apt_need linux-headers-amd64 linux-headers-6.12-amd64
+apt_need linux-headers-amd64 linux-headers-6.12-amd64 dkms gnuplot-nox
+"$TWHEEL_ROOT/userspace/setup.sh" fuzz >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
 kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" test) || { echo "0 passed, 1 failed"; exit 1; }
 ksrc=$(ksrc_dir)
-lap_note "packages and the test kernel"
-# The debug kernel builds in the background, at the lowest priority, while
-# the test kernel's checks run: on a cold run that is most of its build off
-# the critical path. The guests that measure time run on the instruction
-# clock (qemu.sh --clock icount), which the build cannot slow down; the
-# two-vCPU guests that need real concurrency (multi-threaded TCG) take
-# what they need first at nice 0. Its stage (5) waits for it;
-# build-kernel.sh's lock keeps one build a directory.
-nice -n 19 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
+stock_ok=0
+eval "$("$TWHEEL_ROOT/scripts/stock-kernel.sh")" && stock_ok=1
+lap_note "packages, the test kernel and the stock kernel"
+# The debug kernel (cold runs only: build-kernel.sh returns at once when
+# it is built): in the background at nice 10, below the guests, above the
+# host lane. Its stage (5) waits for it; build-kernel.sh's lock keeps one
+# build a directory.
+nice -n 10 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
 debug_pid=$!
 
-# 0. A user's own machine, host side (seconds, no QEMU, no module): make
-# without headers, make help, the lockdown and debugfs explanations of make
-# load and compare --host's preflight (the kernel's files faked),
-# compare.sh's and record-trace.sh's options, and, as root with tracefs,
-# record-trace.sh --host for 1 s with every tracing setting put back.
-"$TWHEEL_ROOT/scripts/host-checks.sh" >"$work/host.out" 2>"$work/host.err"
-while read -r verdict name; do
-	case "$verdict" in
-	PASS) res "own machine: $name" 0 ;;
-	FAIL) res "own machine: $name" 1 ;;
-	esac
-done <"$work/host.out"
-grep -q '^FAIL' "$work/host.out" && cat "$work/host.err"
-grep -q '^PASS' "$work/host.out" || { cat "$work/host.err"; res "own machine: scripts/host-checks.sh ran" 1; }
+# The host lane: stages 0, 1, 2 and 6, at nice 19, in the background.
+host_lane() {
+	# 0. A user's own machine, host side (seconds, no QEMU, no module): make
+	# without headers, make help, the lockdown and debugfs explanations of make
+	# load and compare --host's preflight (the kernel's files faked),
+	# compare.sh's and record-trace.sh's options, and, as root with tracefs,
+	# record-trace.sh --host for 1 s with every tracing setting put back.
+	"$TWHEEL_ROOT/scripts/host-checks.sh" >"$work/host.out" 2>"$work/host.err"
+	while read -r verdict name; do
+		case "$verdict" in
+		PASS) res "own machine: $name" 0 ;;
+		FAIL) res "own machine: $name" 1 ;;
+		esac
+	done <"$work/host.out"
+	grep -q '^FAIL' "$work/host.out" && cat "$work/host.err"
+	grep -q '^PASS' "$work/host.out" || { cat "$work/host.err"; res "own machine: scripts/host-checks.sh ran" 1; }
 
-# A clean build that must print no warning: build_clean NAME KDIR [args]
-build_clean() {
-	local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
-	shift 2
-	rm -rf "$dst"
-	"$TWHEEL_ROOT/scripts/build-module.sh" "$kd" "check-$name" "$@" \
-		>/dev/null 2>"$work/$name.log"
-	local rc=$?
-	if grep -E -q 'warning:|error:' "$work/$name.log"; then
-		grep -E 'warning:|error:' "$work/$name.log" | head -n 20
-		rc=1
+	# A clean build that must print no warning: build_clean NAME KDIR [args]
+	build_clean() {
+		local name=$1 kd=$2 dst=$TWHEEL_CACHE/mod-check-$1${TWHEEL_MOD_TAG:+-$TWHEEL_MOD_TAG}
+		shift 2
+		rm -rf "$dst"
+		"$TWHEEL_ROOT/scripts/build-module.sh" "$kd" "check-$name" "$@" \
+			>/dev/null 2>"$work/$name.log"
+		local rc=$?
+		if grep -E -q 'warning:|error:' "$work/$name.log"; then
+			grep -E 'warning:|error:' "$work/$name.log" | head -n 20
+			rc=1
+		fi
+		return $rc
+	}
+
+	# 1. Builds: W=1 on the test kernel, sparse, Debian's 6.1 and 6.12 headers.
+	build_clean w1-test "$kdir" W=1; res "build W=1 (test kernel 6.12)" $?
+	build_clean sparse "$kdir" C=2; res "sparse C=2 (test kernel 6.12)" $?
+	h61=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$h61" ]; then
+		build_clean w1-deb61 "$h61" W=1; res "build W=1 ($(basename "$h61"))" $?
+	else
+		echo "no Debian 6.1 headers found"; res "build W=1 (Debian 6.1 headers)" 1
 	fi
-	return $rc
+	if [ $stock_ok -eq 1 ]; then
+		build_clean w1-deb612 "$stock_kdir" W=1
+		res "build W=1 ($(basename "$stock_kdir"))" $?
+	else
+		res "build W=1 (Debian 6.12 headers)" 1
+	fi
+
+	# 1b. DKMS: dkms.conf builds the module for Debian's 6.1 and 6.12 headers
+	# (a throwaway DKMS tree; nothing is installed on this machine).
+	"$TWHEEL_ROOT/scripts/dkms-check.sh" >"$work/dkms.log" 2>&1
+	dkrc=$?
+	grep -E '^(PASS|FAIL) dkms' "$work/dkms.log" | sed 's/^/  /'
+	[ $dkrc -eq 0 ] || tail -n 20 "$work/dkms.log"
+	res "dkms build (Debian 6.1 and 6.12 headers)" $dkrc
+
+	# 2. checkpatch --strict from the kernel source: no error, warning or check.
+	cd "$TWHEEL_ROOT" || exit 1
+	files=$(git ls-files '*.c' '*.h' | grep -v '^userspace/' || ls *.[ch] kunit/*.[ch])
+	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse -f $files >"$work/cp.log" 2>&1
+	grep -E ': (ERROR|WARNING|CHECK):' "$work/cp.log" | head -n 20
+	! grep -q -E ': (ERROR|WARNING|CHECK):' "$work/cp.log"
+	res "checkpatch --strict" $?
+
+	# 2b. kernel-doc: the kernel's own checker clean, and every exported
+	# function and every struct in our headers documented.
+	"$TWHEEL_ROOT/scripts/kdoc.sh" >"$work/kdoc.log" 2>&1
+	kdrc=$?
+	head -n 20 "$work/kdoc.log"
+	res "kernel-doc (scripts/kdoc.sh)" $kdrc
+
+	# 2c. The layers: no two files of the module, or of a user-space tool, call
+	# or include each other (scripts/cycles.py, file-level; a cycle is listed).
+	python3 "$TWHEEL_ROOT/scripts/cycles.py" "$TWHEEL_ROOT" >"$work/cycles.log" 2>&1
+	cyrc=$?
+	head -n 10 "$work/cycles.log"
+	res "the layer order, and no call or include cycles (scripts/cycles.py)" $cyrc
+
+	# 2c'. Sizes that hold: no C file over 700 lines (kunit/ aside), twheel.h
+	# 600, twheel_main.c 450 (scripts/sizes.sh names each file over).
+	"$TWHEEL_ROOT/scripts/sizes.sh" "$TWHEEL_ROOT" >"$work/sizes.log" 2>&1
+	szrc=$?
+	cat "$work/sizes.log"
+	res "file sizes (scripts/sizes.sh: C files 700, twheel.h 600, twheel_main.c 450)" $szrc
+
+	# 2d. docs/choosing.md is what scripts/choosing.sh writes from results/:
+	# the doc and the figures it quotes never drift apart.
+	"$TWHEEL_ROOT/scripts/choosing.sh" "$TWHEEL_ROOT/results" >"$work/choosing.md" 2>"$work/choosing.err" &&
+		diff -u "$TWHEEL_ROOT/docs/choosing.md" "$work/choosing.md" >"$work/choosing.diff"
+	chrc=$?
+	cat "$work/choosing.err"
+	head -n 20 "$work/choosing.diff"
+	res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make compare)" $chrc
+
+	# 2d'. The results pipeline (scripts/results.py): its statistics, round
+	# marks and ranking rule (unit tests); results/README.md as it writes it;
+	# docs/choosing.md ranks only what compare.csv tells apart.
+	python3 -m unittest discover -s "$TWHEEL_ROOT/scripts" -p 'test_results.py' >"$work/results-test.log" 2>&1
+	rtrc=$?
+	[ $rtrc -eq 0 ] || tail -n 30 "$work/results-test.log"
+	res "scripts/results.py unit tests (scripts/test_results.py)" $rtrc
+	python3 "$TWHEEL_ROOT/scripts/results.py" readme "$TWHEEL_ROOT/results" |
+		diff -u "$TWHEEL_ROOT/results/README.md" - >"$work/readme.diff"
+	rmrc=$?
+	head -n 20 "$work/readme.diff"
+	res "results/README.md = scripts/results.py readme results/" $rmrc
+	python3 "$TWHEEL_ROOT/scripts/results.py" check-choosing "$TWHEEL_ROOT/results" \
+		"$TWHEEL_ROOT/docs/choosing.md" >"$work/chk-choosing.log" 2>&1
+	ccrc=$?
+	[ $ccrc -eq 0 ] || head -n 20 "$work/chk-choosing.log"
+	res "docs/choosing.md ranks only what compare.csv tells apart (results.py check-choosing)" $ccrc
+
+	# 2e. The docs: every path of the checkout that README.md, docs/ and
+	# results/README.md name exists; every engine list in them is the
+	# registry's (engines/list.h; scripts/doc-engines.py --write mends them).
+	python3 "$TWHEEL_ROOT/scripts/doc-paths.py" "$TWHEEL_ROOT" >"$work/docpaths.log" 2>&1
+	dprc=$?
+	[ $dprc -eq 0 ] || head -n 20 "$work/docpaths.log"
+	res "every path the docs name is in the tree (scripts/doc-paths.py)" $dprc
+	python3 "$TWHEEL_ROOT/scripts/doc-engines.py" "$TWHEEL_ROOT" >"$work/docengines.log" 2>&1
+	derc=$?
+	[ $derc -eq 0 ] || head -n 20 "$work/docengines.log"
+	res "every engine list in the docs is the registry's (scripts/doc-engines.py)" $derc
+
+	# 6. The core in user space: build, libFuzzer differential targets for a
+	# short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
+	# judged).
+	"$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err"
+	urc=$?
+	lap_note "user space checks"
+	while read -r verdict name; do
+		case "$verdict" in
+		PASS) res "user space: $name" 0 ;;
+		FAIL) res "user space: $name" 1 ;;
+		esac
+	done <"$work/user.out"
+	if [ $urc -ne 0 ] && ! grep -q '^FAIL' "$work/user.out"; then
+		tail -n 20 "$work/user.err"
+		res "user space checks" 1
+	fi
+	grep -q '^FAIL' "$work/user.out" && tail -n 30 "$work/user.err"
 }
+(
+	renice -n 19 -p "$BASHPID" >/dev/null
+	lap=$(date +%s)
+	host_lane
+	lap_note "the host lane"
+) >"$work/host-lane.out" 2>&1 &
+host_pid=$!
+echo "the host's checks run beside the guests (nice 19); their lines come at the end"
 
-# 1. Builds: W=1 on the test kernel, sparse, Debian's 6.1 and 6.12 headers.
-build_clean w1-test "$kdir" W=1; res "build W=1 (test kernel 6.12)" $?
-build_clean sparse "$kdir" C=2; res "sparse C=2 (test kernel 6.12)" $?
-h61=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -n 1)
-if [ -n "$h61" ]; then
-	build_clean w1-deb61 "$h61" W=1; res "build W=1 ($(basename "$h61"))" $?
-else
-	echo "no Debian 6.1 headers found"; res "build W=1 (Debian 6.1 headers)" 1
-fi
-if eval "$("$TWHEEL_ROOT/scripts/stock-kernel.sh")"; then
-	build_clean w1-deb612 "$stock_kdir" W=1
-	res "build W=1 ($(basename "$stock_kdir"))" $?
-else
-	res "build W=1 (Debian 6.12 headers)" 1
-fi
-
-# 1b. DKMS: dkms.conf builds the module for Debian's 6.1 and 6.12 headers
-# (a throwaway DKMS tree; nothing is installed on this machine).
-"$TWHEEL_ROOT/scripts/dkms-check.sh" >"$work/dkms.log" 2>&1
-dkrc=$?
-grep -E '^(PASS|FAIL) dkms' "$work/dkms.log" | sed 's/^/  /'
-[ $dkrc -eq 0 ] || tail -n 20 "$work/dkms.log"
-res "dkms build (Debian 6.1 and 6.12 headers)" $dkrc
-
-# 2. checkpatch --strict from the kernel source: no error, warning or check.
+# The guest lane, in the foreground: one guest at a time.
 cd "$TWHEEL_ROOT" || exit 1
-files=$(git ls-files '*.c' '*.h' | grep -v '^userspace/' || ls *.[ch] kunit/*.[ch])
-perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse -f $files >"$work/cp.log" 2>&1
-grep -E ': (ERROR|WARNING|CHECK):' "$work/cp.log" | head -n 20
-! grep -q -E ': (ERROR|WARNING|CHECK):' "$work/cp.log"
-res "checkpatch --strict" $?
-
-# 2b. kernel-doc: the kernel's own checker clean, and every exported
-# function and every struct in our headers documented.
-"$TWHEEL_ROOT/scripts/kdoc.sh" >"$work/kdoc.log" 2>&1
-kdrc=$?
-head -n 20 "$work/kdoc.log"
-res "kernel-doc (scripts/kdoc.sh)" $kdrc
-
-# 2c. The layers: no two files of the module, or of a user-space tool, call
-# or include each other (scripts/cycles.py, file-level; a cycle is listed).
-python3 "$TWHEEL_ROOT/scripts/cycles.py" "$TWHEEL_ROOT" >"$work/cycles.log" 2>&1
-cyrc=$?
-head -n 10 "$work/cycles.log"
-res "the layer order, and no call or include cycles (scripts/cycles.py)" $cyrc
-
-# 2c'. Sizes that hold: no C file over 700 lines (kunit/ aside), twheel.h
-# 600, twheel_main.c 450 (scripts/sizes.sh names each file over).
-"$TWHEEL_ROOT/scripts/sizes.sh" "$TWHEEL_ROOT" >"$work/sizes.log" 2>&1
-szrc=$?
-cat "$work/sizes.log"
-res "file sizes (scripts/sizes.sh: C files 700, twheel.h 600, twheel_main.c 450)" $szrc
-
-# 2d. docs/choosing.md is what scripts/choosing.sh writes from results/:
-# the doc and the figures it quotes never drift apart.
-"$TWHEEL_ROOT/scripts/choosing.sh" "$TWHEEL_ROOT/results" >"$work/choosing.md" 2>"$work/choosing.err" &&
-	diff -u "$TWHEEL_ROOT/docs/choosing.md" "$work/choosing.md" >"$work/choosing.diff"
-chrc=$?
-cat "$work/choosing.err"
-head -n 20 "$work/choosing.diff"
-res "docs/choosing.md = scripts/choosing.sh results/ (regenerate it after make compare)" $chrc
-
-# 2d'. The results pipeline (scripts/results.py): its statistics, round
-# marks and ranking rule (unit tests); results/README.md as it writes it;
-# docs/choosing.md ranks only what compare.csv tells apart.
-python3 -m unittest discover -s "$TWHEEL_ROOT/scripts" -p 'test_results.py' >"$work/results-test.log" 2>&1
-rtrc=$?
-[ $rtrc -eq 0 ] || tail -n 30 "$work/results-test.log"
-res "scripts/results.py unit tests (scripts/test_results.py)" $rtrc
-python3 "$TWHEEL_ROOT/scripts/results.py" readme "$TWHEEL_ROOT/results" |
-	diff -u "$TWHEEL_ROOT/results/README.md" - >"$work/readme.diff"
-rmrc=$?
-head -n 20 "$work/readme.diff"
-res "results/README.md = scripts/results.py readme results/" $rmrc
-python3 "$TWHEEL_ROOT/scripts/results.py" check-choosing "$TWHEEL_ROOT/results" \
-	"$TWHEEL_ROOT/docs/choosing.md" >"$work/chk-choosing.log" 2>&1
-ccrc=$?
-[ $ccrc -eq 0 ] || head -n 20 "$work/chk-choosing.log"
-res "docs/choosing.md ranks only what compare.csv tells apart (results.py check-choosing)" $ccrc
-
-# 2e. The docs: every path of the checkout that README.md, docs/ and
-# results/README.md name exists; every engine list in them is the
-# registry's (engines/list.h; scripts/doc-engines.py --write mends them).
-python3 "$TWHEEL_ROOT/scripts/doc-paths.py" "$TWHEEL_ROOT" >"$work/docpaths.log" 2>&1
-dprc=$?
-[ $dprc -eq 0 ] || head -n 20 "$work/docpaths.log"
-res "every path the docs name is in the tree (scripts/doc-paths.py)" $dprc
-python3 "$TWHEEL_ROOT/scripts/doc-engines.py" "$TWHEEL_ROOT" >"$work/docengines.log" 2>&1
-derc=$?
-[ $derc -eq 0 ] || head -n 20 "$work/docengines.log"
-res "every engine list in the docs is the registry's (scripts/doc-engines.py)" $derc
-
-# 3. KUnit in QEMU: every case counts.
-"$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
+# 3. KUnit in QEMU: every case counts. The test kernel's single vCPU runs on
+# the instruction clock (one host thread, whatever the host lane does).
+TWHEEL_CLOCK=icount "$TWHEEL_ROOT/scripts/kunit.sh" --kernel test >"$work/kunit.log" 2>&1
 krc=$?
 grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]|Testing complete' "$work/kunit.log" | sed 's/^\[[0-9:]*\] //'
 read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit.log" | tail -n 1) || { kp=0; kf=1; }
 [ $krc -ne 0 ] && [ $krc -ne 75 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit.log"; kf=1; }
-passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
-[ "${kf:-1}" -eq 0 ] || failures+=("KUnit ($kf)")
+bulk "${kp:-0}" "${kf:-1}" "KUnit"
 lap_note "KUnit (test kernel)"
 [ $krc -eq 75 ] && { tail -n 30 "$work/kunit.log"; guest_res "KUnit (test kernel)" 75; }
 
@@ -311,13 +369,6 @@ guest_res "tick=nohz: no idle wakeups, fewer on long, guarantees kept (test kern
 wait "$debug_pid"
 debug_rc=$?
 debug_pid=
-# 6 starts here, in the background below the guests' priority: the debug
-# guests' two vCPUs are seldom both busy and the user-space stage takes
-# what they leave (it slows them some: the debug shadow check took 91 s
-# alone, 153 s beside it; the stage itself no longer runs last, 426 s
-# cold). Its results are counted at the end.
-nice -n 19 "$TWHEEL_ROOT/userspace/check.sh" >"$work/user.out" 2>"$work/user.err" &
-user_pid=$!
 if [ $debug_rc -eq 0 ] &&
 	"$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>>"$work/kdebug.log"; then
 	"$TWHEEL_ROOT/scripts/kunit.sh" --kernel debug >"$work/kunit-debug.log" 2>&1
@@ -326,8 +377,7 @@ if [ $debug_rc -eq 0 ] &&
 		sed 's/^\[[0-9:]*\] //; s/^/debug kernel: /'
 	read -r _ kp kf < <(grep '^KUNIT ' "$work/kunit-debug.log" | tail -n 1) || { kp=0; kf=1; }
 	[ $krc -ne 0 ] && [ $krc -ne 75 ] && [ "${kf:-0}" -eq 0 ] && { tail -n 30 "$work/kunit-debug.log"; kf=1; }
-	passed=$((passed + ${kp:-0})); failed=$((failed + ${kf:-1}))
-	[ "${kf:-1}" -eq 0 ] || failures+=("KUnit on the debug kernel ($kf)")
+	bulk "${kp:-0}" "${kf:-1}" "KUnit on the debug kernel"
 	lap_note "debug kernel build and KUnit"
 	[ $krc -eq 75 ] && { tail -n 30 "$work/kunit-debug.log"; guest_res "KUnit (debug kernel)" 75; }
 
@@ -374,29 +424,21 @@ else
 	res "debug kernel build" 1
 fi
 
-# 6. The core in user space: build, libFuzzer differential targets for a
-# short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
-# judged). Started with stage 5 above.
-wait "$user_pid"
-urc=$?
-user_pid=
-lap_note "waiting for the user space checks"
-while read -r verdict name; do
-	case "$verdict" in
-	PASS) res "user space: $name" 0 ;;
-	FAIL) res "user space: $name" 1 ;;
-	esac
-done <"$work/user.out"
-if [ $urc -ne 0 ] && ! grep -q '^FAIL' "$work/user.out"; then
-	tail -n 20 "$work/user.err"
-	res "user space checks" 1
-fi
-grep -q '^FAIL' "$work/user.out" && tail -n 30 "$work/user.err"
+
+wait "$host_pid"
+host_pid=
+echo "== the host's checks (run beside the guests, at nice 19)"
+cat "$work/host-lane.out"
 
 echo "check took $(($(date +%s) - start)) s"
 nretry=$(wc -l <"$TWHEEL_INFRA_LOG")
 echo "guest boots retried (the guest died before its init, not the module's doing): $nretry"
 sed 's/^/  /' "$TWHEEL_INFRA_LOG"
-[ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
+read -r passed failed < <(awk -F'\t' '
+	$1 == "B" { p += $2; f += $3; next }
+	{ if ($1) f++; else p++ }
+	END { printf "%d %d\n", p, f }' "$tally")
+awk -F'\t' '$1 == "B" && $3 > 0 { print "failed: " $4 " (" $3 ")"; next }
+	$1 == 1 { print "failed: " $2 }' "$tally"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

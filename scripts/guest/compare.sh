@@ -168,9 +168,10 @@ measure() {
 	sleep "$mt"
 	must stop
 	echo "@@RUN round=$mround pass=$mpass workload=$mname count=$mcount secs=$mt admission=$adm overload_stops=$(($(top overload_stops) - ${stops0:-0}))"
+	snap
 	for r in $(echo "$*" | sed -n 's/.*engines=\([^ ]*\).*/\1/p' | tr , ' '); do
-		m=$(get "$r" missed_jiffies)
-		echo "@@RUNNER $r activity_ops=$(get "$r" activity_ops) runs=$(get "$r" runs) missed_jiffies=${m:--}"
+		m=$(sget "$r" missed_jiffies)
+		echo "@@RUNNER $r activity_ops=$(sget "$r" activity_ops) runs=$(sget "$r" runs) missed_jiffies=${m:--}"
 	done
 	echo "@@COMPARE run"
 	cat $d/compare

@@ -44,6 +44,44 @@ ctl() {
 now() { cut -d' ' -f1 /proc/uptime; }
 # get RUNNER KEY: a value from the stats block of RUNNER
 get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
+# snap [FILE]: one read of the stats (the module's, or FILE) into shell
+# variables, for sget; the debug kernel's guests spent most of a check in
+# the awk and the stats read of one get per value. Read again after
+# anything that changes them (a stop, a load, a module reload). A key
+# twice in a block: its first line, as get reads it.
+snap_vars=""
+snap() {
+	[ -z "$snap_vars" ] || unset $snap_vars
+	eval "$(awk '
+		function name(s) { gsub(/[^A-Za-z0-9]/, "_", s); return s }
+		/^\[.*\]$/ { b = name(substr($0, 2, length($0) - 2)); next }
+		$1 ~ /^[A-Za-z0-9_]+:$/ {
+			v = "S_" b "__" name(substr($1, 1, length($1) - 1))
+			if (v in seen)
+				next
+			seen[v] = 1
+			vars = vars " " v
+			w = $2; gsub(/[^A-Za-z0-9_.+=(<>\/-]/, "", w)
+			printf "%s=\"%s\"\n", v, w
+			if (NF >= 3) {
+				w = $3; gsub(/[^A-Za-z0-9_.+=(<>\/-]/, "", w)
+				printf "%s_3=\"%s\"\n", v, w
+				vars = vars " " v "_3"
+			}
+		}
+		END { printf "snap_vars=\"%s\"\n", vars }' "${1:-$d/stats}")"
+}
+# sget BLOCK KEY [WORD]: KEY of BLOCK (empty for the lines before the
+# first block) in the last snap: its value, or its third word with
+# WORD=3; empty when there is none. POSIX sh (compare --host runs this
+# under dash): a block's one "/" (classic/cpu0) is the only character
+# of a name that snap turns into "_".
+sget() {
+	_b=$1
+	case $_b in */*) _b=${_b%%/*}_${_b#*/} ;; esac
+	case "$_b$2" in *[!A-Za-z0-9_]*) return 0 ;; esac
+	eval "echo \"\${S_${_b}__$2${3:+_$3}-}\""
+}
 # fits RUNNER N: RUNNER takes a load of N timers (its max_timers key; a
 # runner without one takes any load admission lets through)
 fits() { m=$(get "$1" max_timers); [ -z "$m" ] || [ "$2" -le "$m" ]; }

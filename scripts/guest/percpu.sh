@@ -27,9 +27,9 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 [ "$cpus" -ge "${1:-1}" ] || { bad "percpu.sh wants ${1:-1} CPUs, the guest has $cpus"; echo "percpu: $fails failures"; exit 1; }
 [ "$cpus" -ge 2 ] || ok "only $cpus CPU online: one instance an engine, no lock shared across CPUs, no timer moves"
 # g BLOCK KEY: a value of the stats read after the run
-g() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' /tmp/pc.stats; }
+g() { sget "$1" "$2"; }
 # held BLOCK: the third word of its held line, "(=" when held = pending
-held() { awk -v e="[$1]" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == "held:" { print $3; exit }' /tmp/pc.stats; }
+held() { sget "$1" held 3; }
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
 judge() {
@@ -56,6 +56,7 @@ run() {
 	sleep 4
 	ctl stop || bad "$tag: stop"
 	cat $d/stats > /tmp/pc.stats
+	snap /tmp/pc.stats
 }
 
 rmmod twheel 2>/dev/null

@@ -48,7 +48,8 @@ ctl stop || bad "stop"
 grep '^traffic:' /tmp/traffic.out
 cp $d/stats /tmp/shadow.stats
 # g BLOCK KEY: a value of the stats read at the end of the run
-g() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' /tmp/shadow.stats; }
+snap /tmp/shadow.stats
+g() { sget "$1" "$2"; }
 # same WHAT A B: an identity, checked
 same() {
 	if [ "$2" = "$3" ]; then ok "$1: $2"; else bad "$1: $2, not $3"; fi

@@ -33,15 +33,17 @@ run() {	# run WORKLOAD SECONDS ARGS...
 			bad "$wl/$e: held is not pending while running"
 	done
 	ctl stop || bad "stop $wl"
+	# every read below is of the stats after this stop (one read)
+	snap
 	for e in $runners; do
-		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
-		[ "$(get $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
-		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
-		runs=$(get $e runs)
+		[ "$(sget $e invariant)" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
+		[ "$(sget $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
+		[ "$(sget $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
+		runs=$(sget $e runs)
 		[ "$runs" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
 		case " $exact " in
 		*" $e "*)
-			[ "$(get $e runs_exact)" = "$runs" ] || bad "$wl/$e: $(get $e runs_exact) of $runs runs exact"
+			[ "$(sget $e runs_exact)" = "$runs" ] || bad "$wl/$e: $(sget $e runs_exact) of $runs runs exact"
 			;;
 		esac
 	done
@@ -49,47 +51,47 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	# before the work item has given the next array is refused and counted
 	# (the invariant above holds it): that is the host's load, not a
 	# failure, so it is reported, not judged.
-	[ "$(get hash_vec vec_alloc_failed)" = 0 ] ||
-		bad "$wl/hash_vec: $(get hash_vec vec_alloc_failed) allocations failed"
-	ok "$wl: hash_vec refused $(get hash_vec refused) arms the work item had no array for yet"
-	ok "$wl: classic $(get classic runs) runs (all exact), modern late <= $(get modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt, hash_vec, classic_bounded exact (simple refused $(get simple refused)); timer_list $(get timer_list runs) runs late <= $(get timer_list late_jiffies_max) jiffies, hrtimer $(get hrtimer runs) runs late <= $(get hrtimer late_ns_max) ns"
+	[ "$(sget hash_vec vec_alloc_failed)" = 0 ] ||
+		bad "$wl/hash_vec: $(sget hash_vec vec_alloc_failed) allocations failed"
+	ok "$wl: hash_vec refused $(sget hash_vec refused) arms the work item had no array for yet"
+	ok "$wl: classic $(sget classic runs) runs (all exact), modern late <= $(sget modern late_jiffies_max) jiffies, reference, heap, hash, simple, hash_sorted, straight, ordered, ratas, volt, hash_vec, classic_bounded exact (simple refused $(sget simple refused)); timer_list $(sget timer_list runs) runs late <= $(sget timer_list late_jiffies_max) jiffies, hrtimer $(sget hrtimer runs) runs late <= $(sget hrtimer late_ns_max) ns"
 }
 
 # 240 timers touched by 80 ops a tick: each about every 3 ticks, so next
 # to none lasts the 25 jiffies to its expiry (light enough for 11 runners
 # on an emulated CPU: admission refused 200 a tick there on a busy host).
 run timeouts 3 count=$(n 240) ops=$(n 80) duration=3
-[ "$(get classic deleted)" -gt $((100 * $(get classic runs))) ] ||
-	bad "timeouts: $(get classic deleted) deleted, $(get classic runs) expired"
+[ "$(sget classic deleted)" -gt $((100 * $(sget classic runs))) ] ||
+	bad "timeouts: $(sget classic deleted) deleted, $(sget classic runs) expired"
 # volt cancels lazily: it held cancelled timers, and only it has the keys
-[ "$(get volt lazy_held_max)" -gt 0 ] || bad "timeouts: volt held no cancelled timer"
-[ -z "$(get classic lazy_held)" ] || bad "classic shows lazy_held"
-ok "timeouts: volt held up to $(get volt lazy_held_max) cancelled timers, $(get volt lazy_held) after stop"
+[ "$(sget volt lazy_held_max)" -gt 0 ] || bad "timeouts: volt held no cancelled timer"
+[ -z "$(sget classic lazy_held)" ] || bad "classic shows lazy_held"
+ok "timeouts: volt held up to $(sget volt lazy_held_max) cancelled timers, $(sget volt lazy_held) after stop"
 run expiring 3 count=$(n 3000) duration=3
 # modern: level-0 timers run exactly one jiffy late, level 1 at most 8
-[ "$(get modern late_jiffies_max)" -le 8 ] || bad "expiring: modern later than level 1's granularity"
+[ "$(sget modern late_jiffies_max)" -le 8 ] || bad "expiring: modern later than level 1's granularity"
 run long 3 count=$(n 3000) min=256 max=4000 duration=3
-[ "$(get modern late_jiffies_max)" -le 64 ] || bad "long: modern later than level 2's granularity"
+[ "$(sget modern late_jiffies_max)" -le 64 ] || bad "long: modern later than level 2's granularity"
 burst=$(n 5000)
 run burst 6 count=$burst
-[ "$(get classic cascaded_max_tick)" = $burst ] || bad "burst: classic cascaded $(get classic cascaded_max_tick) in one tick, not $burst"
-[ "$(get modern cascaded)" = 0 ] || bad "burst: the modern wheel cascaded"
+[ "$(sget classic cascaded_max_tick)" = $burst ] || bad "burst: classic cascaded $(sget classic cascaded_max_tick) in one tick, not $burst"
+[ "$(sget modern cascaded)" = 0 ] || bad "burst: the modern wheel cascaded"
 # classic_bounded spreads the slot over the tv1 lap before it: at most
 # max(64, ceil(burst / 256)) a tick, each timer moved once
 # (a jiffy; a tick catching up missed jiffies does several)
 cb_max=$(( (burst + 255) / 256 > 64 ? (burst + 255) / 256 : 64 ))
-cb_max=$((cb_max * (1 + $(get classic_bounded missed_jiffies))))
-[ "$(get classic_bounded cascaded)" = $burst ] &&
-	[ "$(get classic_bounded cascaded_max_tick)" -le $cb_max ] ||
-	bad "burst: classic_bounded moved $(get classic_bounded cascaded), at most $(get classic_bounded cascaded_max_tick) a tick (bound $cb_max)"
-[ "$(get modern expired_max_tick)" = $burst ] || bad "burst: modern ran $(get modern expired_max_tick) in one tick, not $burst"
+cb_max=$((cb_max * (1 + $(sget classic_bounded missed_jiffies))))
+[ "$(sget classic_bounded cascaded)" = $burst ] &&
+	[ "$(sget classic_bounded cascaded_max_tick)" -le $cb_max ] ||
+	bad "burst: classic_bounded moved $(sget classic_bounded cascaded), at most $(sget classic_bounded cascaded_max_tick) a tick (bound $cb_max)"
+[ "$(sget modern expired_max_tick)" = $burst ] || bad "burst: modern ran $(sget modern expired_max_tick) in one tick, not $burst"
 # Nanoseconds mean something only on a fine-grained clocksource (the TSC,
 # or the HPET that ACPI finds should the TSC fail calibration on a loaded
 # host): on any other the timing assertions are skipped, and said so.
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 case "$cs" in
 tsc* | hpet)
-	[ "$(get classic cascade_ns_max)" -gt 0 ] && [ "$(get modern tick_ns_max)" -gt 0 ] ||
+	[ "$(sget classic cascade_ns_max)" -gt 0 ] && [ "$(sget modern tick_ns_max)" -gt 0 ] ||
 		bad "burst: zero ns measured on clocksource $cs"
 	;;
 *)
@@ -97,7 +99,7 @@ tsc* | hpet)
 	dmesg | grep -i -E 'tsc|clocksource' | tail -n 4
 	;;
 esac
-ok "burst: classic cascade of $burst took $(get classic cascade_ns_max) ns; classic_bounded moved at most $(get classic_bounded cascaded_max_tick) a tick in $(get classic_bounded cascade_ns_max) ns; worst tick classic $(get classic tick_ns_max) ns, classic_bounded $(get classic_bounded tick_ns_max) ns, modern $(get modern tick_ns_max) ns"
+ok "burst: classic cascade of $burst took $(sget classic cascade_ns_max) ns; classic_bounded moved at most $(sget classic_bounded cascaded_max_tick) a tick in $(sget classic_bounded cascade_ns_max) ns; worst tick classic $(sget classic tick_ns_max) ns, classic_bounded $(sget classic_bounded tick_ns_max) ns, modern $(sget modern tick_ns_max) ns"
 # budget=: the burst again, at most a twentieth of it run a tick on our
 # engines: 20 ticks in a row drain it, every timer once, none early; all
 # but the first tick's share run late (deferred), and counted so.

@@ -31,7 +31,7 @@ remotes="0 10 50 90"
 [ "$cpus" -lt 2 ] && remotes=0
 set -- classic modern timer_list
 # g RUNNER KEY: a value of the stats read after the run ("-" if none)
-g() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { v = $2; exit } END { print v == "" ? "-" : v }' /tmp/smp.stats; }
+g() { _v=$(sget "$1" "$2"); echo "${_v:--}"; }
 
 echo "@@SMP"
 echo "percpu,remote,runner,cpus,ops,ops_per_s,op_ns,lock_acquired,lock_contended,contended_pct,wait_p99_ns,remote_ops,migrations,runs,runs_early"
@@ -48,6 +48,7 @@ for pc in 0 1; do
 		ctl stop
 		t1=$(now)
 		cat $d/stats > /tmp/smp.stats
+		snap /tmp/smp.stats
 		for r in "$@"; do
 			[ "$(g $r invariant)" = ok ] || bad "smp: percpu=$pc remote=$rem $r: counters broken"
 			[ "$(g $r runs_early)" = 0 ] || bad "smp: percpu=$pc remote=$rem $r: $(g $r runs_early) runs early"

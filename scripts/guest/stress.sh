@@ -57,10 +57,11 @@ ran() {
 }
 # Every engine's counters after a stop: consistent, nothing pending, none early.
 stopped_ok() {
+	snap
 	for e in $runners; do
-		[ "$(get $e invariant)" = ok ] || bad "$1/$e: invariant broken"
-		[ "$(get $e pending)" = 0 ] || bad "$1/$e: $(get $e pending) pending after stop"
-		[ "$(get $e runs_early)" = 0 ] || bad "$1/$e: $(get $e runs_early) ran early"
+		[ "$(sget $e invariant)" = ok ] || bad "$1/$e: invariant broken"
+		[ "$(sget $e pending)" = 0 ] || bad "$1/$e: $(sget $e pending) pending after stop"
+		[ "$(sget $e runs_early)" = 0 ] || bad "$1/$e: $(sget $e runs_early) ran early"
 	done
 }
 
