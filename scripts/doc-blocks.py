@@ -16,7 +16,7 @@ block's first line must be one of these comments:
         under bash -e -o pipefail, with a timeout. In a console block
         (lines starting "$ "; a line ending in \\ continues the command)
         each command runs on its own and the lines shown after it are
-        compared with what it prints (stdout and stderr): line by line,
+        compared with what it prints on stdout: line by line,
         trailing blanks ignored, a line "..." standing for any lines.
     # run by make check: scripts/NAME [why]
         another check runs it (it must exist, and name this doc)
@@ -168,20 +168,22 @@ def run(block, root, timeout):
         try:
             p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd],
                                cwd=root, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                timeout=timeout)
         except subprocess.TimeoutExpired:
             return False, "timed out after %d s: %s" % (timeout, cmd.split("\n")[0])
         got = p.stdout.decode("utf-8", "replace").split("\n")
         if got and got[-1] == "":
             got.pop()
+        err = [l for l in p.stderr.decode("utf-8", "replace").split("\n") if l]
         if p.returncode != 0:
-            tail = " | ".join(got[-3:])
+            tail = " | ".join((got + err)[-3:])
             return False, "exit %d: %s: %s" % (p.returncode, cmd.split("\n")[0], tail)
         if expected:
             bad = matches(expected, got)
             if bad is not None:
-                return False, "%s: shown output differs at %r" % (cmd.split("\n")[0], bad)
+                return False, "%s: shown output differs at %r%s" % (
+                    cmd.split("\n")[0], bad, " (stderr: %s)" % " | ".join(err[-3:]) if err else "")
     return True, "%d command(s)%s" % (len(steps), ", output compared"
                                       if any(e for _, e in steps) else "")
 
@@ -251,6 +253,10 @@ def self_test():
         ok, note = run(Block("t.md", 1, "fenced", "sh",
                              ["# run by make check: scripts/doc-blocks.py", "false", "true"]), d, 10)
         assert not ok and "exit 1" in note, note
+        ok, note = run(Block("t.md", 1, "fenced", "console",
+                             ["# run by make check: scripts/doc-blocks.py",
+                              "$ echo out; echo err >&2", "out"]), d, 10)
+        assert ok, note
     print("doc-blocks: self-test passed")
     return 0
 
