@@ -209,6 +209,23 @@ host_lane() {
 	derc=$?
 	[ $derc -eq 0 ] || head -n 20 "$work/docengines.log"
 	res "every engine list in the docs is the registry's (scripts/doc-engines.py)" $derc
+	# Every shell block of README.md and docs/ is run from the doc (its
+	# shown output compared) or says in its first line which check runs
+	# it, or why none does; no paragraph over 15 lines, no history.
+	python3 "$TWHEEL_ROOT/scripts/doc-blocks.py" --self-test >"$work/docself.log" 2>&1 &&
+		python3 "$TWHEEL_ROOT/scripts/doc-style.py" --self-test >>"$work/docself.log" 2>&1
+	dtrc=$?
+	[ $dtrc -eq 0 ] || tail -n 20 "$work/docself.log"
+	res "doc-blocks.py and doc-style.py self-tests" $dtrc
+	python3 "$TWHEEL_ROOT/scripts/doc-blocks.py" "$TWHEEL_ROOT" >"$work/docblocks.log" 2>&1
+	dbrc=$?
+	tail -n 1 "$work/docblocks.log" | sed 's/^/  /'
+	[ $dbrc -eq 0 ] || head -n 20 "$work/docblocks.log"
+	res "every shell block in the docs runs from the doc or says why not (scripts/doc-blocks.py)" $dbrc
+	python3 "$TWHEEL_ROOT/scripts/doc-style.py" "$TWHEEL_ROOT" >"$work/docstyle.log" 2>&1
+	dsrc=$?
+	[ $dsrc -eq 0 ] || head -n 20 "$work/docstyle.log"
+	res "no paragraph over 15 lines, no history in the docs (scripts/doc-style.py)" $dsrc
 
 	# 6. The core in user space: build, libFuzzer differential targets for a
 	# short fixed time, a tiny benchmark run (userspace/check.sh; no timing is
