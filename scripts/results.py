@@ -27,6 +27,13 @@ N and runner, the median of the rounds and its interval.
         Each engine DOC's decision table picks, checked against
         RESULTS_DIR/compare.csv: its op ns interval apart from every other
         exact engine's at the same N (a problem a line; exit 1 on any).
+    results.py ab A_CSV B_CSV [--ns PCT] [--tick PCT] [--engine NAME]
+        Two runs of the same thing (two --out directories, two module
+        builds): every add/mod/del ns median of A's compare.csv within
+        PCT (2) per cent of B's, every tick p50/p99 within --tick (5); a
+        line per figure off, the largest difference of each kind, exit 1
+        on any. --engine keeps one runner's rows (timer_list for an A/B
+        of two builds).
     results.py readme RESULTS_DIR
         results/README.md on stdout: what each file beside it holds, its
         figures counted from the files themselves.
@@ -968,9 +975,72 @@ def cmd_check_choosing(args):
     sys.exit(1 if bad else 0)
 
 
+AB_NS = ("add ns", "mod ns", "del ns")
+AB_TICK = ("tick p50 ns", "tick p99 ns")
+
+
+def ab_compare(a_rows, b_rows, ns_pct=2.0, tick_pct=5.0, engine=None):
+    """The figures of two compare.csv files that differ by more than their
+    bound: (lines, {kind: largest difference in per cent}, figures compared).
+    Rows pair by workload, N and engine; a row in one file only is a line."""
+    def key(r):
+        return (r.get("workload"), r.get("N"), r.get("engine"))
+    a = {key(r): r for r in a_rows if engine in (None, r.get("engine"))}
+    b = {key(r): r for r in b_rows if engine in (None, r.get("engine"))}
+    lines, worst, n = [], {"ns": 0.0, "tick": 0.0}, 0
+    for k in sorted(set(a) | set(b), key=lambda k: tuple(str(x) for x in k)):
+        if k not in a or k not in b:
+            lines.append("%s N=%s %s: only in %s" % (k[0], k[1], k[2], "A" if k in a else "B"))
+            continue
+        for kind, cols, bound in (("ns", AB_NS, ns_pct), ("tick", AB_TICK, tick_pct)):
+            for c in cols:
+                va, vb = num(a[k].get(c)), num(b[k].get(c))
+                if va is None and vb is None:
+                    continue
+                n += 1
+                if va is None or vb is None or min(va, vb) <= 0:
+                    if va != vb:
+                        lines.append("%s N=%s %s %s: %s against %s" % (k + (c, a[k].get(c), b[k].get(c))))
+                    continue
+                d = abs(va - vb) / min(va, vb) * 100.0
+                worst[kind] = max(worst[kind], d)
+                if d > bound:
+                    lines.append("%s N=%s %s %s: %s against %s, %.1f %% (bound %g %%)"
+                                 % (k + (c, a[k].get(c), b[k].get(c), d, bound)))
+    return lines, worst, n
+
+
+def cmd_ab(args):
+    ns_pct, tick_pct, engine, pos = 2.0, 5.0, None, []
+    it = iter(args)
+    try:
+        for a in it:
+            if a == "--ns":
+                ns_pct = float(next(it))
+            elif a == "--tick":
+                tick_pct = float(next(it))
+            elif a == "--engine":
+                engine = next(it)
+            else:
+                pos.append(a)
+    except (StopIteration, ValueError):
+        pos = []
+    if len(pos) != 2:
+        sys.exit("usage: results.py ab A_CSV B_CSV [--ns PCT] [--tick PCT] [--engine NAME]")
+    _, a_rows = read_csv(pos[0])
+    _, b_rows = read_csv(pos[1])
+    lines, worst, n = ab_compare(a_rows, b_rows, ns_pct, tick_pct, engine)
+    for line in lines:
+        print("ab: " + line)
+    print("ab: %d figures compared; largest difference: add/mod/del ns %.1f %% (bound %g %%), "
+          "tick p50/p99 %.1f %% (bound %g %%); %d off"
+          % (n, worst["ns"], ns_pct, worst["tick"], tick_pct, len(lines)))
+    sys.exit(1 if lines or n == 0 else 0)
+
+
 def main(argv):
     cmds = {"rounds": cmd_rounds, "summarise": cmd_summarise, "noise": cmd_noise, "choosing": cmd_choosing,
-            "readme": cmd_readme, "check-choosing": cmd_check_choosing}
+            "readme": cmd_readme, "check-choosing": cmd_check_choosing, "ab": cmd_ab}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](argv[2:])

@@ -114,6 +114,38 @@ GUEST = "\n".join(
 ) + "\n"
 
 
+class AB(unittest.TestCase):
+    def row(self, eng, add, tick99, wl="timeouts", n="1000"):
+        return {"workload": wl, "N": n, "engine": eng, "add ns": str(add), "mod ns": "100",
+                "del ns": "100", "tick p50 ns": "1000", "tick p99 ns": str(tick99)}
+
+    def test_within(self):
+        lines, worst, n = results.ab_compare([self.row("classic", 100, 1000)],
+                                             [self.row("classic", 101.9, 1049)])
+        self.assertEqual(lines, [])
+        self.assertEqual(n, 5)
+        self.assertAlmostEqual(worst["ns"], 1.9, places=6)
+        self.assertAlmostEqual(worst["tick"], 4.9, places=6)
+
+    def test_off_and_missing(self):
+        lines, worst, _ = results.ab_compare(
+            [self.row("classic", 100, 1000), self.row("modern", 100, 1000)],
+            [self.row("classic", 103, 1100), self.row("ratas", 100, 1000)])
+        self.assertEqual(len(lines), 4)
+        self.assertIn("classic add ns: 100 against 103, 3.0 %", lines[0])
+        self.assertIn("tick p99 ns: 1000 against 1100, 10.0 %", lines[1])
+        self.assertTrue(lines[2].endswith("modern: only in A"))
+        self.assertTrue(lines[3].endswith("ratas: only in B"))
+
+    def test_engine_filter(self):
+        lines, _, n = results.ab_compare(
+            [self.row("classic", 100, 1000), self.row("timer_list", 200, 1000)],
+            [self.row("classic", 150, 1000), self.row("timer_list", 201, 1000)],
+            engine="timer_list")
+        self.assertEqual(lines, [])
+        self.assertEqual(n, 5)
+
+
 class Rounds(unittest.TestCase):
     def setUp(self):
         info, runs = results.parse_guest(GUEST)
