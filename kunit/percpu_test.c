@@ -62,6 +62,7 @@ static void percpu_ops_share(struct kunit *test)
 
 	twheel_params_default(TWHEEL_WL_MIXED, &p);
 	p.count = 2000;
+	p.ops = 1000;	/* 20000 ops in the 20 ticks below */
 	for (tick = 0; tick < 20; tick++)
 		for (j = 0; j < p.ops; j++) {
 			twheel_wl_op(&p, tick, j, &op);

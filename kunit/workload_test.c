@@ -184,8 +184,14 @@ static void workload_mixed_classes(struct kunit *test)
 	struct twheel_op op;
 	u32 id, d;
 
-	/* The defaults: each class in its named workload's default range. */
+	/*
+	 * The defaults: count and ops half timeouts' (the same touches per
+	 * timer), each class in its named workload's default range.
+	 */
 	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	KUNIT_EXPECT_EQ(test, p.count, 10000U);
+	KUNIT_EXPECT_EQ(test, p.ops, 500U);
+	KUNIT_EXPECT_EQ(test, p.cancel, 50U);
 	for (id = 0; id < 3000; id++) {
 		d = twheel_wl_delta(&p, id, id / 7);
 		if (id % 10 < 6) {
@@ -274,7 +280,8 @@ static enum twheel_wl_type tw_test_class(const struct twheel_params *p, u32 id)
  * (704428.60), 808669.99 ppm. The class without activity, and the rest of
  * the workloads, are checked against count * hz * 2 / (lo + hi) exactly.
  * Tolerance 1 on the rounded rates and 1 ppm: Q60 fixed point against
- * double precision, nothing else.
+ * double precision, nothing else. Every row at ops=1000 and, for mixed, at
+ * count=20000 or 2^20 (the numbers above; mixed's defaults are half that).
  */
 static const struct {
 	enum twheel_wl_type type;
@@ -286,8 +293,8 @@ static const struct {
 	{ TWHEEL_WL_TIMEOUTS, 0, 250, 671, 4013 },
 	{ TWHEEL_WL_TIMEOUTS, 1U << 20, 1000, 4836288, 878853 },
 	{ TWHEEL_WL_TIMEOUTS, 1U << 20, 250, 1209072, 878853 },
-	{ TWHEEL_WL_MIXED, 0, 1000, 9136, 13519 },
-	{ TWHEEL_WL_MIXED, 0, 250, 2284, 13519 },
+	{ TWHEEL_WL_MIXED, 20000, 1000, 9136, 13519 },
+	{ TWHEEL_WL_MIXED, 20000, 250, 2284, 13519 },
 	{ TWHEEL_WL_MIXED, 1U << 20, 1000, 2817714, 808670 },
 	{ TWHEEL_WL_MIXED, 1U << 20, 250, 704429, 808670 },
 };
@@ -352,6 +359,7 @@ static void workload_demand_closed_form(struct kunit *test)
 		twheel_params_default(tw_demand_ref[i].type, &p);
 		if (tw_demand_ref[i].count)
 			p.count = tw_demand_ref[i].count;
+		p.ops = 1000;
 		twheel_wl_demand(&p, tw_demand_ref[i].hz, &d);
 		KUNIT_EXPECT_EQ(test, d.ops_per_s, 1000ULL * tw_demand_ref[i].hz);
 		tw_expect_near(test, "timeouts/s",

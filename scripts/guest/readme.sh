@@ -2,7 +2,8 @@
 # In the guest, after README.md's "Use it on your own machine" lines ran
 # as written (scripts/readme-check.sh put them in /cmd, their output in
 # /tmp/readme.out): the load and the start were taken, the stats read,
-# and the workload runs: timers fire on every engine, nothing early.
+# and the workload runs: timers fire on every engine, nothing early. Then
+# every workload with its documented defaults, taken and run.
 . /guest/lib.sh
 grep -q 'write error\|tee:' /tmp/readme.out && bad "a control write refused: $(grep 'write error\|tee:' /tmp/readme.out | head -n 1)"
 grep -q '^\[classic\]$' /tmp/readme.out || bad "the stats read showed no [classic] block"
@@ -15,4 +16,27 @@ done
 ctl stop || bad "stop"
 [ $fails -eq 0 ] && ok "README's lines: loaded, started, $(get classic runs) classic runs, none early on any engine"
 rmmod twheel || bad "rmmod"
+
+# docs/usage.md's workloads, each loaded with its documented defaults on
+# the module's default runners (insmod with no parameter): taken by
+# admission (no force=1), run for 2 s (burst 5 s: its jiffy is 1000 out),
+# every guarantee kept; timers ran (timeouts' are deleted first, long's
+# are 256 jiffies or more out, so neither has to).
+insmod /lib/twheel/twheel.ko || bad "insmod with no parameter"
+for w in timeouts expiring long burst mixed; do
+	ctl load $w || { bad "load $w (its defaults)"; continue; }
+	ctl start || { bad "start $w"; continue; }
+	if [ $w = burst ]; then sleep 5; else sleep 2; fi
+	ctl stop || bad "stop $w"
+	snap
+	for r in $(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq); do
+		[ "$(sget $r invariant)" = ok ] || bad "$w/$r: counters broken"
+		[ "$(sget $r pending)" = 0 ] || bad "$w/$r: $(sget $r pending) pending after stop"
+		[ "$(sget $r runs_early)" = 0 ] || bad "$w/$r: $(sget $r runs_early) runs early"
+		case $w in timeouts | long) continue ;; esac
+		[ "$(sget $r runs)" -gt 0 ] 2>/dev/null || bad "$w/$r: no timer ran"
+	done
+	ok "load $w with its defaults: taken, $(sget classic runs) classic runs, none early"
+done
+rmmod twheel || bad "rmmod after the defaults"
 echo "readme: $fails failures"
