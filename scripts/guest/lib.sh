@@ -74,12 +74,20 @@ snap() {
 # sget BLOCK KEY [WORD]: KEY of BLOCK (empty for the lines before the
 # first block) in the last snap: its value, or its third word with
 # WORD=3; empty when there is none. POSIX sh (compare --host runs this
-# under dash): a block's one "/" (classic/cpu0) is the only character
-# of a name that snap turns into "_".
+# under dash): each character of BLOCK but a letter, digit or "_"
+# (classic/cpu0, shadow:classic) is "_", as snap names it.
 sget() {
 	_b=$1
-	case $_b in */*) _b=${_b%%/*}_${_b#*/} ;; esac
-	case "$_b$2" in *[!A-Za-z0-9_]*) return 0 ;; esac
+	while :; do
+		case $_b in
+		*[!A-Za-z0-9_]*)
+			_p=${_b%%[!A-Za-z0-9_]*}
+			_b=${_p}_${_b#"$_p"?}
+			;;
+		*) break ;;
+		esac
+	done
+	case $2 in *[!A-Za-z0-9_]* | '') return 0 ;; esac
 	eval "echo \"\${S_${_b}__$2${3:+_$3}-}\""
 }
 # fits RUNNER N: RUNNER takes a load of N timers (its max_timers key; a
