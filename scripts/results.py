@@ -541,6 +541,10 @@ def decide(rows, exact, floor=0.0):
     """
     figs = [figure(r, "op ns") for r in rows if r["engine"] in exact]
     figs = [f for f in figs if f["v"] is not None]
+    # A row with no interval beside rows with one had every round left
+    # out (reps 0: the guard stopped it, ...): read, never ranked.
+    if any(f["lo"] is not None for f in figs):
+        figs = [f for f in figs if f["lo"] is not None]
     figs.sort(key=lambda f: f["v"])
     tl = [figure(r, "op ns") for r in rows if r["engine"] == "timer_list"]
     out = {"pick": None, "tied": [], "up": None, "tl": tl[0] if tl else None, "why": ""}
@@ -954,6 +958,8 @@ def check_choosing(doc, rows, exact):
             if r["engine"] == use or r["engine"] not in exact:
                 continue
             g = figure(r, "op ns")
+            if g["lo"] is None:
+                continue	# every round left out: never ranked (decide())
             k = ranked(f, g)
             if k != "<":
                 bad.append("%s N=%s: %s picked, but its op ns %s against %s's %s is %s" % (

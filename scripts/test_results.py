@@ -146,6 +146,28 @@ class AB(unittest.TestCase):
         self.assertEqual(n, 5)
 
 
+class LeftOut(unittest.TestCase):
+    """A row whose every round was left out (reps 0, no interval) is
+    never ranked, whether cheaper or dearer than the rows that count."""
+    def rows(self, straight_v):
+        def row(eng, v, lo, hi, reps):
+            return {"workload": "expiring", "N": "5405", "engine": eng, "op ns": str(v),
+                    "op ns_lo": lo, "op ns_hi": hi, "reps": reps}
+        return [row("classic", 643, "643", "643", "5"), row("ratas", 659, "658", "659", "5"),
+                row("straight", straight_v, "", "", "0")]
+
+    def test_decide_skips_it(self):
+        for v in (739, 100):
+            d = results.decide(self.rows(v), {"classic", "ratas", "straight"})
+            self.assertEqual(d["pick"]["who"], "classic")
+            self.assertEqual(d["up"]["who"], "ratas")
+
+    def test_check_choosing_skips_it(self):
+        doc = ("## Decision table\n\n| traffic | use |\n|---|---|\n"
+               "| [expiring](#x) (N=5405) | classic | 643 |\n")
+        self.assertEqual(results.check_choosing(doc, self.rows(739), {"classic", "ratas", "straight"}), [])
+
+
 class Rounds(unittest.TestCase):
     def setUp(self):
         info, runs = results.parse_guest(GUEST)
