@@ -33,7 +33,8 @@
 # --clock: the guests' clock (scripts/qemu.sh --clock): wall (default),
 #   the host's time, or icount, QEMU's instruction counter (one guest ns a
 #   guest instruction: costs that do not move with the host's load; its
-#   SMP boot runs the vCPUs in turn). Named in every provenance line.
+#   SMP boots stay on the wall clock: two CPUs at once is their
+#   subject). Named in every provenance line.
 # --host: the same sequence on this machine, as root, against the twheel
 #   already loaded here (its runners), loads sized by its admission; no
 #   QEMU. The guest runs exactly this (scripts/guest/compare.sh) after its
@@ -65,7 +66,7 @@ while [ $# -gt 0 ]; do
 	*) usage "unknown option $1" ;;
 	esac
 done
-# every guest of the run (compare-smp.sh's too) boots on this clock
+# every guest of the run boots on this clock, but the SMP section's
 export TWHEEL_CLOCK=${TWHEEL_CLOCK:-wall}
 case "$TWHEEL_CLOCK" in
 wall|icount) ;;
@@ -533,9 +534,15 @@ fi
 # The SMP section: boots of its own at 2 vCPUs and at 1, percpu=0 against
 # percpu=1 at several remote= (scripts/compare-smp.sh: smp.csv). A real
 # machine's twheel is loaded with its own percpu=: --host leaves it out.
+# Always on the wall clock (multi-threaded TCG), whatever --clock says:
+# its subject is two CPUs at once. On the instruction clock the vCPUs run
+# in turn on one host thread, and a vCPU spinning on a lock whose holder
+# QEMU has switched out spins through its whole turn: the icount run of
+# 2026-11-29 read classic at percpu=1 remote=50 as 1416 ns/op against
+# modern's 753, from 2223 contended acquisitions (0.2 %, wait p99 0).
 if [ $where = guest ]; then
 	check "SMP: percpu=0 and 1 at remote=0..90 on 2 vCPUs, remote=0 on 1, every guarantee kept (smp.csv)" \
-		"$TWHEEL_ROOT/scripts/compare-smp.sh" $qf --out "$out" --kernel "$kernel"
+		"$TWHEEL_ROOT/scripts/compare-smp.sh" $qf --clock wall --out "$out" --kernel "$kernel"
 	# the figures again, smp.png from the smp.csv just written
 	if command -v gnuplot >/dev/null && [ -s "$out/smp.csv" ]; then
 		"$TWHEEL_ROOT/scripts/plots.sh" "$out" 2>"$work/plots.err" || cat "$work/plots.err" >&2
