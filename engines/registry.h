@@ -11,7 +11,9 @@
  * TWHEEL_NR_KINDS, or TWHEEL_OPS_COMPOSED for an engine without fast
  * paths.
  *
- * Includes the headers of the engines with fast paths (FAST in the list).
+ * Includes the headers of the engines with fast paths (FAST in the list)
+ * through gen/fast_engines.h, which the build makes from the list (Kbuild,
+ * userspace/Makefile): an engine is its files and its line in the list.
  */
 #ifndef TWHEEL_ENGINES_REGISTRY_H
 #define TWHEEL_ENGINES_REGISTRY_H
@@ -19,11 +21,7 @@
 #include <linux/jiffies.h>
 #include "twheel.h"
 #include "engines/entry.h"
-#include "engines/classic.h"
-#include "engines/classic_bounded.h"
-#include "engines/modern.h"
-#include "engines/ratas.h"
-#include "engines/volt.h"
+#include "gen/fast_engines.h"
 
 /*
  * For the kind of twheel_add_as() and the others: not a kind, but any
