@@ -18,6 +18,13 @@
 #define TW_IF_FAST_FAST(...)	__VA_ARGS__
 #define TW_IF_FAST_SLOW(...)
 
+/**
+ * typedef twheel_entry_advance_fn - an advance, as struct twheel_entry holds it
+ * @e: the engine
+ * @now: the last jiffy to process
+ *
+ * Return: as twheel_ops_advance().
+ */
 typedef bool twheel_entry_advance_fn(struct twheel_engine *e, unsigned long now);
 
 /*
