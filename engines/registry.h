@@ -177,18 +177,18 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      unsigned long now)
 {
-	if (kind == TWHEEL_NR_KINDS)
-		return twheel_advance(e, now);
-	if (now != e->clk)
-		return twheel_ops_advance(e, now);
 	switch (kind) {
 #define TWHEEL_ENGINE(name, NAME, path, ...)				\
 	TW_IF_FAST(path, case TWHEEL_##NAME:				\
+		if (now != e->clk)					\
+			return twheel_ops_advance(e, now);		\
 		e->st.advances++;					\
 		e->st.jiffies++;					\
 		return tw_##name##_step(e);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
+	case TWHEEL_NR_KINDS:
+		return twheel_advance(e, now);
 	default:
 		return twheel_ops_advance(e, now);
 	}
