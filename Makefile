@@ -65,7 +65,7 @@ clean:
 ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 else
-	rm -rf modules.order Module.symvers .tmp_versions \
+	rm -rf modules.order Module.symvers .tmp_versions gen \
 		$(foreach d,$(TW_DIRS),$(d)/*.o $(d)/.*.cmd $(d)/*.ko $(d)/*.mod $(d)/*.mod.c)
 endif
 

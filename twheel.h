@@ -225,7 +225,7 @@ typedef unsigned long twheel_entry_run_fn(struct twheel_engine *e,
  * @pop: twheel_pop(): likewise, or twheel_ops_pop()
  * @advance: twheel_advance(): likewise, or twheel_ops_advance()
  * @run: twheel_run(): an engine's own run, its advance and pop inline in
- *	it (tw_<name>_entry_run(), engines/run.c), or twheel_ops_run()
+ *	it (tw_<name>_run(), engines/run.c), or twheel_ops_run()
  */
 struct twheel_entry {
 	int (*add)(struct twheel_engine *e, struct twheel_timer *t,

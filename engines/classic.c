@@ -209,8 +209,6 @@ static int tw_classic_create(void *state, unsigned long clk,
 	return 0;
 }
 
-TWHEEL_FAST_ENTRY(classic);
-
 /* The classic wheel's ops: struct twheel_classic, twheel_classic_init(). */
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
@@ -230,7 +228,7 @@ const struct twheel_ops twheel_classic_ops = {
 	.size		= sizeof(struct twheel_classic),
 	.offset		= offsetof(struct twheel_classic, e),
 	.init		= tw_classic_create,
-	.entry		= TWHEEL_FAST_ENTRY_OPS(classic),
+	.entry		= TWHEEL_FAST_ENTRY(classic),
 	.level_of	= tw_classic_level_of,
 	.buckets	= tw_classic_buckets,
 	.nr_buckets	= tw_classic_nr_buckets,

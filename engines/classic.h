@@ -3,7 +3,7 @@
  * The classic (Linux 2.6) cascading wheel: its type and its fast paths,
  * inlined into twheel_add_as() and the other kind-known operations
  * (engines/registry.h) and, out of line, behind twheel_add() and the
- * others (engines/classic.c's ops), so that arming, disarming and a tick
+ * others (engines/classic.c's ops, TWHEEL_FAST_ENTRY()), so that arming, disarming and a tick
  * with nothing due cost one call at most.
  *
  * Guarantee: exact, at any delta. A timer runs at the jiffy it asked for
@@ -18,7 +18,6 @@
 #define TWHEEL_ENGINES_CLASSIC_H
 
 #include "twheel.h"
-#include "engines/entry.h"
 
 /* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
 #define TW_TVR_BITS		8
@@ -255,13 +254,7 @@ static __always_inline struct twheel_classic *tw_classic_of(struct twheel_engine
 	return container_of(e, struct twheel_classic, e);
 }
 
+/* The fast paths: tw_classic_add(), _del(), _mod(), _pop() and _step(). */
 TW_CLASSIC_WHEEL_OPS(tw_classic, TW_TVR_SIZE, twheel_classic_tick)
-/* TWHEEL_FAST_PATHS()'s handle: the classic paths take the engine itself. */
-static __always_inline struct twheel_engine *tw_classic_fast_of(struct twheel_engine *e)
-{
-	return e;
-}
-
-TWHEEL_FAST_PATHS(classic)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_H */

@@ -284,8 +284,6 @@ static int tw_classic_bounded_create(void *state, unsigned long clk,
 	return 0;
 }
 
-TWHEEL_FAST_ENTRY(classic_bounded);
-
 /* The bounded classic wheel's ops: twheel_classic_bounded_init(). */
 const struct twheel_ops twheel_classic_bounded_ops = {
 	.name		= "classic_bounded",
@@ -305,7 +303,7 @@ const struct twheel_ops twheel_classic_bounded_ops = {
 	.size		= sizeof(struct twheel_classic_bounded),
 	.offset		= offsetof(struct twheel_classic_bounded, e),
 	.init		= tw_classic_bounded_create,
-	.entry		= TWHEEL_FAST_ENTRY_OPS(classic_bounded),
+	.entry		= TWHEEL_FAST_ENTRY(classic_bounded),
 	.level_of	= tw_classic_bounded_level_of,
 	.buckets	= tw_classic_bounded_buckets,
 	.nr_buckets	= tw_classic_bounded_nr_buckets,

@@ -180,14 +180,7 @@ tw_classic_bounded_of(struct twheel_engine *e)
 	return container_of(e, struct twheel_classic_bounded, e);
 }
 
+/* The fast paths: tw_classic_bounded_add(), _del(), _mod(), _pop(), _step(). */
 TW_CLASSIC_WHEEL_OPS(tw_classic_bounded, TW_BOUNDED_L0_SLOTS, twheel_classic_bounded_tick)
-/* TWHEEL_FAST_PATHS()'s handle: the classic paths take the engine itself. */
-static __always_inline struct twheel_engine *
-tw_classic_bounded_fast_of(struct twheel_engine *e)
-{
-	return e;
-}
-
-TWHEEL_FAST_PATHS(classic_bounded)
 
 #endif /* TWHEEL_ENGINES_CLASSIC_BOUNDED_H */

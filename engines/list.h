@@ -8,10 +8,11 @@
  * - name: the engine's name, as engines= and every read-out spell it; its
  *   files are engines/<name>.c and .h, its ops twheel_<name>_ops;
  * - NAME: the kind is TWHEEL_<NAME>;
- * - path: FAST if engines/<name>.h has inlined fast paths
- *   (tw_<name>_fast_add() and the others, see TWHEEL_FAST_PATHS() in
- *   engines/entry.h) that twheel_add_as() inlines for a caller that knows the
- *   kind, else SLOW;
+ * - path: FAST if engines/<name>.h has inlined fast paths,
+ *   tw_<name>_add(), _del(), _mod(), _pop(), _pending() and _step(), which
+ *   twheel_add_as() and the others (engines/registry.h) call for a caller
+ *   that knows the kind, and its ops' entry is TWHEEL_FAST_ENTRY(name)
+ *   (engines/entry.h); else SLOW;
  * - exact: EXACT if the engine runs every timer it takes at exactly its
  *   jiffy, LATE if it may run one later (never earlier); the scripts'
  *   checks read it. The guarantee in words is twheel_ops.guarantee.

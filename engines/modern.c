@@ -273,8 +273,6 @@ static int tw_modern_create(void *state, unsigned long clk,
 	return twheel_modern_init(state, clk, cfg->depth ?: TW_MODERN_DEFAULT_DEPTH);
 }
 
-TWHEEL_FAST_ENTRY(modern);
-
 /* The modern wheel's ops: struct twheel_modern, twheel_modern_init(). */
 const struct twheel_ops twheel_modern_ops = {
 	.name		= "modern",
@@ -294,7 +292,7 @@ const struct twheel_ops twheel_modern_ops = {
 	.size		= sizeof(struct twheel_modern),
 	.offset		= offsetof(struct twheel_modern, e),
 	.init		= tw_modern_create,
-	.entry		= TWHEEL_FAST_ENTRY_OPS(modern),
+	.entry		= TWHEEL_FAST_ENTRY(modern),
 	.level_of	= tw_modern_level_of,
 	.buckets	= tw_modern_buckets,
 	.nr_buckets	= tw_modern_nr_buckets,

@@ -15,7 +15,6 @@
 #define TWHEEL_ENGINES_MODERN_H
 
 #include "twheel.h"
-#include "engines/entry.h"
 
 /* Modern (Linux >= 4.8) wheel: 64 buckets a level, granularity x8 a level. */
 #define TW_LVL_BITS		6
@@ -110,7 +109,7 @@ unsigned int twheel_modern_index(const struct twheel_modern *m,
 				 unsigned long expires,
 				 unsigned long *bucket_expiry);
 
-static inline struct twheel_modern *twheel_to_modern(struct twheel_engine *e)
+static __always_inline struct twheel_modern *twheel_to_modern(struct twheel_engine *e)
 {
 	return container_of(e, struct twheel_modern, e);
 }
@@ -291,9 +290,11 @@ static __always_inline bool tw_modern_pending(const struct twheel_timer *t)
 	return t->entry.pprev;
 }
 
-static __always_inline int tw_modern_add(struct twheel_modern *m,
+static __always_inline int tw_modern_add(struct twheel_engine *e,
 					 struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_modern *m = twheel_to_modern(e);
+
 	if (t->entry.pprev)
 		return -EBUSY;
 	t->expires = expires;
@@ -302,9 +303,11 @@ static __always_inline int tw_modern_add(struct twheel_modern *m,
 	return 0;
 }
 
-static __always_inline bool tw_modern_del(struct twheel_modern *m,
+static __always_inline bool tw_modern_del(struct twheel_engine *e,
 					  struct twheel_timer *t)
 {
+	struct twheel_modern *m = twheel_to_modern(e);
+
 	if (!t->entry.pprev)
 		return false;
 	tw_modern_unlink(m, t);
@@ -312,13 +315,14 @@ static __always_inline bool tw_modern_del(struct twheel_modern *m,
 	return true;
 }
 
-static __always_inline bool tw_modern_mod(struct twheel_modern *m,
+static __always_inline bool tw_modern_mod(struct twheel_engine *e,
 					  struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_modern *m = twheel_to_modern(e);
 	unsigned int idx;
 
 	if (!t->entry.pprev) {
-		tw_modern_add(m, t, expires);
+		tw_modern_add(e, t, expires);
 		return false;
 	}
 	m->e.st.modified++;
@@ -337,8 +341,9 @@ static __always_inline bool tw_modern_mod(struct twheel_modern *m,
 	return true;
 }
 
-static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_modern *m)
+static __always_inline struct twheel_timer *tw_modern_pop(struct twheel_engine *e)
 {
+	struct twheel_modern *m = twheel_to_modern(e);
 	struct twheel_timer *t;
 
 	if (hlist_empty(&m->collected))
@@ -374,8 +379,9 @@ static __always_inline bool tw_modern_collect_if(struct twheel_modern *m,
  * is due and an append per bucket when something is. A jiffy at which
  * level 2 or higher is due too, one in 64, calls twheel_modern_tick().
  */
-static __always_inline bool tw_modern_step(struct twheel_modern *m)
+static __always_inline bool tw_modern_step(struct twheel_engine *e)
 {
+	struct twheel_modern *m = twheel_to_modern(e);
 	unsigned long clk = m->e.clk;
 	bool collected = false;
 
@@ -395,13 +401,5 @@ out:
 	m->e.clk = clk + 1;
 	return collected;
 }
-
-/* TWHEEL_FAST_PATHS()'s handle: the modern paths take the wheel. */
-static __always_inline struct twheel_modern *tw_modern_fast_of(struct twheel_engine *e)
-{
-	return container_of(e, struct twheel_modern, e);
-}
-
-TWHEEL_FAST_PATHS(modern)
 
 #endif /* TWHEEL_ENGINES_MODERN_H */

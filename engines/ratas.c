@@ -253,8 +253,6 @@ static int tw_ratas_create(void *state, unsigned long clk,
 	return 0;
 }
 
-TWHEEL_FAST_ENTRY(ratas);
-
 /* The ratas engine's ops: struct twheel_ratas, twheel_ratas_init(). */
 const struct twheel_ops twheel_ratas_ops = {
 	.name		= "ratas",
@@ -274,7 +272,7 @@ const struct twheel_ops twheel_ratas_ops = {
 	.size		= sizeof(struct twheel_ratas),
 	.offset		= offsetof(struct twheel_ratas, e),
 	.init		= tw_ratas_create,
-	.entry		= TWHEEL_FAST_ENTRY_OPS(ratas),
+	.entry		= TWHEEL_FAST_ENTRY(ratas),
 	.level_of	= tw_ratas_level_of,
 	.buckets	= tw_ratas_buckets,
 	.nr_buckets	= tw_ratas_nr_buckets,

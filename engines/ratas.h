@@ -40,7 +40,6 @@
 #define TWHEEL_ENGINES_RATAS_H
 
 #include "twheel.h"
-#include "engines/entry.h"
 
 #define TW_RATAS_BITS		8
 #define TW_RATAS_SIZE		BIT(TW_RATAS_BITS)
@@ -66,7 +65,7 @@ struct twheel_ratas {
 void twheel_ratas_init(struct twheel_ratas *r, unsigned long clk);
 bool twheel_ratas_tick(struct twheel_ratas *r);
 
-static inline struct twheel_ratas *twheel_to_ratas(struct twheel_engine *e)
+static __always_inline struct twheel_ratas *twheel_to_ratas(struct twheel_engine *e)
 {
 	return container_of(e, struct twheel_ratas, e);
 }
@@ -128,9 +127,11 @@ static __always_inline void tw_ratas_unlink(struct twheel_timer *t)
 	}
 }
 
-static __always_inline int tw_ratas_add(struct twheel_ratas *r,
+static __always_inline int tw_ratas_add(struct twheel_engine *e,
 					struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_ratas *r = twheel_to_ratas(e);
+
 	if (tw_ratas_pending(t))
 		return -EBUSY;
 	t->expires = expires;
@@ -139,9 +140,11 @@ static __always_inline int tw_ratas_add(struct twheel_ratas *r,
 	return 0;
 }
 
-static __always_inline bool tw_ratas_del(struct twheel_ratas *r,
+static __always_inline bool tw_ratas_del(struct twheel_engine *e,
 					 struct twheel_timer *t)
 {
+	struct twheel_ratas *r = twheel_to_ratas(e);
+
 	if (!tw_ratas_pending(t))
 		return false;
 	tw_ratas_unlink(t);
@@ -150,13 +153,14 @@ static __always_inline bool tw_ratas_del(struct twheel_ratas *r,
 }
 
 /* Collected timers say TWHEEL_COLLECTED, so never stay in place. */
-static __always_inline bool tw_ratas_mod(struct twheel_ratas *r,
+static __always_inline bool tw_ratas_mod(struct twheel_engine *e,
 					 struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_ratas *r = twheel_to_ratas(e);
 	unsigned int idx;
 
 	if (!tw_ratas_pending(t)) {
-		tw_ratas_add(r, t, expires);
+		tw_ratas_add(e, t, expires);
 		return false;
 	}
 	r->e.st.modified++;
@@ -188,8 +192,9 @@ static __always_inline struct twheel_timer *tw_ratas_take(struct twheel_ratas *r
 	return t;
 }
 
-static __always_inline struct twheel_timer *tw_ratas_pop(struct twheel_ratas *r)
+static __always_inline struct twheel_timer *tw_ratas_pop(struct twheel_engine *e)
 {
+	struct twheel_ratas *r = twheel_to_ratas(e);
 	struct twheel_timer *t = tw_ratas_take(r);
 
 	if (t)
@@ -202,8 +207,9 @@ static __always_inline struct twheel_timer *tw_ratas_pop(struct twheel_ratas *r)
  * bits are not 0) and whose level-0 slot is empty costs one load; any
  * other calls twheel_ratas_tick().
  */
-static __always_inline bool tw_ratas_step(struct twheel_ratas *r)
+static __always_inline bool tw_ratas_step(struct twheel_engine *e)
 {
+	struct twheel_ratas *r = twheel_to_ratas(e);
 	unsigned long clk = r->e.clk;
 	bool collected = false;
 
@@ -213,13 +219,5 @@ static __always_inline bool tw_ratas_step(struct twheel_ratas *r)
 	r->e.clk = clk + 1;
 	return collected;
 }
-
-/* TWHEEL_FAST_PATHS()'s handle: the ratas paths take the wheel. */
-static __always_inline struct twheel_ratas *tw_ratas_fast_of(struct twheel_engine *e)
-{
-	return container_of(e, struct twheel_ratas, e);
-}
-
-TWHEEL_FAST_PATHS(ratas)
 
 #endif /* TWHEEL_ENGINES_RATAS_H */

@@ -2,52 +2,26 @@
 /*
  * The operations for a caller that knows the engine's kind at compile time
  * (a benchmark's loop, a runner specialised by kind, each engine's run):
- * twheel_add_as() and the others, generated from the registry
- * (engines/list.h). With a constant kind every test folds away: an engine
- * with fast paths gets its inlined code alone, any other its twheel_ops_
- * function; a kind that is not a constant, or TWHEEL_NR_KINDS, gets
- * twheel_add() and the others (one indirect call). The kind must be
- * e->kind, TWHEEL_NR_KINDS, or TWHEEL_OPS_COMPOSED for an engine without
- * fast paths.
+ * twheel_add_as() and the others, a switch on the kind each, its cases
+ * made from the registry (engines/list.h). With a constant kind the switch
+ * folds away: an engine with fast paths gets its inlined code alone, any
+ * other its twheel_ops_ function; TWHEEL_NR_KINDS gets twheel_add() and
+ * the others (one indirect call). TW_IF_FAST() (engines/entry.h) keeps
+ * the cases of the engines with fast paths. The kind must be e->kind,
+ * TWHEEL_NR_KINDS, or TWHEEL_OPS_COMPOSED for an engine without fast
+ * paths.
  *
- * Includes the headers of the engines with fast paths (FAST in the list).
+ * Includes the headers of the engines with fast paths (FAST in the list)
+ * through gen/fast_engines.h, which the build makes from the list (Kbuild,
+ * userspace/Makefile): an engine is its files and its line in the list.
  */
 #ifndef TWHEEL_ENGINES_REGISTRY_H
 #define TWHEEL_ENGINES_REGISTRY_H
 
 #include <linux/jiffies.h>
 #include "twheel.h"
-#include "engines/classic.h"
-#include "engines/classic_bounded.h"
-#include "engines/modern.h"
-#include "engines/ratas.h"
-#include "engines/volt.h"
-
-/* An engine's path for op: its fast path (FAST) or the ops composed. */
-#define TW_PATH_FAST(op, name)	tw_##name##_fast_##op
-#define TW_PATH_SLOW(op, ...)	twheel_ops_##op
-#define TW_PATH(name, path, op)	TW_PATH_##path(op, name)
-
-/*
- * The kind-known operations: a test of the kind for every engine of the
- * registry, each in a statement expression that returns from the function
- * when the kind is that engine's (with a constant kind all but one fold
- * away), then the generic operation.
- */
-#define TW_AS_PENDING_FAST(name)	tw_##name##_pending
-#define TW_AS_PENDING_SLOW(...)		e->ops->pending
-#define TW_AS_PENDING(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_AS_PENDING_##path(name)(t); })
-#define TW_AS_ADD(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, add)(e, t, expires); })
-#define TW_AS_DEL(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, del)(e, t); })
-#define TW_AS_MOD(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, mod)(e, t, expires); })
-#define TW_AS_POP(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, pop)(e); })
-#define TW_AS_ADVANCE(name, NAME, path, ...) \
-	({ if (kind == TWHEEL_##NAME) return TW_PATH(name, path, advance)(e, now); })
+#include "engines/entry.h"
+#include "gen/fast_engines.h"
 
 /*
  * For the kind of twheel_add_as() and the others: not a kind, but any
@@ -56,6 +30,16 @@
  * twheel_run_as() with it.
  */
 #define TWHEEL_OPS_COMPOSED	(TWHEEL_NR_KINDS + 1)
+
+/*
+ * The kind-known operations: one switch on the kind each, with a case for
+ * every engine with fast paths, which calls its inlined tw_<name>_add() or
+ * the like (engines/<name>.h); TWHEEL_NR_KINDS calls twheel_add() and the
+ * others (one indirect call), any other kind the composed twheel_ops_
+ * function. With a constant kind the switch folds to the one call.
+ * TW_IF_FAST() (engines/entry.h) keeps the cases of the engines with fast
+ * paths and drops the others.
+ */
 
 /**
  * twheel_pending_as() - twheel_pending() for an engine of a known kind
@@ -69,11 +53,14 @@ static __always_inline bool twheel_pending_as(const struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      const struct twheel_timer *t)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_PENDING(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME: return tw_##name##_pending(t);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	(void)0;
-	return twheel_pending(e, t);
+	default:
+		return twheel_pending(e, t);
+	}
 }
 
 /**
@@ -90,12 +77,16 @@ static __always_inline int twheel_add_as(struct twheel_engine *e,
 					 struct twheel_timer *t,
 					 unsigned long expires)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADD(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME: return tw_##name##_add(e, t, expires);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	TW_AS_ADD(ops, OPS_COMPOSED, SLOW),
-	(void)0;
-	return twheel_add(e, t, expires);
+	case TWHEEL_NR_KINDS:
+		return twheel_add(e, t, expires);
+	default:
+		return twheel_ops_add(e, t, expires);
+	}
 }
 
 /**
@@ -110,12 +101,16 @@ static __always_inline bool twheel_del_as(struct twheel_engine *e,
 					  enum twheel_kind kind,
 					  struct twheel_timer *t)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_DEL(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME: return tw_##name##_del(e, t);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	TW_AS_DEL(ops, OPS_COMPOSED, SLOW),
-	(void)0;
-	return twheel_del(e, t);
+	case TWHEEL_NR_KINDS:
+		return twheel_del(e, t);
+	default:
+		return twheel_ops_del(e, t);
+	}
 }
 
 /**
@@ -132,12 +127,16 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 					  struct twheel_timer *t,
 					  unsigned long expires)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_MOD(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME: return tw_##name##_mod(e, t, expires);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	TW_AS_MOD(ops, OPS_COMPOSED, SLOW),
-	(void)0;
-	return twheel_mod(e, t, expires);
+	case TWHEEL_NR_KINDS:
+		return twheel_mod(e, t, expires);
+	default:
+		return twheel_ops_mod(e, t, expires);
+	}
 }
 
 /**
@@ -150,12 +149,16 @@ static __always_inline bool twheel_mod_as(struct twheel_engine *e,
 static __always_inline struct twheel_timer *
 twheel_pop_as(struct twheel_engine *e, enum twheel_kind kind)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_POP(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME: return tw_##name##_pop(e);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	TW_AS_POP(ops, OPS_COMPOSED, SLOW),
-	(void)0;
-	return twheel_pop(e);
+	case TWHEEL_NR_KINDS:
+		return twheel_pop(e);
+	default:
+		return twheel_ops_pop(e);
+	}
 }
 
 /**
@@ -174,12 +177,21 @@ static __always_inline bool twheel_advance_as(struct twheel_engine *e,
 					      enum twheel_kind kind,
 					      unsigned long now)
 {
-#define TWHEEL_ENGINE(name, NAME, path, exact)	TW_AS_ADVANCE(name, NAME, path, exact),
+	switch (kind) {
+#define TWHEEL_ENGINE(name, NAME, path, ...)				\
+	TW_IF_FAST(path, case TWHEEL_##NAME:				\
+		if (now != e->clk)					\
+			return twheel_ops_advance(e, now);		\
+		e->st.advances++;					\
+		e->st.jiffies++;					\
+		return tw_##name##_step(e);)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE
-	TW_AS_ADVANCE(ops, OPS_COMPOSED, SLOW),
-	(void)0;
-	return twheel_advance(e, now);
+	case TWHEEL_NR_KINDS:
+		return twheel_advance(e, now);
+	default:
+		return twheel_ops_advance(e, now);
+	}
 }
 
 /* Pops and runs what is collected while the budget lasts; false once out. */

@@ -4,9 +4,9 @@
  * indirect call, to the run in the engine's entry (twheel_entry.run): each
  * is twheel_run_as() (engines/registry.h) with a constant kind, so that
  * the advance and pop in it are direct calls, or inline. An engine with
- * fast paths has its own, tw_<name>_entry_run(), made here from the
- * registry; the others, whose advance and pop are the same composed
- * operations, share twheel_ops_run().
+ * fast paths has its own, tw_<name>_run(), made here from the registry
+ * with its advance, tw_<name>_advance(); the others, whose advance and pop
+ * are the same composed operations, share twheel_ops_run().
  */
 #include "engines/registry.h"
 
@@ -37,7 +37,7 @@
  *
  * This is the run of the engines without fast paths, with
  * twheel_ops_advance() and twheel_ops_pop(); each engine with fast paths
- * has its own, tw_<name>_entry_run(), which behaves the same.
+ * has its own, tw_<name>_run(), which behaves the same.
  *
  * Return: the number of timers handed to @fn.
  */
@@ -47,16 +47,24 @@ unsigned long twheel_ops_run(struct twheel_engine *e, unsigned long now,
 	return twheel_run_as(e, TWHEEL_OPS_COMPOSED, now, fn, arg, run);
 }
 
-/* An engine with fast paths (FAST): its run, its kind a constant in it. */
-#define TW_ENTRY_RUN_FAST(name, NAME)						\
-unsigned long tw_##name##_entry_run(struct twheel_engine *e,			\
-				    unsigned long now, twheel_run_fn fn,	\
-				    void *arg, struct twheel_run *run)		\
+/*
+ * An engine with fast paths (FAST): its entry's advance and run,
+ * tw_<name>_advance() and tw_<name>_run() (engines/entry.h), with its kind
+ * a constant in them.
+ */
+#define TW_ENTRY_FNS_FAST(name, NAME)						\
+bool tw_##name##_advance(struct twheel_engine *e, unsigned long now)		\
+{										\
+	return twheel_advance_as(e, TWHEEL_##NAME, now);			\
+}										\
+unsigned long tw_##name##_run(struct twheel_engine *e, unsigned long now,	\
+			      twheel_run_fn fn, void *arg,			\
+			      struct twheel_run *run)				\
 {										\
 	return twheel_run_as(e, TWHEEL_##NAME, now, fn, arg, run);		\
 }
 
-#define TW_ENTRY_RUN_SLOW(...)
-#define TWHEEL_ENGINE(name, NAME, path, ...)	TW_ENTRY_RUN_##path(name, NAME)
+#define TW_ENTRY_FNS_SLOW(...)
+#define TWHEEL_ENGINE(name, NAME, path, ...)	TW_ENTRY_FNS_##path(name, NAME)
 #include "engines/list.h"
 #undef TWHEEL_ENGINE

@@ -348,8 +348,6 @@ static int tw_volt_create(void *state, unsigned long clk,
 	return 0;
 }
 
-TWHEEL_FAST_ENTRY(volt);
-
 /* The volt engine's ops: struct twheel_volt, twheel_volt_init(). */
 const struct twheel_ops twheel_volt_ops = {
 	.name		= "volt",
@@ -371,7 +369,7 @@ const struct twheel_ops twheel_volt_ops = {
 	.size		= sizeof(struct twheel_volt),
 	.offset		= offsetof(struct twheel_volt, e),
 	.init		= tw_volt_create,
-	.entry		= TWHEEL_FAST_ENTRY_OPS(volt),
+	.entry		= TWHEEL_FAST_ENTRY(volt),
 	.level_of	= tw_volt_level_of,
 	.buckets	= tw_volt_buckets,
 	.nr_buckets	= tw_volt_nr_buckets,

@@ -46,7 +46,6 @@
 #define TWHEEL_ENGINES_VOLT_H
 
 #include "twheel.h"
-#include "engines/entry.h"
 
 #define TW_VOLT_BITS		6
 #define TW_VOLT_SIZE		BIT(TW_VOLT_BITS)
@@ -87,7 +86,7 @@ void twheel_volt_init(struct twheel_volt *v, unsigned long clk);
 bool twheel_volt_tick(struct twheel_volt *v);
 void twheel_volt_overflow(struct twheel_volt *v, struct twheel_timer *t);
 
-static inline struct twheel_volt *twheel_to_volt(struct twheel_engine *e)
+static __always_inline struct twheel_volt *twheel_to_volt(struct twheel_engine *e)
 {
 	return container_of(e, struct twheel_volt, e);
 }
@@ -184,9 +183,11 @@ static __always_inline void tw_volt_file(struct twheel_volt *v,
 		twheel_volt_overflow(v, t);
 }
 
-static __always_inline int tw_volt_add(struct twheel_volt *v,
+static __always_inline int tw_volt_add(struct twheel_engine *e,
 				       struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_volt *v = twheel_to_volt(e);
+
 	if (tw_volt_pending(t))
 		return -EBUSY;
 	t->expires = expires;
@@ -196,9 +197,11 @@ static __always_inline int tw_volt_add(struct twheel_volt *v,
 }
 
 /* The lazy cancel: a flag; the timer stays linked where it is. */
-static __always_inline bool tw_volt_del(struct twheel_volt *v,
+static __always_inline bool tw_volt_del(struct twheel_engine *e,
 					struct twheel_timer *t)
 {
+	struct twheel_volt *v = twheel_to_volt(e);
+
 	if (!tw_volt_pending(t))
 		return false;
 	t->volt_cancelled = true;
@@ -213,13 +216,14 @@ static __always_inline bool tw_volt_del(struct twheel_volt *v,
  * new expiry files in the slot it is in; the overflow list is never such
  * a slot (its next walk may have to move).
  */
-static __always_inline bool tw_volt_mod(struct twheel_volt *v,
+static __always_inline bool tw_volt_mod(struct twheel_engine *e,
 					struct twheel_timer *t, unsigned long expires)
 {
+	struct twheel_volt *v = twheel_to_volt(e);
 	unsigned int idx;
 
 	if (!tw_volt_pending(t)) {
-		tw_volt_add(v, t, expires);
+		tw_volt_add(e, t, expires);
 		return false;
 	}
 	v->e.st.modified++;
@@ -259,8 +263,9 @@ static __always_inline struct twheel_timer *tw_volt_take(struct twheel_volt *v)
 	return NULL;
 }
 
-static __always_inline struct twheel_timer *tw_volt_pop(struct twheel_volt *v)
+static __always_inline struct twheel_timer *tw_volt_pop(struct twheel_engine *e)
 {
+	struct twheel_volt *v = twheel_to_volt(e);
 	struct twheel_timer *t = tw_volt_take(v);
 
 	if (t)
@@ -273,8 +278,9 @@ static __always_inline struct twheel_timer *tw_volt_pop(struct twheel_volt *v)
  * are not 0) and whose level-0 slot is empty costs a bit test; any other
  * calls twheel_volt_tick().
  */
-static __always_inline bool tw_volt_step(struct twheel_volt *v)
+static __always_inline bool tw_volt_step(struct twheel_engine *e)
 {
+	struct twheel_volt *v = twheel_to_volt(e);
 	unsigned long clk = v->e.clk;
 	unsigned int idx = clk & (TW_VOLT_SIZE - 1);
 	bool collected = false;
@@ -284,13 +290,5 @@ static __always_inline bool tw_volt_step(struct twheel_volt *v)
 	v->e.clk = clk + 1;
 	return collected;
 }
-
-/* TWHEEL_FAST_PATHS()'s handle: the volt paths take the wheel. */
-static __always_inline struct twheel_volt *tw_volt_fast_of(struct twheel_engine *e)
-{
-	return container_of(e, struct twheel_volt, e);
-}
-
-TWHEEL_FAST_PATHS(volt)
 
 #endif /* TWHEEL_ENGINES_VOLT_H */

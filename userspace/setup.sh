@@ -7,7 +7,7 @@
 #   userspace/setup.sh fuzz   the fuzz targets as well: clang and libFuzzer
 #                             (libclang-rt-14-dev); the Makefile asks for it
 #                             when it builds one
-# No kernel source: the rbtree is include/rbtree.c. Prints nothing on
+# No kernel source: the rbtree is lib/rbtree.c. Prints nothing on
 # standard output (the tools' scripts pass what it prints as KSRC=, which
 # the Makefile no longer needs).
 set -euo pipefail

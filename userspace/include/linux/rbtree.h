@@ -5,7 +5,7 @@
  * (Documentation/core-api/rbtree.rst). The caller walks down to the empty
  * link where its node belongs, hangs it there with rb_link_node() and
  * lets rb_insert_color() restore the balance; rb_erase() takes a node out.
- * The functions are in ../rbtree.c, written for twheel (user space only:
+ * The functions are in ../../lib/rbtree.c, written for twheel (user space only:
  * the module uses the kernel's own).
  */
 #ifndef TW_US_LINUX_RBTREE_H

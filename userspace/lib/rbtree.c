@@ -11,7 +11,7 @@
  *
  * A node's parent and colour share one word (bit 0: 1 black, 0 red), so a
  * node hung by rb_link_node() (the parent's address alone) is red, as an
- * insertion needs it. include/rbtree_test.c checks the rules on random
+ * insertion needs it. lib/rbtree_test.c checks the rules on random
  * insertions and erasures.
  */
 #include <linux/rbtree.h>
