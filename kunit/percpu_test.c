@@ -6,6 +6,7 @@
  * and histograms.
  */
 #include <kunit/test.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include "twheel.h"
 #include "runner/twheel_runner.h"
@@ -320,6 +321,77 @@ static void percpu_totals(struct kunit *test)
 			twheel_stats_pending(&sa) + twheel_stats_pending(&sb));
 }
 
+/*
+ * What a CPU counted on its side folds into an instance's measures: every
+ * acquisition in lock_acquired, the activity ops' (local and remote) in
+ * lock_op_*, the remote ops' alone in lock_remote_*; twice, twice as much.
+ */
+static void percpu_lockstat_fold(struct kunit *test)
+{
+	struct tw_lockstat *ls;
+	struct tw_run_stats *rs;
+	u64 v;
+
+	ls = kunit_kzalloc(test, sizeof(*ls), GFP_KERNEL);
+	rs = kunit_kzalloc(test, sizeof(*rs), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, ls && rs);
+	ls->act_ops = 100;
+	ls->act_ns = 5000;
+	ls->remote_ops = 10;
+	ls->migrations = 4;
+	ls->acquired[TW_LK_TICK] = 50;
+	ls->acquired[TW_LK_OP] = 90;
+	ls->acquired[TW_LK_REMOTE] = 14;
+	ls->contended[TW_LK_TICK] = 1;
+	ls->contended[TW_LK_OP] = 2;
+	ls->contended[TW_LK_REMOTE] = 3;
+	ls->wait_ns[TW_LK_TICK] = 10;
+	ls->wait_ns[TW_LK_OP] = 20;
+	ls->wait_ns[TW_LK_REMOTE] = 30;
+	for (v = 0; v < 154; v++)
+		twheel_hist_add(&ls->wait, v < 148 ? 0 : 10);
+	tw_lockstat_fold(rs, ls);
+	KUNIT_EXPECT_EQ(test, rs->act_ops, 100ULL);
+	KUNIT_EXPECT_EQ(test, rs->act_ns, 5000ULL);
+	KUNIT_EXPECT_EQ(test, rs->remote_ops, 10ULL);
+	KUNIT_EXPECT_EQ(test, rs->migrations, 4ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_acquired, 154ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_contended, 6ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_total_ns, 60ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_acquired, 104ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_contended, 5ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_wait_ns, 50ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_acquired, 14ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_contended, 3ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_wait_ns, 30ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_nested, 0ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.n, 154ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.sum, 60ULL);
+	ls->nested = 1;
+	tw_lockstat_fold(rs, ls);
+	KUNIT_EXPECT_EQ(test, rs->act_ops, 200ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_acquired, 208ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_acquired, 28ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_nested, 1ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.n, 308ULL);
+}
+
+/* Per op in thousandths, rounded to the nearest; too large to scale: whole. */
+static void percpu_per_op(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(104, 100), 1040ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(100, 100), 1000ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(14, 10), 1400ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(2, 3), 667ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 3), 333ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(0, 7), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 2001), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 2000), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(U64_MAX, U64_MAX), 1000ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(U64_MAX / 10, 10),
+			div64_u64(U64_MAX / 10, 10) * 1000);
+}
+
 static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_cpu_index),
 	KUNIT_CASE(percpu_ops_share),
@@ -328,6 +400,8 @@ static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_parse_remote),
 	KUNIT_CASE(percpu_remote_stays),
 	KUNIT_CASE(percpu_totals),
+	KUNIT_CASE(percpu_lockstat_fold),
+	KUNIT_CASE(percpu_per_op),
 	{}
 };
 

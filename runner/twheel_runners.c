@@ -339,31 +339,38 @@ void tw_runners_disarm(void)
 	}
 }
 
+/* Zeroes one runner's or instance's counters; pending counts as added. */
+static void tw_runner_reset_one(struct tw_runner *in)
+{
+	unsigned long pending;
+
+	spin_lock_bh(&in->lock);
+	pending = twheel_stats_pending(in->st);
+	memset(in->st, 0, offsetof(struct twheel_stats, lazy_held));
+	in->st->added = pending;
+	in->st->lazy_held_max = in->st->lazy_held;
+	memset(&in->rs, 0, sizeof(in->rs));
+	spin_unlock_bh(&in->lock);
+}
+
 /**
  * tw_runners_reset_counters() - zero every runner's counters
  *
  * Zeroes each runner's (and each per-CPU instance's) cumulative counters
- * and what the driver measured; what is pending now counts as added, and
- * the most lazily held starts at what is held now. Takes each one's lock;
- * process context.
+ * and what the driver and each CPU measured (tw_runner_ls_reset()); what
+ * is pending now counts as added, and the most lazily held starts at what
+ * is held now. Takes each one's lock; process context.
  */
 void tw_runners_reset_counters(void)
 {
 	struct tw_runner *r, *in;
-	unsigned long pending;
 
 	/* Every cumulative counter comes before lazy_held. */
 	BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
 	tw_for_each_runner(r) {
-		tw_for_each_inst(r, in) {
-			spin_lock_bh(&in->lock);
-			pending = twheel_stats_pending(in->st);
-			memset(in->st, 0, offsetof(struct twheel_stats, lazy_held));
-			in->st->added = pending;
-			in->st->lazy_held_max = in->st->lazy_held;
-			memset(&in->rs, 0, sizeof(in->rs));
-			spin_unlock_bh(&in->lock);
-		}
+		tw_for_each_inst(r, in)
+			tw_runner_reset_one(in);
+		tw_runner_ls_reset(r);
 	}
 }
 

@@ -4,7 +4,8 @@
 # each from its own CPU's tick: every engine has a [<engine>/cpu<N>] block
 # per CPU with runs on each, the invariant per CPU and in total (held =
 # pending, the totals the sums of the blocks), the exact engines exact,
-# nothing early, the instances' locks counted. On 2 CPUs or more, remote=30:
+# nothing early, the instances' locks counted on the acquirers' side: one
+# acquisition an activity op, none nested. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
 # each CPU, the totals their sums), every guarantee kept; pinned=1: they
 # move too; remote= out of range or without 2 CPUs refused. tick=nohz: each
@@ -30,6 +31,26 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 g() { sget "$1" "$2"; }
 # held BLOCK: the third word of its held line, "(=" when held = pending
 held() { sget "$1" held 3; }
+
+# locks TAG BLOCK EXACT: the lock counts of one block, kept by its CPU (or,
+# in a total, by every CPU): no acquisition nested in another; every
+# activity op took a lock once around its engine op, exactly once if
+# EXACT is 1 (no remote op); a remote op locked the other instance once,
+# and its own once more to move the timer in
+locks() {
+	lk_n=$(g "$2" lock_nested) lk_o=$(g "$2" lock_op_acquired) lk_a=$(g "$2" activity_ops)
+	[ "$lk_n" = 0 ] || bad "$1 [$2]: lock_nested ${lk_n:-missing}"
+	if [ "$3" = 1 ]; then
+		[ "$lk_o" = "$lk_a" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing}, activity_ops $lk_a: not one acquisition an op"
+		[ "$lk_a" = 0 ] || [ "$(g "$2" lock_per_op_acquired)" = 1.000 ] ||
+			bad "$1 [$2]: lock_per_op_acquired $(g "$2" lock_per_op_acquired)"
+		return
+	fi
+	[ "${lk_o:-0}" -ge "${lk_a:-1}" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing} below activity_ops $lk_a"
+	lk_ra=$(g "$2" lock_remote_acquired) lk_r=$(g "$2" remote_ops) lk_m=$(g "$2" migrations)
+	[ "${lk_ra:-0}" -ge $((${lk_r:-1} + ${lk_m:-0})) ] ||
+		bad "$1 [$2]: lock_remote_acquired ${lk_ra:-missing} below remote_ops $lk_r + migrations $lk_m"
+}
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
 judge() {
@@ -82,10 +103,14 @@ if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
 			a=$(g "$e/cpu$c" lock_acquired)
 			[ "${a:-0}" -gt 0 ] || bad "percpu=1 [$e/cpu$c]: lock_acquired ${a:-missing}"
 			[ -n "$(g "$e/cpu$c" lock_wait_ns_p99)" ] || bad "percpu=1 [$e/cpu$c]: no lock_wait_ns_p99"
-			acq=$((acq + a))
+			locks percpu=1 "$e/cpu$c" 1
+			acq=$((acq + $(g "$e/cpu$c" lock_op_acquired)))
 			c=$((c + 1))
 		done
 		[ "$(g "$e" runs)" = "$sum" ] || bad "percpu=1 [$e]: runs $(g "$e" runs), the CPUs' $sum"
+		# the ops' (the ticks go on taking the locks after stop)
+		[ "$(g "$e" lock_op_acquired)" = "$acq" ] || bad "percpu=1 [$e]: lock_op_acquired $(g "$e" lock_op_acquired), the CPUs' $acq"
+		locks percpu=1 "$e" 1
 	done
 	for k in timer_list hrtimer; do
 		judge percpu=1 $k $k
@@ -95,7 +120,7 @@ if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
 		l="$l cpu$c: $(g classic/cpu$c runs) runs, lock contended $(g classic/cpu$c lock_contended) of $(g classic/cpu$c lock_acquired), wait p99 $(g classic/cpu$c lock_wait_ns_p99) ns;"
 		c=$((c + 1))
 	done
-	ok "percpu=1 on $cpus CPUs: every engine ran on each, exact engines exact, none early; classic$l"
+	ok "percpu=1 on $cpus CPUs: every engine ran on each, exact engines exact, none early, one lock acquisition an op, none nested; classic$l"
 fi
 # the bench and a second run on the same load: each timer in its instance
 ctl bench || bad "percpu=1: bench"
@@ -119,11 +144,13 @@ remote() {
 			r=$(g "$e/cpu$c" remote_ops) m=$(g "$e/cpu$c" migrations)
 			[ "${r:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: remote_ops ${r:-missing}"
 			[ "${m:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: migrations ${m:-missing}"
+			locks "$1" "$e/cpu$c" 0
 			sr=$((sr + ${r:-0})) sm=$((sm + ${m:-0}))
 			c=$((c + 1))
 		done
 		[ "$(g "$e" remote_ops)" = "$sr" ] || bad "$1 [$e]: remote_ops $(g "$e" remote_ops), the CPUs' $sr"
 		[ "$(g "$e" migrations)" = "$sm" ] || bad "$1 [$e]: migrations $(g "$e" migrations), the CPUs' $sm"
+		locks "$1" "$e" 0
 	done
 	for k in timer_list hrtimer; do
 		judge "$1" $k $k
@@ -135,7 +162,7 @@ if [ "$cpus" -lt 2 ]; then
 else
 	if run "percpu=1 remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
 		remote "percpu=1 remote=30"
-		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
+		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; per op: $(g classic lock_per_op_acquired) acquisitions, $(g classic lock_per_op_contended) contended, $(g classic lock_per_op_wait_ns) ns waited; per remote op: $(g classic lock_per_remote_op_acquired), $(g classic lock_per_remote_op_contended), $(g classic lock_per_remote_op_wait_ns) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
 	fi
 	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
 		remote "percpu=1 remote=30 pinned=1"
@@ -230,6 +257,9 @@ if run "percpu=0 cpus=all" mixed count=$count ops=$ops $force cpus=all; then
 	grep -q '/cpu[0-9]*\]$' /tmp/pc.stats && bad "percpu=0 cpus=all: a per-CPU block"
 	for e in $runners; do
 		judge "percpu=0 cpus=all" "$e" "$e"
+	done
+	for e in $engines; do
+		locks "percpu=0 cpus=all" "$e" 1
 	done
 	ok "percpu=0 cpus=all: one instance, ops from $cpus CPUs: $(g classic runs) classic runs, every guarantee kept"
 fi
