@@ -145,8 +145,9 @@ static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
  */
 static bool tw_key_shown(const struct tw_runner *r, const struct tw_key *k)
 {
-	unsigned int caps = r->caps | (r->inst ? TW_CAP_PERCPU : 0) |
-			    (r->inst || r->lockstat ? TW_CAP_LOCKSTAT : 0);
+	bool inst = r->inst && (r->caps & TW_CAP_ENGINE);
+	unsigned int caps = r->caps | (inst ? TW_CAP_PERCPU : 0) |
+			    (inst || r->lockstat ? TW_CAP_LOCKSTAT : 0);
 
 	return (caps & k->caps) == k->caps;
 }
@@ -247,7 +248,8 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
 	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
 	tw_show_keys(m, r, s);
-	if (!r->inst)
+	/* the kernel's timer_list counts per CPU, but its timers are any CPU's */
+	if (!r->inst || !(r->caps & TW_CAP_ENGINE))
 		return;
 	for_each_online_cpu(cpu) {
 		in = tw_runner_on(r, cpu);

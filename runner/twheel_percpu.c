@@ -115,7 +115,8 @@ void tw_runner_unlock_counted(struct tw_runner *r)
  * A per-CPU instance: its own, copied under its lock, and what its CPU did
  * on the runner (tw_lockstat_fold()). A runner with per-CPU instances: the
  * sum of theirs (tw_stats_add(), tw_run_stats_add()), each copied under
- * its lock in turn, and what every CPU did, active if one is; any other:
+ * its lock in turn (and, TW_CAP_LOCKFREE, its own: what start and stop
+ * counted), and what every CPU did, active if one is; any other:
  * its own, copied under its lock, and what every CPU did. Process context.
  */
 void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
@@ -138,6 +139,13 @@ void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		memset(st, 0, sizeof(*st));
 		memset(rs, 0, sizeof(*rs));
 		*active = false;
+		/* what start and stop did to the kernel's timers counts here */
+		if (r->caps & TW_CAP_LOCKFREE) {
+			spin_lock_bh(&r->lock);
+			tw_stats_add(st, r->st);
+			tw_run_stats_add(rs, &r->rs);
+			spin_unlock_bh(&r->lock);
+		}
 		tw_for_each_inst(r, in) {
 			spin_lock_bh(&in->lock);
 			tw_stats_add(st, in->st);

@@ -52,8 +52,10 @@ struct tw_runner *tw_runner_next(int *i)
  *
  * Names each runner, gives it its ops (from @impl), its lock and what each
  * CPU does on it (struct tw_lockstat), calls its init op and adds it to
- * tw_runner_mask; with @cfg->percpu an engine runner gets its per-CPU
- * instances too (tw_runner_inst_init()). Module init: may sleep.
+ * tw_runner_mask; with @cfg->percpu an engine runner, and a kernel runner
+ * whose ops need no runner lock (TW_CAP_LOCKFREE: its counters per CPU),
+ * gets its per-CPU instances too (tw_runner_inst_init()). Module init:
+ * may sleep.
  *
  * Return: 0, -ENOMEM, or the first init op's error; then every runner set
  * up so far is released again and none is left set up.
@@ -78,7 +80,8 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
 			ret = -ENOMEM;
 		else
 			ret = r->ops->init ? r->ops->init(r, cfg) : 0;
-		if (!ret && cfg->percpu && (r->caps & TW_CAP_ENGINE)) {
+		if (!ret && cfg->percpu &&
+		    (r->caps & (TW_CAP_ENGINE | TW_CAP_LOCKFREE))) {
 			ret = tw_runner_inst_init(r, cfg);
 			if (ret && r->ops->release)
 				r->ops->release(r);
@@ -123,11 +126,23 @@ void tw_runners_release(void)
  * @nominal_ns: that jiffy's instant, estimated as tw_runner_arm() does
  *
  * Stores @expires and @nominal_ns, then arms @w through the runner's arm
- * op. Context: @r->lock held.
+ * op; on a runner whose ops take no lock (TW_CAP_LOCKFREE, the kernel's
+ * timer_list), arms first and stores them after, so that a callback that
+ * reads them finds the timer pending again (tw_tl_ran_percpu()).
+ * Context: @r->lock held, or a TW_CAP_LOCKFREE runner's per-CPU instance
+ * on its own CPU.
  */
 void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
 		      unsigned long expires, u64 nominal_ns)
 {
+	if (r->caps & TW_CAP_LOCKFREE) {
+		r->ops->arm(r, w, expires);
+		/* a callback that sees these sees the timer pending */
+		smp_wmb();
+		WRITE_ONCE(w->expires, expires);
+		WRITE_ONCE(w->nominal_ns, nominal_ns);
+		return;
+	}
 	w->expires = expires;
 	w->nominal_ns = nominal_ns;
 	r->ops->arm(r, w, expires);
@@ -414,6 +429,38 @@ static bool tw_runner_op_local(struct tw_runner *in, struct tw_wtimer *w,
 	return done;
 }
 
+/*
+ * tw_runner_activity() on a runner whose timers the kernel serialises
+ * (TW_CAP_LOCKFREE) with per-CPU instances: each op calls mod_timer() or
+ * timer_delete() from this CPU with no runner lock, and counts in this
+ * CPU's instance (in), which only this CPU writes while the activity is on.
+ */
+static u32 tw_runner_activity_lockfree(struct tw_runner *r,
+				       struct tw_runner *in, u64 tick, int idx)
+{
+	struct tw_op_plan pl;
+	struct twheel_op op;
+	struct tw_wtimer *w;
+	u32 j, n = 0;
+
+	for (j = 0; READ_ONCE(in->active) && j < tw_wl.p.ops; j++) {
+		twheel_wl_op(&tw_wl.p, tick, j, &op);
+		if (twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
+			continue;
+		n++;
+		twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
+		w = tw_runner_timer(r, op.id);
+		tw_op_plan(w, &pl);
+		if (op.cancel && r->ops->pending(in, w)) {
+			r->ops->del(in, w);
+			continue;
+		}
+		WRITE_ONCE(w->gen, pl.gen + 1);
+		tw_runner_arm_at(in, w, pl.expires, pl.nominal_ns);
+	}
+	return n;
+}
+
 /**
  * tw_runner_activity() - this tick's activity ops on one runner
  * @r: the runner
@@ -432,7 +479,10 @@ static bool tw_runner_op_local(struct tw_runner *in, struct tw_wtimer *w,
  * time). With remote=, some of a CPU's ops pick a timer of another CPU's
  * block (twheel_wl_remote()). What this CPU did is counted on its side,
  * in its struct tw_lockstat (act_ops, act_ns, remote_ops, migrations, the
- * acquisitions). Context: the driver's tick (softirq).
+ * acquisitions). The kernel's timer_list with percpu=1 (TW_CAP_LOCKFREE)
+ * takes no runner lock at all: its ops call mod_timer() and
+ * timer_delete() from this CPU, as the kernel's users do, and count in
+ * this CPU's instance. Context: the driver's tick (softirq).
  */
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 {
@@ -449,6 +499,10 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 	if (!tw_workload_live())
 		return;
 	t0 = ktime_get_ns();
+	if ((r->caps & TW_CAP_LOCKFREE) && in != r) {
+		n = tw_runner_activity_lockfree(r, in, tick, idx);
+		goto out;
+	}
 	for (j = 0; READ_ONCE(in->active) && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
 		if (idx >= 0 && twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
@@ -466,6 +520,7 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 		ls->remote_ops += done != TW_TOUCH_NONE;
 		ls->migrations += done == TW_TOUCH_MOVED;
 	}
+out:
 	ls->act_ops += n;
 	ls->act_ns += ktime_get_ns() - t0;
 }

@@ -278,6 +278,11 @@ struct tw_config {
 #define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
 #define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: remote ops */
 #define TW_CAP_LOCKSTAT	BIT(5)	/* read-outs only: its lock is counted */
+/*
+ * The kernel serialises its timers: with percpu=1 its activity ops and its
+ * callbacks take no runner lock, and count per CPU (the timer_list).
+ */
+#define TW_CAP_LOCKFREE	BIT(6)
 
 /**
  * struct tw_runner_ops - what makes a runner

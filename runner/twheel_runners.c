@@ -207,6 +207,12 @@ void tw_runners_set_active(bool on)
 			in->active = on && tw_runner_loaded(r);
 			spin_unlock_bh(&in->lock);
 		}
+		if (!r->inst)
+			continue;
+		/* where start re-arms what ran (TW_CAP_LOCKFREE's timers) */
+		spin_lock_bh(&r->lock);
+		r->active = on && tw_runner_loaded(r);
+		spin_unlock_bh(&r->lock);
 	}
 }
 
@@ -370,6 +376,9 @@ void tw_runners_reset_counters(void)
 	tw_for_each_runner(r) {
 		tw_for_each_inst(r, in)
 			tw_runner_reset_one(in);
+		/* its own counters count too (tw_runner_totals()) */
+		if (r->inst && (r->caps & TW_CAP_LOCKFREE))
+			tw_runner_reset_one(r);
 		tw_runner_ls_reset(r);
 	}
 }
@@ -464,7 +473,9 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 		for (k = 0; k < p->count; k++) {
 			struct tw_wtimer *w = tw_runner_timer(r, k);
 
-			w->r = n ? tw_runner_on(r, cpu_at[twheel_wl_cpu_index(p, k, n)]) : r;
+			/* the kernel's timers live in the kernel: any CPU's */
+			w->r = n && !(r->caps & TW_CAP_LOCKFREE) ?
+			       tw_runner_on(r, cpu_at[twheel_wl_cpu_index(p, k, n)]) : r;
 			w->id = k;
 			r->ops->setup(w->r, w);
 		}

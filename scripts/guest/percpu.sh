@@ -8,7 +8,9 @@
 # acquisition an activity op, none nested. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
 # each CPU, the totals their sums), every guarantee kept; pinned=1: they
-# move too; remote= out of range or without 2 CPUs refused. tick=nohz: each
+# move too; remote= out of range or without 2 CPUs refused; the
+# timer_list's ops take no runner lock (runner_lock: none), its timers
+# TIMER_PINNED with pinned=1. tick=nohz: each
 # CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
 # asleep (pulled), pull=0 each its own; every guarantee kept; rmmod with
 # the activity on (remote=50, and pulling). Then percpu=0 as
@@ -115,6 +117,10 @@ if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
 	for k in timer_list hrtimer; do
 		judge percpu=1 $k $k
 	done
+	# timer_list: mod_timer and timer_delete from each CPU, no runner lock
+	[ "$(g timer_list runner_lock)" = none ] || bad "percpu=1 [timer_list]: runner_lock $(g timer_list runner_lock), not none"
+	[ "$(g timer_list timer_flags)" = 0 ] || bad "percpu=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
+	grep -q '^\[timer_list/cpu' /tmp/pc.stats && bad "percpu=1: a [timer_list/cpuN] block"
 	c=0 l=""
 	while [ $c -lt "$cpus" ]; do
 		l="$l cpu$c: $(g classic/cpu$c runs) runs, lock contended $(g classic/cpu$c lock_contended) of $(g classic/cpu$c lock_acquired), wait p99 $(g classic/cpu$c lock_wait_ns_p99) ns;"
@@ -166,6 +172,7 @@ else
 	fi
 	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
 		remote "percpu=1 remote=30 pinned=1"
+		[ "$(g timer_list timer_flags)" = TIMER_PINNED ] || bad "pinned=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
 		ok "percpu=1 remote=30 pinned=1: pinned timers re-armed from another CPU moved to it as the kernel's do; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations"
 	fi
 fi
@@ -248,6 +255,7 @@ insmod /lib/twheel/twheel.ko engines=$all || { bad "insmod percpu=0"; echo "perc
 if run percpu=0 mixed count=$count ops=$ops $force; then
 	grep -q '/cpu[0-9]*\]$' /tmp/pc.stats && bad "percpu=0: a per-CPU block"
 	grep -q '^cpus:\|^lock_' /tmp/pc.stats && bad "percpu=0: a cpus or lock line"
+	[ "$(g timer_list runner_lock)" = shared ] || bad "percpu=0 [timer_list]: runner_lock $(g timer_list runner_lock), not shared"
 	for e in $runners; do
 		judge percpu=0 "$e" "$e"
 	done

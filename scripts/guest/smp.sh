@@ -16,7 +16,9 @@
 # ticks' activity loops, lock waits and remote ops included: activity_ns
 # / activity_ops); lock_acquired, lock_contended, contended_pct, and
 # wait_p99_ns (the engine's lock or locks, summed over its instances; "-"
-# for timer_list, whose locks are the kernel's); remote_ops, migrations
+# for timer_list, whose locks are the kernel's: with percpu=1 it takes no
+# twheel lock at all, with percpu=0 twheel's one runner lock around every
+# op and callback, uncounted: its stats' runner_lock says which); remote_ops, migrations
 # ("-" with percpu=0: one instance, nothing is remote); runs, runs_early;
 # then, counted per CPU on the acquirer's side (docs/driver.md, Per-CPU
 # ticks): per_op_acq, per_op_cont, per_op_wait_ns (the activity ops' own
