@@ -113,10 +113,11 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("lock_remote_acquired", lock_remote_acquired, TW_LK_CAPS),
 	TW_RS("lock_remote_contended", lock_remote_contended, TW_LK_CAPS),
 	TW_RS("lock_remote_wait_ns", lock_remote_wait_ns, TW_LK_CAPS),
-	TW_PER("lock_per_remote_op_acquired", lock_remote_acquired, remote_ops, TW_LK_CAPS),
-	TW_PER("lock_per_remote_op_contended", lock_remote_contended, remote_ops, TW_LK_CAPS),
-	TW_PER("lock_per_remote_op_wait_ns", lock_remote_wait_ns, remote_ops, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_acquired", lock_remote_acquired, lock_remote_ops, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_contended", lock_remote_contended, lock_remote_ops, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_wait_ns", lock_remote_wait_ns, lock_remote_ops, TW_LK_CAPS),
 	TW_RS("remote_ops", remote_ops, TW_CAP_PERCPU),
+	TW_RS("on_ops", on_ops, TW_CAP_PERCPU),
 	TW_RS("migrations", migrations, TW_CAP_PERCPU),
 	TW_RS("pulled", pulled, TW_CAP_PERCPU),
 };
@@ -278,9 +279,9 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u on=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration, p->budget, p->slack, p->remote, p->pinned);
+			   p->duration, p->budget, p->slack, p->remote, p->pinned, p->on);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

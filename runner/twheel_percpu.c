@@ -293,7 +293,8 @@ static int tw_wl_cpus_of(const struct twheel_params *p, bool percpu,
  * first N online, cpus=LIST the CPUs listed, each of which must be
  * online; without cpus= every online CPU with percpu=1, none with
  * percpu=0 (the driver's one tick runs everything, as it always did).
- * remote= needs two CPUs or more: its ops pick another CPU's timers.
+ * remote= and on= need two CPUs or more: their ops pick another CPU's
+ * timers, or aim at another CPU.
  *
  * Return: how many CPUs (0: not spread), or -EINVAL (logged).
  */
@@ -305,6 +306,11 @@ int tw_wl_cpus(const struct twheel_params *p, bool percpu,
 	if (n >= 0 && n < 2 && p->remote) {
 		pr_warn_ratelimited("load: remote=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",
 				    p->remote, n);
+		return -EINVAL;
+	}
+	if (n >= 0 && n < 2 && p->on) {
+		pr_warn_ratelimited("load: on=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",
+				    p->on, n);
 		return -EINVAL;
 	}
 	return n;

@@ -373,8 +373,33 @@ static void tw_op_plan_check(struct tw_wtimer *w, struct tw_op_plan *pl)
 enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
 			       bool cancel, struct tw_op_plan *pl)
 {
+	return tw_runner_remote_to(in, in, w, cancel, pl);
+}
+
+/**
+ * tw_runner_remote_to() - tw_runner_remote(), the timer's destination given
+ * @in: the instance of the CPU running the op (its lock not held)
+ * @to: where a re-arm that moves the timer puts it: @in for a re-arm (the
+ *	kernel's mod_timer() enqueues on the calling CPU), another CPU's
+ *	instance for an on= arm (add_timer_on()), which @cancel must not be
+ * @w: the timer
+ * @cancel: the op deletes @w if it is pending (else it re-arms it)
+ * @pl: what a re-arm takes
+ *
+ * With @to another than @in, the arm is done where @w lives if that is
+ * @to, or if its callback runs there; else @w moves to @to as
+ * tw_runner_remote() moves it to @in (twheel_wl_on_stays()). Context: the
+ * driver's tick (softirq).
+ *
+ * Return: what was done (enum tw_touch; TW_TOUCH_MOVED: moved to @to).
+ */
+enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
+				  struct tw_wtimer *w, bool cancel,
+				  struct tw_op_plan *pl)
+{
 	enum tw_touch done = TW_TOUCH_NONE;
 	struct tw_runner *o;
+	bool stays;
 
 	for (;;) {
 		o = tw_wtimer_runner(w);
@@ -388,22 +413,26 @@ enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
 		return TW_TOUCH_NONE;
 	}
 	tw_op_plan_check(w, pl);
-	if (o == in || tw_runner_stays(o, w, cancel, pl->expires)) {
+	if (to != in)
+		stays = !o->ops->move || twheel_wl_on_stays(o == to, o->running == w);
+	else
+		stays = o == in || tw_runner_stays(o, w, cancel, pl->expires);
+	if (stays) {
 		tw_runner_touch_at(o, w, cancel, pl);
 		tw_runner_unlock(o);
 		return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
 	}
 	WRITE_ONCE(w->r, (struct tw_runner *)((unsigned long)o | TW_MIGRATING));
-	o->ops->move(o, in, w);
+	o->ops->move(o, to, w);
 	tw_runner_unlock(o);
 
-	tw_runner_lock(in, TW_LK_REMOTE);
-	WRITE_ONCE(w->r, in);
-	if (in->active) {
-		tw_runner_touch_at(in, w, false, pl);
+	tw_runner_lock(to, TW_LK_REMOTE);
+	WRITE_ONCE(w->r, to);
+	if (to->active) {
+		tw_runner_touch_at(to, w, false, pl);
 		done = TW_TOUCH_MOVED;
 	}
-	tw_runner_unlock(in);
+	tw_runner_unlock(to);
 	return done;
 }
 
@@ -477,7 +506,11 @@ static u32 tw_runner_activity_lockfree(struct tw_runner *r,
  * other instance's for one that lives elsewhere (tw_runner_remote(), which
  * may then take its own instance's to move the timer in: still one at a
  * time). With remote=, some of a CPU's ops pick a timer of another CPU's
- * block (twheel_wl_remote()). What this CPU did is counted on its side,
+ * block (twheel_wl_remote()); with on=, some of its re-arms are aimed at
+ * another CPU as add_timer_on() aims them (twheel_wl_on()): the timer is
+ * armed in that CPU's instance, moved there if it lives elsewhere
+ * (tw_runner_remote_to(): the lock of the instance it lives in, then the
+ * target's, one at a time). What this CPU did is counted on its side,
  * in its struct tw_lockstat (act_ops, act_ns, remote_ops, migrations, the
  * acquisitions). The kernel's timer_list with percpu=1 (TW_CAP_LOCKFREE)
  * takes no runner lock at all: its ops call mod_timer() and
@@ -492,8 +525,8 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 	struct twheel_op op;
 	struct tw_wtimer *w;
 	enum tw_touch done;
+	u32 j, n = 0, t;
 	bool gone;
-	u32 j, n = 0;
 	u64 t0;
 
 	if (!tw_workload_live())
@@ -512,6 +545,14 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 			twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
 		w = tw_runner_timer(r, op.id);
 		tw_op_plan(w, &pl);
+		if (idx >= 0 && in != r &&
+		    twheel_wl_on(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op, &t)) {
+			done = tw_runner_remote_to(in, tw_runner_on(r, tw_wl.cpu_at[t]),
+						   w, false, &pl);
+			ls->on_ops += done != TW_TOUCH_NONE;
+			ls->migrations += done == TW_TOUCH_MOVED;
+			continue;
+		}
 		if (READ_ONCE(w->r) == in) {
 			if (tw_runner_op_local(in, w, op.cancel, &pl, &gone) || !gone)
 				continue;

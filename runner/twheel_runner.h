@@ -84,11 +84,15 @@ struct tw_runner;
  * @lock_remote_acquired: of @lock_op_acquired, those of the remote ops
  * @lock_remote_contended: of those, the ones that had to wait
  * @lock_remote_wait_ns: ns those waited, in all
+ * @lock_remote_ops: the ops those are of: @remote_ops + @on_ops
  * @lock_wait_ns: ns each counted acquisition waited (0 if it did not)
  * @remote_ops: activity ops of this CPU on a timer that lived in another
  *	CPU's instance when the op looked (remote=): each locked that instance
- * @migrations: of those, the re-arms that moved the timer into this CPU's
- *	instance (not to its own expiry or bucket, its callback not running)
+ * @on_ops: activity ops of this CPU that armed a timer on another CPU
+ *	(on=, add_timer_on()-style): their acquisitions count as remote ones
+ * @migrations: of @remote_ops, the re-arms that moved the timer into this
+ *	CPU's instance (not to its own expiry or bucket, its callback not
+ *	running), and of @on_ops, the arms that moved it to the CPU aimed at
  * @pulled: callbacks of this instance that another CPU's tick ran while
  *	this instance's CPU slept (tick=nohz, the pull model), or after the
  *	kernel moved its tick away from a CPU gone offline
@@ -131,8 +135,10 @@ struct tw_run_stats {
 	u64 lock_remote_acquired;
 	u64 lock_remote_contended;
 	u64 lock_remote_wait_ns;
+	u64 lock_remote_ops;
 	struct twheel_hist lock_wait_ns;
 	u64 remote_ops;
+	u64 on_ops;
 	u64 migrations;
 	u64 pulled;
 };
@@ -150,7 +156,9 @@ enum tw_lk {
  * @act_ops: its activity ops (struct tw_run_stats.act_ops)
  * @act_ns: ns its ticks spent in them
  * @remote_ops: of those, the ones on a timer of another CPU's instance
- * @migrations: of those, the re-arms that moved the timer here
+ * @on_ops: of those, the on= arms aimed at another CPU (add_timer_on())
+ * @migrations: of those, the re-arms that moved the timer here, or the
+ *	on= arms that moved it to the CPU aimed at
  * @acquired: its acquisitions of the runner's locks, by who took them
  * @contended: of those, the ones that had to wait
  * @wait_ns: ns those waited, in all
@@ -166,6 +174,7 @@ struct tw_lockstat {
 	u64 act_ops;
 	u64 act_ns;
 	u64 remote_ops;
+	u64 on_ops;
 	u64 migrations;
 	u64 acquired[TW_NR_LK];
 	u64 contended[TW_NR_LK];
@@ -548,6 +557,9 @@ struct tw_op_plan {
 
 enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
 			       bool cancel, struct tw_op_plan *pl);
+enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
+				  struct tw_wtimer *w, bool cancel,
+				  struct tw_op_plan *pl);
 void tw_lockstat_fold(struct tw_run_stats *rs, const struct tw_lockstat *ls);
 u64 tw_per_op_milli(u64 v, u64 ops);
 

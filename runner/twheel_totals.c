@@ -77,8 +77,10 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->lock_remote_acquired += rs->lock_remote_acquired;
 	t->lock_remote_contended += rs->lock_remote_contended;
 	t->lock_remote_wait_ns += rs->lock_remote_wait_ns;
+	t->lock_remote_ops += rs->lock_remote_ops;
 	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
 	t->remote_ops += rs->remote_ops;
+	t->on_ops += rs->on_ops;
 	t->migrations += rs->migrations;
 	t->pulled += rs->pulled;
 }
@@ -118,6 +120,7 @@ void tw_lockstat_fold(struct tw_run_stats *rs, const struct tw_lockstat *ls)
 	rs->act_ops += ls->act_ops;
 	rs->act_ns += ls->act_ns;
 	rs->remote_ops += ls->remote_ops;
+	rs->on_ops += ls->on_ops;
 	rs->migrations += ls->migrations;
 	for (who = 0; who < TW_NR_LK; who++) {
 		rs->lock_acquired += ls->acquired[who];
@@ -132,6 +135,7 @@ void tw_lockstat_fold(struct tw_run_stats *rs, const struct tw_lockstat *ls)
 	rs->lock_remote_acquired += ls->acquired[TW_LK_REMOTE];
 	rs->lock_remote_contended += ls->contended[TW_LK_REMOTE];
 	rs->lock_remote_wait_ns += ls->wait_ns[TW_LK_REMOTE];
+	rs->lock_remote_ops += ls->remote_ops + ls->on_ops;
 	rs->lock_nested += ls->nested;
 	twheel_hist_merge(&rs->lock_wait_ns, &ls->wait);
 }

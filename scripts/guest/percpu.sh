@@ -8,7 +8,8 @@
 # acquisition an activity op, none nested. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
 # each CPU, the totals their sums), every guarantee kept; pinned=1: they
-# move too; remote= out of range or without 2 CPUs refused; the
+# move too; on=30: re-arms aimed at another CPU move there (on_ops,
+# migrations); remote= and on= out of range or without 2 CPUs refused; the
 # timer_list's ops take no runner lock (runner_lock: none), its timers
 # TIMER_PINNED with pinned=1. tick=nohz: each
 # CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
@@ -50,8 +51,9 @@ locks() {
 	fi
 	[ "${lk_o:-0}" -ge "${lk_a:-1}" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing} below activity_ops $lk_a"
 	lk_ra=$(g "$2" lock_remote_acquired) lk_r=$(g "$2" remote_ops) lk_m=$(g "$2" migrations)
-	[ "${lk_ra:-0}" -ge $((${lk_r:-1} + ${lk_m:-0})) ] ||
-		bad "$1 [$2]: lock_remote_acquired ${lk_ra:-missing} below remote_ops $lk_r + migrations $lk_m"
+	lk_on=$(g "$2" on_ops)
+	[ "${lk_ra:-0}" -ge $((${lk_r:-1} + ${lk_on:-0} + ${lk_m:-0})) ] ||
+		bad "$1 [$2]: lock_remote_acquired ${lk_ra:-missing} below remote_ops $lk_r + on_ops $lk_on + migrations $lk_m"
 }
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
@@ -137,6 +139,9 @@ for v in 101 -1 x ""; do
 	ctl load mixed cpus=all remote=$v 2>/dev/null && bad "remote=$v taken"
 done
 ctl load mixed cpus=all pinned=2 2>/dev/null && bad "pinned=2 taken"
+for v in 101 -1 x ""; do
+	ctl load mixed cpus=all on=$v 2>/dev/null && bad "on=$v taken"
+done
 # remote TAG: the remote= run's checks, per CPU and in total: timers
 # re-armed from another CPU move there, pinned or not (Linux 6.12's
 # mod_timer() enqueues on the calling CPU's base; TIMER_PINNED picks only
@@ -164,7 +169,8 @@ remote() {
 }
 if [ "$cpus" -lt 2 ]; then
 	ctl load mixed cpus=all remote=30 2>/dev/null && bad "remote=30 taken on one CPU"
-	ok "remote=: on one CPU refused"
+	ctl load mixed cpus=all on=30 2>/dev/null && bad "on=30 taken on one CPU"
+	ok "remote=, on=: on one CPU refused"
 else
 	if run "percpu=1 remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
 		remote "percpu=1 remote=30"
@@ -174,6 +180,25 @@ else
 		remote "percpu=1 remote=30 pinned=1"
 		[ "$(g timer_list timer_flags)" = TIMER_PINNED ] || bad "pinned=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
 		ok "percpu=1 remote=30 pinned=1: pinned timers re-armed from another CPU moved to it as the kernel's do; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations"
+	fi
+	# on=30: re-arms aimed at another CPU (add_timer_on()) move there
+	if run "percpu=1 on=30" mixed count=$count ops=$ops $force cpus=all on=30; then
+		for e in $engines; do
+			judge "percpu=1 on=30" "$e" "$e"
+			c=0
+			while [ $c -lt "$cpus" ]; do
+				judge "percpu=1 on=30" "$e/cpu$c" "$e"
+				o=$(g "$e/cpu$c" on_ops) m=$(g "$e/cpu$c" migrations)
+				[ "${o:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: on_ops ${o:-missing}"
+				[ "${m:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: migrations ${m:-missing}"
+				locks "percpu=1 on=30" "$e/cpu$c" 0
+				c=$((c + 1))
+			done
+		done
+		for k in timer_list hrtimer; do
+			judge "percpu=1 on=30" $k $k
+		done
+		ok "percpu=1 on=30 on $cpus CPUs: arms aimed at another CPU moved there, every guarantee kept; classic: $(g classic on_ops) on= arms, $(g classic migrations) migrations, per aimed op $(g classic lock_per_remote_op_acquired) acquisitions, none nested"
 	fi
 fi
 rmmod twheel || bad "rmmod percpu=1"
