@@ -14,6 +14,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -321,13 +322,21 @@ static void tw_wtimer_del(struct tw_runner *r, struct tw_wtimer *w,
  * Deletes each timer: through the runner's cancel_sync op, which waits for
  * a callback in flight (counted as deleted if it was pending), or through
  * its del op under the lock in batches. The activity must be off, so that
- * nothing re-arms meanwhile. Process context, may sleep.
+ * nothing re-arms meanwhile; an op of a tick already under way when it
+ * went off is waited for first. Process context, may sleep.
  */
 void tw_runners_disarm(void)
 {
 	struct tw_runner *r;
 	u32 k;
 
+	/*
+	 * A TW_CAP_LOCKFREE runner's activity ops take no lock: one that a
+	 * CPU's tick began while the activity was on may still arm its timer.
+	 * The ticks are softirqs, RCU readers: after a grace period none
+	 * that saw the activity on is left.
+	 */
+	synchronize_rcu();
 	tw_for_each_runner(r) {
 		if (!r->ops->cancel_sync) {
 			tw_runner_batched(r, tw_wtimer_del, 0);
