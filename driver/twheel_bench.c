@@ -75,6 +75,14 @@ static void tw_bench_runner(struct tw_runner *r)
 	oc->n = tw_wl.p.count * reps;
 }
 
+/* Nothing armed: what r's counters say is pending is brought back to 0. */
+static void tw_bench_unpend(struct tw_runner *r)
+{
+	spin_lock_bh(&r->lock);
+	r->st->added = r->st->expired + r->st->deleted;
+	spin_unlock_bh(&r->lock);
+}
+
 /**
  * tw_bench() - measure the op cost of every loaded runner
  *
@@ -87,7 +95,7 @@ static void tw_bench_runner(struct tw_runner *r)
  */
 void tw_bench(void)
 {
-	struct tw_runner *r;
+	struct tw_runner *r, *in;
 
 	/* Our engines do not move meanwhile; the kernel's timers may expire. */
 	tw_tick_cancel();
@@ -102,11 +110,13 @@ void tw_bench(void)
 		 * the counters say is pending below zero. Nothing is armed
 		 * now: pending is brought back to 0.
 		 */
-		if (r->ops->caps & TW_CAP_KERNEL) {
-			spin_lock_bh(&r->lock);
-			r->st->added = r->st->expired + r->st->deleted;
-			spin_unlock_bh(&r->lock);
-		}
+		if (!(r->ops->caps & TW_CAP_KERNEL))
+			continue;
+		/* with percpu=1 the timer_list counts per CPU too */
+		tw_for_each_inst(r, in)
+			tw_bench_unpend(in);
+		if (r->inst)
+			tw_bench_unpend(r);
 	}
 	/* Bring idle engines to now, so the next tick is no catch-up. */
 	tw_runners_tick(jiffies);

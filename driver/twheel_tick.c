@@ -12,7 +12,8 @@
  * Per-CPU ticks, as the kernel's timer bases each have their own: with
  * percpu=1 on every online CPU, else on the CPUs a workload is spread over
  * (cpus=), one more soft hrtimer each, pinned to its CPU
- * (HRTIMER_MODE_REL_PINNED_SOFT), every tick_jiffies. Each advances its
+ * (HRTIMER_MODE_REL_PINNED_SOFT), every tick_jiffies, the CPUs' phases
+ * spread evenly across the period (phase_ns_cpuN). Each advances its
  * CPU's instances and runs that CPU's share of the activity ops
  * (tw_runners_cpu_tick()); the one tick above then keeps the rest: the
  * runners that are one instance, the overload guard, the end of the
@@ -56,6 +57,10 @@ static struct hrtimer tw_tick;
  * @cpu: the CPU
  * @ticks_run: its ticks of activity since start, what its ops are drawn from
  * @wakeups: its runs since the module was loaded
+ * @phase_ns: how far into the period it runs, after the one tick: the
+ *	CPUs' ticks are spread evenly across the period, so that no two run
+ *	their activity ops in step (the kernel's ticks are skewed per CPU
+ *	too, skew_tick=)
  *
  * Under the pull model, the group keeps what it knows of the CPU
  * (twheel_pull.c).
@@ -65,6 +70,7 @@ struct tw_cpu_tick {
 	unsigned int cpu;
 	u64 ticks_run;
 	u64 wakeups;
+	u64 phase_ns;
 };
 
 static DEFINE_PER_CPU(struct tw_cpu_tick, tw_cpu_tick);
@@ -206,7 +212,8 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 static void tw_cpu_tick_begin(struct tw_cpu_tick *ct)
 {
 	ct->ticks_run = 0;
-	hrtimer_start(&ct->t, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+	hrtimer_start(&ct->t, ktime_add_ns(tw_period, ct->phase_ns),
+		      HRTIMER_MODE_REL_PINNED_SOFT);
 }
 
 /* Starts this CPU's tick, on it (an IPI, or the caller's own CPU). */
@@ -230,6 +237,9 @@ void tw_tick_show(struct seq_file *m)
 	for_each_cpu(cpu, &tw_tick_cpus)
 		seq_printf(m, "wakeups_cpu%u: %llu\n", cpu,
 			   READ_ONCE(per_cpu_ptr(&tw_cpu_tick, cpu)->wakeups));
+	for_each_cpu(cpu, &tw_tick_cpus)
+		seq_printf(m, "phase_ns_cpu%u: %llu\n", cpu,
+			   per_cpu_ptr(&tw_cpu_tick, cpu)->phase_ns);
 }
 
 /**
@@ -271,7 +281,8 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
  * tw_tick_start() - start the driver's tick
  *
  * Arms the pinned soft hrtimer one period from now on this CPU, and each
- * per-CPU tick on its CPU (tw_runners_tick_cpus()); the tick of a CPU that
+ * per-CPU tick on its CPU (tw_runners_tick_cpus()), the i-th of n CPUs
+ * i/n of a period later (its phase_ns); the tick of a CPU that
  * is offline runs here instead, as the kernel moves a dead CPU's timers.
  * The overload guard's window starts afresh with it, and every CPU's tick
  * is awake to the pull model. Process context, tw_ctl held or module
@@ -279,7 +290,7 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
  */
 void tw_tick_start(void)
 {
-	unsigned int cpu;
+	unsigned int cpu, i = 0, n;
 
 	/*
 	 * tw_wl.planned stays what the last run planned: after a stopped nohz
@@ -288,6 +299,10 @@ void tw_tick_start(void)
 	tw_guard_restart();
 	tw_runners_tick_cpus(&tw_tick_cpus);
 	tw_group_start(&tw_tick_cpus);
+	n = cpumask_weight(&tw_tick_cpus);
+	for_each_cpu(cpu, &tw_tick_cpus)
+		per_cpu_ptr(&tw_cpu_tick, cpu)->phase_ns =
+			div_u64((u64)ktime_to_ns(tw_period) * i++, n);
 	for_each_cpu(cpu, &tw_tick_cpus)
 		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1))
 			tw_cpu_tick_begin(per_cpu_ptr(&tw_cpu_tick, cpu));

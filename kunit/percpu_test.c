@@ -6,6 +6,7 @@
  * and histograms.
  */
 #include <kunit/test.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include "twheel.h"
 #include "runner/twheel_runner.h"
@@ -251,6 +252,106 @@ static void percpu_remote_stays(struct kunit *test)
 				    "%s", cases[i].what);
 }
 
+/*
+ * on=P: about P % of each CPU's re-arming ops aimed at another CPU, each
+ * other one taken, never the op's own, never a cancel; the same on a
+ * second asking; none on one CPU or at on=0.
+ */
+static void percpu_on_picks(struct kunit *test)
+{
+	static const struct { u32 n, on; } cases[] = {
+		{ 2, 30 }, { 3, 50 }, { 4, 90 }, { 2, 100 }, { 2, 0 }, { 1, 100 },
+	};
+	struct twheel_params p;
+	struct twheel_op op;
+	u32 arms, aimed, to[4], t, again, j, i, c, n;
+	int off;
+	u64 tick;
+
+	twheel_params_default(TWHEEL_WL_MIXED, &p);
+	p.count = 2000;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p.on = cases[i].on;
+		n = cases[i].n;
+		for (c = 0; c < n; c++) {
+			arms = 0;
+			aimed = 0;
+			memset(to, 0, sizeof(to));
+			for (tick = 0; tick < 100; tick++)
+				for (j = 0; j < p.ops; j++) {
+					twheel_wl_op(&p, tick, j, &op);
+					arms += !op.cancel;
+					if (!twheel_wl_on(&p, tick, j, c, n, &op, &t))
+						continue;
+					KUNIT_ASSERT_FALSE(test, op.cancel);
+					KUNIT_ASSERT_NE(test, t, c);
+					KUNIT_ASSERT_LT(test, t, n);
+					again = n;
+					twheel_wl_on(&p, tick, j, c, n, &op, &again);
+					KUNIT_EXPECT_EQ(test, t, again);
+					aimed++;
+					to[t]++;
+				}
+			if (n < 2 || !cases[i].on) {
+				KUNIT_EXPECT_EQ(test, aimed, 0U);
+				continue;
+			}
+			off = abs((int)(aimed * 100) - (int)(arms * cases[i].on));
+			KUNIT_EXPECT_LE_MSG(test, off, (int)arms,
+					    "CPU %u of %u: %u of %u arms aimed at on=%u",
+					    c, n, aimed, arms, cases[i].on);
+			for (t = 0; t < n; t++)
+				if (t != c)
+					KUNIT_EXPECT_GT(test, to[t], 0U);
+		}
+	}
+}
+
+/* on=: its values, or its refusal (0: taken). */
+static void percpu_parse_on(struct kunit *test)
+{
+	static const struct {
+		const char *line;
+		int ret;
+		u32 on;
+	} lines[] = {
+		{ "load mixed", 0, 0 },
+		{ "load mixed on=30 cpus=all", 0, 30 },
+		{ "load timeouts on=100 remote=50", 0, 100 },
+		{ "load mixed on=101", -EINVAL }, { "load mixed on=-1", -EINVAL },
+		{ "load mixed on=x", -EINVAL }, { "load mixed on=", -EINVAL },
+		{ "load shadow on=10", -EINVAL },
+	};
+	struct twheel_cmd cmd;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lines[i].ret, tw_pc_parse(lines[i].line, &cmd),
+				    "%s", lines[i].line);
+		if (!lines[i].ret)
+			KUNIT_EXPECT_EQ_MSG(test, cmd.p.on, lines[i].on, "%s", lines[i].line);
+	}
+}
+
+/*
+ * An add_timer_on()-style arm (on=): the timer goes to the CPU aimed at
+ * and stays there, whoever's it was; one already there stays; one whose
+ * callback runs where it lives is armed there (twheel moves no running
+ * timer).
+ */
+static void percpu_on_stays(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, twheel_wl_on_stays(true, false),
+			      "on= stays: a timer at the CPU aimed at is armed there");
+	KUNIT_EXPECT_FALSE_MSG(test, twheel_wl_on_stays(false, false),
+			       "a timer elsewhere moves to the CPU aimed at");
+	KUNIT_EXPECT_TRUE_MSG(test, twheel_wl_on_stays(false, true),
+			      "a running timer is armed where it runs");
+	KUNIT_EXPECT_TRUE(test, twheel_wl_on_stays(true, true));
+	/* a re-arm of such a timer from another CPU moves it as any other */
+	KUNIT_EXPECT_FALSE(test, twheel_wl_remote_stays(false, true, false, false));
+}
+
 /* The total of two instances: counters add, the most in a tick is a max. */
 static void percpu_totals(struct kunit *test)
 {
@@ -320,6 +421,80 @@ static void percpu_totals(struct kunit *test)
 			twheel_stats_pending(&sa) + twheel_stats_pending(&sb));
 }
 
+/*
+ * What a CPU counted on its side folds into an instance's measures: every
+ * acquisition in lock_acquired, the activity ops' (local and remote) in
+ * lock_op_*, the remote ops' alone in lock_remote_*; twice, twice as much.
+ */
+static void percpu_lockstat_fold(struct kunit *test)
+{
+	struct tw_lockstat *ls;
+	struct tw_run_stats *rs;
+	u64 v;
+
+	ls = kunit_kzalloc(test, sizeof(*ls), GFP_KERNEL);
+	rs = kunit_kzalloc(test, sizeof(*rs), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, ls && rs);
+	ls->act_ops = 100;
+	ls->act_ns = 5000;
+	ls->remote_ops = 8;
+	ls->on_ops = 2;
+	ls->migrations = 4;
+	ls->acquired[TW_LK_TICK] = 50;
+	ls->acquired[TW_LK_OP] = 90;
+	ls->acquired[TW_LK_REMOTE] = 14;
+	ls->contended[TW_LK_TICK] = 1;
+	ls->contended[TW_LK_OP] = 2;
+	ls->contended[TW_LK_REMOTE] = 3;
+	ls->wait_ns[TW_LK_TICK] = 10;
+	ls->wait_ns[TW_LK_OP] = 20;
+	ls->wait_ns[TW_LK_REMOTE] = 30;
+	for (v = 0; v < 154; v++)
+		twheel_hist_add(&ls->wait, v < 148 ? 0 : 10);
+	tw_lockstat_fold(rs, ls);
+	KUNIT_EXPECT_EQ(test, rs->act_ops, 100ULL);
+	KUNIT_EXPECT_EQ(test, rs->act_ns, 5000ULL);
+	KUNIT_EXPECT_EQ(test, rs->remote_ops, 8ULL);
+	KUNIT_EXPECT_EQ(test, rs->on_ops, 2ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_ops, 10ULL);
+	KUNIT_EXPECT_EQ(test, rs->migrations, 4ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_acquired, 154ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_contended, 6ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_total_ns, 60ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_acquired, 104ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_contended, 5ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_wait_ns, 50ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_acquired, 14ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_contended, 3ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_wait_ns, 30ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_nested, 0ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.n, 154ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.sum, 60ULL);
+	ls->nested = 1;
+	tw_lockstat_fold(rs, ls);
+	KUNIT_EXPECT_EQ(test, rs->act_ops, 200ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_op_acquired, 208ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_remote_acquired, 28ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_nested, 1ULL);
+	KUNIT_EXPECT_EQ(test, rs->lock_wait_ns.n, 308ULL);
+}
+
+/* Per op in thousandths, rounded to the nearest; too large to scale: whole. */
+static void percpu_per_op(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(104, 100), 1040ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(100, 100), 1000ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(14, 10), 1400ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(2, 3), 667ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 3), 333ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(0, 7), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 2001), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(1, 2000), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(U64_MAX, U64_MAX), 1000ULL);
+	KUNIT_EXPECT_EQ(test, tw_per_op_milli(U64_MAX / 10, 10),
+			div64_u64(U64_MAX / 10, 10) * 1000);
+}
+
 static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_cpu_index),
 	KUNIT_CASE(percpu_ops_share),
@@ -327,7 +502,12 @@ static struct kunit_case tw_percpu_cases[] = {
 	KUNIT_CASE(percpu_remote_picks),
 	KUNIT_CASE(percpu_parse_remote),
 	KUNIT_CASE(percpu_remote_stays),
+	KUNIT_CASE(percpu_on_picks),
+	KUNIT_CASE(percpu_parse_on),
+	KUNIT_CASE(percpu_on_stays),
 	KUNIT_CASE(percpu_totals),
+	KUNIT_CASE(percpu_lockstat_fold),
+	KUNIT_CASE(percpu_per_op),
 	{}
 };
 

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/debugfs.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -43,6 +44,7 @@ enum tw_key_src {
 	TW_SRC_RS,		/* a u64 of struct tw_run_stats */
 	TW_SRC_INVARIANT,	/* the counters agree (tw_show_key()): ok or BROKEN */
 	TW_SRC_RELINKS,		/* modified - mod_noop - mod_inplace */
+	TW_SRC_PER_OP,		/* a u64 of struct tw_run_stats per another's */
 };
 
 /**
@@ -51,16 +53,23 @@ enum tw_key_src {
  * @src: where its value comes from
  * @off: the value's offset in its struct (a histogram's, for tw_hist_keys)
  * @caps: the runner capabilities it needs (TW_CAP_*); 0: every runner
+ * @per: TW_SRC_PER_OP: the offset of the u64 of struct tw_run_stats that
+ *	the value is per (the ops it is per)
  */
 struct tw_key {
 	const char *key;
 	enum tw_key_src src;
 	size_t off;
 	unsigned int caps;
+	size_t per;
 };
 
 #define TW_ST(k, f, c)	{ k, TW_SRC_ST, offsetof(struct twheel_stats, f), c }
 #define TW_RS(k, f, c)	{ k, TW_SRC_RS, offsetof(struct tw_run_stats, f), c }
+#define TW_PER(k, f, d, c)						\
+	{ k, TW_SRC_PER_OP, offsetof(struct tw_run_stats, f), c,		\
+	  offsetof(struct tw_run_stats, d) }
+#define TW_LK_CAPS	(TW_CAP_LOCKSTAT | TW_CAP_PERCPU)
 
 /* The counters, the invariant, then what the driver measured. */
 static const struct tw_key tw_keys[] = {
@@ -93,7 +102,22 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("backlog_max", backlog_max, TW_CAP_ENGINE),
 	TW_RS("lock_acquired", lock_acquired, TW_CAP_LOCKSTAT),
 	TW_RS("lock_contended", lock_contended, TW_CAP_LOCKSTAT),
+	TW_RS("lock_wait_total_ns", lock_wait_total_ns, TW_CAP_LOCKSTAT),
+	TW_RS("lock_nested", lock_nested, TW_CAP_LOCKSTAT),
+	TW_RS("lock_op_acquired", lock_op_acquired, TW_CAP_LOCKSTAT),
+	TW_RS("lock_op_contended", lock_op_contended, TW_CAP_LOCKSTAT),
+	TW_RS("lock_op_wait_ns", lock_op_wait_ns, TW_CAP_LOCKSTAT),
+	TW_PER("lock_per_op_acquired", lock_op_acquired, act_ops, TW_CAP_LOCKSTAT),
+	TW_PER("lock_per_op_contended", lock_op_contended, act_ops, TW_CAP_LOCKSTAT),
+	TW_PER("lock_per_op_wait_ns", lock_op_wait_ns, act_ops, TW_CAP_LOCKSTAT),
+	TW_RS("lock_remote_acquired", lock_remote_acquired, TW_LK_CAPS),
+	TW_RS("lock_remote_contended", lock_remote_contended, TW_LK_CAPS),
+	TW_RS("lock_remote_wait_ns", lock_remote_wait_ns, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_acquired", lock_remote_acquired, lock_remote_ops, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_contended", lock_remote_contended, lock_remote_ops, TW_LK_CAPS),
+	TW_PER("lock_per_remote_op_wait_ns", lock_remote_wait_ns, lock_remote_ops, TW_LK_CAPS),
 	TW_RS("remote_ops", remote_ops, TW_CAP_PERCPU),
+	TW_RS("on_ops", on_ops, TW_CAP_PERCPU),
 	TW_RS("migrations", migrations, TW_CAP_PERCPU),
 	TW_RS("pulled", pulled, TW_CAP_PERCPU),
 };
@@ -122,10 +146,25 @@ static const void *tw_key_ptr(const struct tw_key *k, const struct tw_snap *s)
  */
 static bool tw_key_shown(const struct tw_runner *r, const struct tw_key *k)
 {
-	unsigned int caps = r->caps | (r->inst ? TW_CAP_PERCPU : 0) |
-			    (r->inst || r->lockstat ? TW_CAP_LOCKSTAT : 0);
+	bool inst = r->inst && (r->caps & TW_CAP_ENGINE);
+	unsigned int caps = r->caps | (inst ? TW_CAP_PERCPU : 0) |
+			    (inst || r->lockstat ? TW_CAP_LOCKSTAT : 0);
 
 	return (caps & k->caps) == k->caps;
+}
+
+/* A count per op, three decimals ("-": no op). */
+static void tw_show_per_op(struct seq_file *m, const char *key, u64 v, u64 ops)
+{
+	u64 whole;
+	u32 rem;
+
+	if (!ops) {
+		seq_printf(m, "%s: -\n", key);
+		return;
+	}
+	whole = div_u64_rem(tw_per_op_milli(v, ops), 1000, &rem);
+	seq_printf(m, "%s: %llu.%03u\n", key, whole, rem);
 }
 
 static void tw_show_key(struct seq_file *m, const struct tw_key *k,
@@ -136,6 +175,11 @@ static void tw_show_key(struct seq_file *m, const struct tw_key *k,
 	if (k->src == TW_SRC_RELINKS) {
 		seq_printf(m, "%s: %llu\n", k->key,
 			   st->modified - st->mod_noop - st->mod_inplace);
+		return;
+	}
+	if (k->src == TW_SRC_PER_OP) {
+		tw_show_per_op(m, k->key, *(const u64 *)tw_key_ptr(k, s),
+			       *(const u64 *)((const void *)&s->rs + k->per));
 		return;
 	}
 	if (k->src != TW_SRC_INVARIANT) {
@@ -205,7 +249,8 @@ static void tw_show_runner(struct seq_file *m, struct tw_runner *r,
 	seq_printf(m, "cost_op_ns: %llu\n", r->cost.op_ns);
 	seq_printf(m, "cost_expire_ns: %llu\n", r->cost.expire_ns);
 	tw_show_keys(m, r, s);
-	if (!r->inst)
+	/* the kernel's timer_list counts per CPU, but its timers are any CPU's */
+	if (!r->inst || !(r->caps & TW_CAP_ENGINE))
 		return;
 	for_each_online_cpu(cpu) {
 		in = tw_runner_on(r, cpu);
@@ -234,9 +279,9 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u on=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration, p->budget, p->slack, p->remote, p->pinned);
+			   p->duration, p->budget, p->slack, p->remote, p->pinned, p->on);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

@@ -42,9 +42,9 @@ static void tw_engine_timer_fn(struct twheel_timer *t)
 	struct tw_engine_timer *et = container_of(t, struct tw_engine_timer, t);
 	struct tw_runner *r = et->w.r;
 
-	tw_runner_lock(r);
+	tw_runner_lock(r, TW_LK_TICK);
 	tw_runner_rearm(r, &et->w);
-	spin_unlock(&r->lock);
+	tw_runner_unlock(r);
 }
 
 static void tw_engine_setup(struct tw_runner *r, struct tw_wtimer *w)
@@ -190,9 +190,9 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
 	/* not moved to another instance while its callback runs */
 	r->running = &et->w;
-	spin_unlock(&r->lock);
+	tw_runner_unlock(r);
 	tw_engine_callback(tw_er(r), t, expires, jiffy);
-	tw_runner_lock(r);
+	tw_runner_lock(r, TW_LK_TICK);
 	r->running = NULL;
 }
 
@@ -296,13 +296,13 @@ static __always_inline void tw_engine_tick_as(struct tw_runner *r,
 	unsigned long runs;
 
 	tk.now = now + tw_er(r)->clock_offset;
-	tw_runner_lock(r);
+	tw_runner_lock(r, TW_LK_TICK);
 	if (tw_engine_tick_begin(r, &tk)) {
 		runs = twheel_run_as(tw_er(r)->e, kind, tk.now,
 				     tw_engine_run_one, r, &tk.run);
 		tw_engine_tick_end(r, &tk, runs);
 	}
-	spin_unlock(&r->lock);
+	tw_runner_unlock(r);
 }
 
 static void tw_engine_tick(struct tw_runner *r, unsigned long now)
@@ -398,7 +398,7 @@ static bool tw_engine_where(struct tw_runner *r, unsigned long expires,
  * A timer leaves this per-CPU instance for another of the same engine (a
  * re-arm from the other's CPU): let go of here whatever this engine still
  * knows of it (twheel_detach(): traced and counted as a delete if it was
- * pending), then set up for there. Both instances' locks held.
+ * pending), then set up for there. @from's lock held, not @to's.
  */
 static void tw_engine_move(struct tw_runner *from, struct tw_runner *to,
 			   struct tw_wtimer *w)

@@ -2,7 +2,10 @@
 /*
  * twheel: the kernel's own timer_list and hrtimer as runners, driven by
  * the same workloads as our engines. The kernel runs their callbacks; the
- * callbacks account and re-arm exactly as our engines' do.
+ * callbacks account and re-arm exactly as our engines' do. With percpu=1
+ * the timer_list takes no runner lock: each CPU calls mod_timer() and
+ * timer_delete() itself and counts in its own instance (TW_CAP_LOCKFREE),
+ * as a fair baseline of the kernel's own per-CPU locking.
  */
 #include <linux/kernel.h>
 #include <linux/atomic.h>
@@ -14,6 +17,8 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
 #include <linux/timer.h>
 #include "runner/twheel_compat.h"
 #include "runner/twheel_state.h"
@@ -238,17 +243,68 @@ static int tw_tl_calibrate(struct tw_runner *r, struct tw_cost *c)
 
 /* ---- timer_list ---- */
 
+/*
+ * A timer_list ran, percpu=1: no runner lock. Counted in the instance of
+ * the CPU running it, which only that CPU writes while the activity is on
+ * (its ops and its callbacks are softirqs of that CPU, one at a time).
+ * What it was armed for is read before whether it is pending again: an
+ * arming on another CPU meanwhile stores them after its mod_timer()
+ * (tw_runner_arm_at()), so if they are that arming's, the timer is seen
+ * pending. Pending again, or armed for another jiffy than the kernel's
+ * timer holds (an arming half done): no lateness sample, as tw_k_ran().
+ */
+static void tw_tl_ran_percpu(struct tw_runner *r, struct tw_ktimer *kt)
+{
+	struct tw_runner *in = tw_runner_on(r, smp_processor_id());
+	struct tw_wtimer *w = &kt->w;
+	unsigned long expires = READ_ONCE(w->expires);
+	u64 nominal = READ_ONCE(w->nominal_ns), now_ns = ktime_get_ns();
+
+	/* pairs with tw_runner_arm_at()'s smp_wmb() */
+	smp_rmb();
+	in->st->expired++;
+	if (timer_pending(&kt->tl) || READ_ONCE(kt->tl.expires) != expires) {
+		in->rs.runs++;
+		in->rs.rearmed_inflight++;
+		return;
+	}
+	tw_runner_ran(in, (long)(jiffies - expires), (s64)(now_ns - nominal));
+	tw_runner_rearm(in, w);
+}
+
 static void tw_tl_fn(struct timer_list *tl)
 {
 	struct tw_ktimer *kt = container_of(tl, struct tw_ktimer, tl);
+	struct tw_runner *r = kt->w.r;
 
 	tw_softirq_workload_cb(TW_SIRQ_TIMER);
-	tw_k_ran(kt->w.r, &kt->w, 0);
+	if (r->inst)
+		tw_tl_ran_percpu(r, kt);
+	else
+		tw_k_ran(r, &kt->w, 0);
 }
 
+/*
+ * pinned=1: TIMER_PINNED, which keeps the timer on the arming CPU's
+ * BASE_LOCAL (Linux 6.12's get_timer_this_cpu_base()) and out of the
+ * idle CPUs' timer migration.
+ */
 static void tw_tl_setup(struct tw_runner *r, struct tw_wtimer *w)
 {
-	timer_setup(&tw_kt(w)->tl, tw_tl_fn, 0);
+	timer_setup(&tw_kt(w)->tl, tw_tl_fn, tw_wl.p.pinned ? TIMER_PINNED : 0);
+}
+
+/*
+ * What the timer_list's figures include: with per-CPU instances (percpu=1)
+ * no runner lock around mod_timer() and timer_delete() (runner_lock: none;
+ * the kernel's base locks, which twheel does not count); else the
+ * runner's one lock around them and in every callback (shared); and the
+ * flags its timers were set up with.
+ */
+static void tw_tl_show(struct seq_file *m, struct tw_runner *r)
+{
+	seq_printf(m, "runner_lock: %s\n", r->inst ? "none" : "shared");
+	seq_printf(m, "timer_flags: %s\n", tw_wl.p.pinned ? "TIMER_PINNED" : "0");
 }
 
 /* timer_list has no range API (set_timer_slack() went in 4.8): slack= is ignored. */
@@ -290,7 +346,7 @@ static bool tw_tl_busy_cost(struct tw_runner *r, struct twheel_hist *h)
 
 const struct tw_runner_ops tw_timer_list_runner_ops = {
 	.timer_size	= sizeof(struct tw_ktimer),
-	.caps		= TW_CAP_KERNEL,
+	.caps		= TW_CAP_KERNEL | TW_CAP_LOCKFREE,
 	.setup		= tw_tl_setup,
 	.arm		= tw_tl_arm,
 	.del		= tw_tl_del,
@@ -299,6 +355,7 @@ const struct tw_runner_ops tw_timer_list_runner_ops = {
 	.bench_op	= tw_tl_bench_op,
 	.calibrate	= tw_tl_calibrate,
 	.busy_cost	= tw_tl_busy_cost,
+	.show		= tw_tl_show,
 };
 
 static enum hrtimer_restart tw_kcal_hr_fn(struct hrtimer *hr)

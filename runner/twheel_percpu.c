@@ -15,8 +15,11 @@
  * a CPU still online, where its instance goes on under its own lock.
  *
  * The instances' hot paths take their lock through tw_runner_lock(): a
- * trylock first, and only when it fails, a timed wait (lock_contended,
- * lock_wait_ns).
+ * trylock first, and only when it fails, a timed wait. What the
+ * acquisitions cost is counted by the CPU that made them, in its own
+ * struct tw_lockstat, never under the lock it measures: the count before
+ * the lock is tried, the wait once the lock is dropped again
+ * (tw_runner_unlock()).
  *
  * remote=P: a CPU's activity op may pick a timer that lives in another
  * CPU's instance (tw_runner_remote(), in twheel_runner.c beside the
@@ -33,47 +36,94 @@
 #include <linux/string.h>
 #include "runner/twheel_state.h"
 
-/**
- * tw_runner_lock_counted() - take a per-CPU instance's lock, counted
- * @r: the runner or instance (its lockstat set)
- * @subclass: its lockdep subclass (0: no instance's lock is ever held
- *	while another is taken)
- *
- * A trylock first; if it fails the acquisition is contended, and the time
- * until the lock is had is its wait. Counts the acquisition, the
- * contention and the wait (0 if none) in @r's measures, under the lock.
- * Context: bottom halves off (the tick, or a caller that disabled them).
+/*
+ * This CPU's counted runner locks: how many it holds (one at most: a
+ * second is a nested acquisition), and the wait of the last one taken,
+ * counted when it is dropped.
  */
-void tw_runner_lock_counted(struct tw_runner *r, int subclass)
+struct tw_lk_cpu {
+	unsigned int held;
+	enum tw_lk who;
+	u64 wait;
+};
+
+static DEFINE_PER_CPU(struct tw_lk_cpu, tw_lk_cpu);
+
+/**
+ * tw_runner_lock_counted() - take a runner's lock, counted
+ * @r: the runner or instance (its lockstat set)
+ * @who: what takes it (enum tw_lk)
+ *
+ * Counts the acquisition in this CPU's struct tw_lockstat for @r's runner
+ * before trying the lock, and a nested one if this CPU holds another
+ * counted lock; a trylock first, and if it fails, the acquisition is
+ * contended and the time until the lock is had is its wait, counted by
+ * tw_runner_unlock_counted(). Context: bottom halves off (the tick, or a
+ * caller that disabled them).
+ */
+void tw_runner_lock_counted(struct tw_runner *r, enum tw_lk who)
 	__acquires(&r->lock)
 {
+	struct tw_lockstat *ls = this_cpu_ptr(r->ls);
+	struct tw_lk_cpu *lc = this_cpu_ptr(&tw_lk_cpu);
 	u64 t0, wait = 0;
 
+	ls->acquired[who]++;
+	if (lc->held)
+		ls->nested++;
 	if (!spin_trylock(&r->lock)) {
+		ls->contended[who]++;
 		t0 = ktime_get_ns();
-		spin_lock_nested(&r->lock, subclass);
+		spin_lock(&r->lock);
 		wait = ktime_get_ns() - t0;
-		r->rs.lock_contended++;
 	}
-	r->rs.lock_acquired++;
-	twheel_hist_add(&r->rs.lock_wait_ns, wait);
+	lc->held++;
+	lc->who = who;
+	lc->wait += wait;
+}
+
+/**
+ * tw_runner_unlock_counted() - drop what tw_runner_lock_counted() took
+ * @r: the runner or instance
+ *
+ * Drops the lock, then counts the wait its acquisition had in this CPU's
+ * struct tw_lockstat. Context: as the acquisition.
+ */
+void tw_runner_unlock_counted(struct tw_runner *r)
+	__releases(&r->lock)
+{
+	struct tw_lk_cpu *lc = this_cpu_ptr(&tw_lk_cpu);
+	struct tw_lockstat *ls;
+	enum tw_lk who = lc->who;
+	u64 wait = lc->wait;
+
+	lc->wait = 0;
+	lc->held--;
+	spin_unlock(&r->lock);
+	ls = this_cpu_ptr(r->ls);
+	ls->wait_ns[who] += wait;
+	twheel_hist_add(&ls->wait, wait);
 }
 
 /**
  * tw_runner_totals() - what a runner counted, in total
- * @r: the runner
+ * @r: the runner, or one of its per-CPU instances
  * @st: its engine's counters, or its own: filled in
  * @rs: what the driver measured on it: filled in
  * @active: whether its workload activity is on: filled in
  *
- * A runner with per-CPU instances: the sum of theirs (tw_stats_add(),
- * tw_run_stats_add()), each copied under its lock in turn, active if one
- * is; any other: its own, copied under its lock. Process context.
+ * A per-CPU instance: its own, copied under its lock, and what its CPU did
+ * on the runner (tw_lockstat_fold()). A runner with per-CPU instances: the
+ * sum of theirs (tw_stats_add(), tw_run_stats_add()), each copied under
+ * its lock in turn (and, TW_CAP_LOCKFREE, its own: what start and stop
+ * counted), and what every CPU did, active if one is; any other:
+ * its own, copied under its lock, and what every CPU did. Process context.
  */
 void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		      struct tw_run_stats *rs, bool *active)
 {
 	struct tw_runner *in;
+	unsigned int cpu;
 
 	if (!r->inst) {
 		spin_lock_bh(&r->lock);
@@ -81,18 +131,47 @@ void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		*rs = r->rs;
 		*active = r->active;
 		spin_unlock_bh(&r->lock);
-		return;
+		if (r->caps & TW_CAP_PERCPU) {
+			tw_lockstat_fold(rs, per_cpu_ptr(r->ls, r->cpu));
+			return;
+		}
+	} else {
+		memset(st, 0, sizeof(*st));
+		memset(rs, 0, sizeof(*rs));
+		*active = false;
+		/* what start and stop did to the kernel's timers counts here */
+		if (r->caps & TW_CAP_LOCKFREE) {
+			spin_lock_bh(&r->lock);
+			tw_stats_add(st, r->st);
+			tw_run_stats_add(rs, &r->rs);
+			spin_unlock_bh(&r->lock);
+		}
+		tw_for_each_inst(r, in) {
+			spin_lock_bh(&in->lock);
+			tw_stats_add(st, in->st);
+			tw_run_stats_add(rs, &in->rs);
+			*active |= in->active;
+			spin_unlock_bh(&in->lock);
+		}
 	}
-	memset(st, 0, sizeof(*st));
-	memset(rs, 0, sizeof(*rs));
-	*active = false;
-	tw_for_each_inst(r, in) {
-		spin_lock_bh(&in->lock);
-		tw_stats_add(st, in->st);
-		tw_run_stats_add(rs, &in->rs);
-		*active |= in->active;
-		spin_unlock_bh(&in->lock);
-	}
+	if (r->ls)
+		for_each_possible_cpu(cpu)
+			tw_lockstat_fold(rs, per_cpu_ptr(r->ls, cpu));
+}
+
+/**
+ * tw_runner_ls_reset() - zero what every CPU did on a runner
+ * @r: the runner (not an instance)
+ *
+ * Process context; a CPU counting meanwhile may keep a few counts.
+ */
+void tw_runner_ls_reset(struct tw_runner *r)
+{
+	unsigned int cpu;
+
+	if (r->ls)
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(r->ls, cpu), 0, sizeof(struct tw_lockstat));
 }
 
 /**
@@ -156,6 +235,7 @@ int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg)
 		in->st = &in->own_st;
 		in->cpu = cpu;
 		in->lockstat = true;
+		in->ls = r->ls;
 		spin_lock_init(&in->lock);
 		ret = in->ops->init ? in->ops->init(in, cfg) : 0;
 		if (ret) {
@@ -213,7 +293,8 @@ static int tw_wl_cpus_of(const struct twheel_params *p, bool percpu,
  * first N online, cpus=LIST the CPUs listed, each of which must be
  * online; without cpus= every online CPU with percpu=1, none with
  * percpu=0 (the driver's one tick runs everything, as it always did).
- * remote= needs two CPUs or more: its ops pick another CPU's timers.
+ * remote= and on= need two CPUs or more: their ops pick another CPU's
+ * timers, or aim at another CPU.
  *
  * Return: how many CPUs (0: not spread), or -EINVAL (logged).
  */
@@ -225,6 +306,11 @@ int tw_wl_cpus(const struct twheel_params *p, bool percpu,
 	if (n >= 0 && n < 2 && p->remote) {
 		pr_warn_ratelimited("load: remote=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",
 				    p->remote, n);
+		return -EINVAL;
+	}
+	if (n >= 0 && n < 2 && p->on) {
+		pr_warn_ratelimited("load: on=%u needs a workload spread over 2 CPUs or more (cpus=, percpu=1), not %d\n",
+				    p->on, n);
 		return -EINVAL;
 	}
 	return n;

@@ -50,12 +50,15 @@ struct tw_runner *tw_runner_next(int *i)
  * @impl: each runner's ops, by id: the one table of runners, which the
  *	module assembles (the shadow's ops come from the layer above this one)
  *
- * Names each runner, gives it its ops (from @impl) and lock, calls its init op and adds
- * it to tw_runner_mask; with @cfg->percpu an engine runner gets its
- * per-CPU instances too (tw_runner_inst_init()). Module init: may sleep.
+ * Names each runner, gives it its ops (from @impl), its lock and what each
+ * CPU does on it (struct tw_lockstat), calls its init op and adds it to
+ * tw_runner_mask; with @cfg->percpu an engine runner, and a kernel runner
+ * whose ops need no runner lock (TW_CAP_LOCKFREE: its counters per CPU),
+ * gets its per-CPU instances too (tw_runner_inst_init()). Module init:
+ * may sleep.
  *
- * Return: 0, or the first init op's error; then every runner set up so far
- * is released again and none is left set up.
+ * Return: 0, -ENOMEM, or the first init op's error; then every runner set
+ * up so far is released again and none is left set up.
  */
 int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
 		    const struct tw_runner_ops *const *impl)
@@ -72,13 +75,19 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
 		r->caps = r->ops->caps;
 		r->st = &r->own_st;
 		spin_lock_init(&r->lock);
-		ret = r->ops->init ? r->ops->init(r, cfg) : 0;
-		if (!ret && cfg->percpu && (r->caps & TW_CAP_ENGINE)) {
+		r->ls = alloc_percpu(struct tw_lockstat);
+		if (!r->ls)
+			ret = -ENOMEM;
+		else
+			ret = r->ops->init ? r->ops->init(r, cfg) : 0;
+		if (!ret && cfg->percpu &&
+		    (r->caps & (TW_CAP_ENGINE | TW_CAP_LOCKFREE))) {
 			ret = tw_runner_inst_init(r, cfg);
 			if (ret && r->ops->release)
 				r->ops->release(r);
 		}
 		if (ret) {
+			free_percpu(r->ls);
 			memset(r, 0, sizeof(*r));
 			tw_runners_release();
 			return ret;
@@ -91,8 +100,9 @@ int tw_runners_init(unsigned long mask, const struct tw_config *cfg,
 /**
  * tw_runners_release() - undo tw_runners_init()
  *
- * Releases each runner's per-CPU instances, calls its release op, zeroes
- * the runner and empties tw_runner_mask. No timer may be armed; may sleep.
+ * Releases each runner's per-CPU instances, calls its release op, frees
+ * what its CPUs counted, zeroes the runner and empties tw_runner_mask. No
+ * timer may be armed; may sleep.
  */
 void tw_runners_release(void)
 {
@@ -102,9 +112,48 @@ void tw_runners_release(void)
 		tw_runner_inst_release(r);
 		if (r->ops->release)
 			r->ops->release(r);
+		free_percpu(r->ls);
 		memset(r, 0, sizeof(*r));
 	}
 	tw_runner_mask = 0;
+}
+
+/**
+ * tw_runner_arm_at() - arm a workload timer, its due instant estimated
+ * @r: its runner
+ * @w: the timer
+ * @expires: the jiffy (the kernel's jiffies) it is to run at
+ * @nominal_ns: that jiffy's instant, estimated as tw_runner_arm() does
+ *
+ * Stores @expires and @nominal_ns, then arms @w through the runner's arm
+ * op; on a runner whose ops take no lock (TW_CAP_LOCKFREE, the kernel's
+ * timer_list), arms first and stores them after, so that a callback that
+ * reads them finds the timer pending again (tw_tl_ran_percpu()).
+ * Context: @r->lock held, or a TW_CAP_LOCKFREE runner's per-CPU instance
+ * on its own CPU.
+ */
+void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
+		      unsigned long expires, u64 nominal_ns)
+{
+	if (r->caps & TW_CAP_LOCKFREE) {
+		r->ops->arm(r, w, expires);
+		/* a callback that sees these sees the timer pending */
+		smp_wmb();
+		WRITE_ONCE(w->expires, expires);
+		WRITE_ONCE(w->nominal_ns, nominal_ns);
+		return;
+	}
+	w->expires = expires;
+	w->nominal_ns = nominal_ns;
+	r->ops->arm(r, w, expires);
+}
+
+/* When jiffy expires is due, estimated from now (none if already past). */
+static u64 tw_nominal_ns(unsigned long expires)
+{
+	long d = (long)(expires - jiffies);
+
+	return ktime_get_ns() + (u64)max(d, 0L) * TICK_NSEC;
 }
 
 /**
@@ -120,11 +169,7 @@ void tw_runners_release(void)
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires)
 {
-	long d = (long)(expires - jiffies);
-
-	w->expires = expires;
-	w->nominal_ns = ktime_get_ns() + (u64)max(d, 0L) * TICK_NSEC;
-	r->ops->arm(r, w, expires);
+	tw_runner_arm_at(r, w, expires, tw_nominal_ns(expires));
 }
 
 /**
@@ -233,38 +278,30 @@ void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w)
 }
 
 /*
+ * What an op on w does if it re-arms it: its expiry drawn for w's next
+ * arming, from now, and that jiffy's instant. No lock needed: w->gen is
+ * read once, and the op draws again under the lock if it changed.
+ */
+static void tw_op_plan(struct tw_wtimer *w, struct tw_op_plan *pl)
+{
+	pl->gen = READ_ONCE(w->gen);
+	pl->expires = jiffies + twheel_wl_delta(&tw_wl.p, w->id, pl->gen + 1);
+	pl->nominal_ns = tw_nominal_ns(pl->expires);
+}
+
+/*
  * One activity op on w where it lives (r's lock held): a cancel deletes a
- * pending w; anything else arms or re-arms it for expires.
+ * pending w; anything else arms or re-arms it as planned.
  */
 static void tw_runner_touch_at(struct tw_runner *r, struct tw_wtimer *w,
-			       bool cancel, unsigned long expires)
+			       bool cancel, const struct tw_op_plan *pl)
 {
 	if (cancel && r->ops->pending(r, w)) {
 		r->ops->del(r, w);
 		return;
 	}
 	w->gen++;
-	tw_runner_arm(r, w, expires);
-}
-
-/* The expiry w's next re-arm takes, drawn from now. */
-static unsigned long tw_runner_next_expiry(struct tw_wtimer *w)
-{
-	return jiffies + twheel_wl_delta(&tw_wl.p, w->id, w->gen + 1);
-}
-
-/**
- * tw_runner_touch() - one activity op on a workload timer where it lives
- * @r: the runner (or per-CPU instance) @w lives in; its lock held
- * @w: the timer
- * @cancel: the op is a cancel
- *
- * Deletes @w if the op is a cancel and @w is pending, else arms or re-arms
- * it at a fresh delta from now. Context: @r->lock held.
- */
-void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel)
-{
-	tw_runner_touch_at(r, w, cancel, tw_runner_next_expiry(w));
+	tw_runner_arm_at(r, w, pl->expires, pl->nominal_ns);
 }
 
 /*
@@ -303,11 +340,19 @@ static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
 	return twheel_wl_remote_stays(cancel, pending, o->running == w, same);
 }
 
+/* The plan again if another CPU armed w since it was drawn (lock held). */
+static void tw_op_plan_check(struct tw_wtimer *w, struct tw_op_plan *pl)
+{
+	if (unlikely(w->gen != pl->gen))
+		tw_op_plan(w, pl);
+}
+
 /**
  * tw_runner_remote() - an activity op on a timer of another CPU's instance
  * @in: the instance of the CPU running the op (its lock not held)
  * @w: the timer; it lived in another instance when @in's CPU looked
  * @cancel: the op deletes @w if it is pending (else it re-arms it)
+ * @pl: what a re-arm takes (drawn again if @w was armed since)
  *
  * As Linux 6.12's timer_delete() and __mod_timer() do with a timer another
  * CPU's base holds, one lock at a time: the instance @w lives in is locked
@@ -319,47 +364,130 @@ static bool tw_runner_stays(struct tw_runner *o, struct tw_wtimer *w,
  * @in's, publishes @w there and re-arms it. If @w turns out to live in
  * @in, the op is done there. Nothing is done on an instance whose
  * activity is off (a timer taken out by then is left unarmed, counted as
- * deleted where it was). The caller counts what it did in @in's measures
- * (remote_ops, migrations). Context: the driver's tick (softirq).
+ * deleted where it was). Each acquisition counts as a remote op's. The
+ * caller counts what it did (remote_ops, migrations). Context: the
+ * driver's tick (softirq).
  *
  * Return: what was done (enum tw_touch).
  */
 enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
-			       bool cancel)
+			       bool cancel, struct tw_op_plan *pl)
+{
+	return tw_runner_remote_to(in, in, w, cancel, pl);
+}
+
+/**
+ * tw_runner_remote_to() - tw_runner_remote(), the timer's destination given
+ * @in: the instance of the CPU running the op (its lock not held)
+ * @to: where a re-arm that moves the timer puts it: @in for a re-arm (the
+ *	kernel's mod_timer() enqueues on the calling CPU), another CPU's
+ *	instance for an on= arm (add_timer_on()), which @cancel must not be
+ * @w: the timer
+ * @cancel: the op deletes @w if it is pending (else it re-arms it)
+ * @pl: what a re-arm takes
+ *
+ * With @to another than @in, the arm is done where @w lives if that is
+ * @to, or if its callback runs there; else @w moves to @to as
+ * tw_runner_remote() moves it to @in (twheel_wl_on_stays()). Context: the
+ * driver's tick (softirq).
+ *
+ * Return: what was done (enum tw_touch; TW_TOUCH_MOVED: moved to @to).
+ */
+enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
+				  struct tw_wtimer *w, bool cancel,
+				  struct tw_op_plan *pl)
 {
 	enum tw_touch done = TW_TOUCH_NONE;
-	unsigned long expires;
 	struct tw_runner *o;
+	bool stays;
 
 	for (;;) {
 		o = tw_wtimer_runner(w);
-		tw_runner_lock(o);
+		tw_runner_lock(o, TW_LK_REMOTE);
 		if (READ_ONCE(w->r) == o)
 			break;
-		spin_unlock(&o->lock);
+		tw_runner_unlock(o);
 	}
 	if (!o->active) {
-		spin_unlock(&o->lock);
+		tw_runner_unlock(o);
 		return TW_TOUCH_NONE;
 	}
-	expires = tw_runner_next_expiry(w);
-	if (o == in || tw_runner_stays(o, w, cancel, expires)) {
-		tw_runner_touch_at(o, w, cancel, expires);
-		spin_unlock(&o->lock);
+	tw_op_plan_check(w, pl);
+	if (to != in)
+		stays = !o->ops->move || twheel_wl_on_stays(o == to, o->running == w);
+	else
+		stays = o == in || tw_runner_stays(o, w, cancel, pl->expires);
+	if (stays) {
+		tw_runner_touch_at(o, w, cancel, pl);
+		tw_runner_unlock(o);
 		return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
 	}
 	WRITE_ONCE(w->r, (struct tw_runner *)((unsigned long)o | TW_MIGRATING));
-	o->ops->move(o, in, w);
-	spin_unlock(&o->lock);
+	o->ops->move(o, to, w);
+	tw_runner_unlock(o);
 
-	tw_runner_lock(in);
-	WRITE_ONCE(w->r, in);
-	if (in->active) {
-		tw_runner_touch_at(in, w, false, expires);
+	tw_runner_lock(to, TW_LK_REMOTE);
+	WRITE_ONCE(w->r, to);
+	if (to->active) {
+		tw_runner_touch_at(to, w, false, pl);
 		done = TW_TOUCH_MOVED;
 	}
-	spin_unlock(&in->lock);
+	tw_runner_unlock(to);
 	return done;
+}
+
+/*
+ * One activity op on w, which lived in the op's own instance when its CPU
+ * looked: that instance's lock is taken for the op alone. Return: whether it was done there (false:
+ * in's activity is off, or w left meanwhile and *gone says so).
+ */
+static bool tw_runner_op_local(struct tw_runner *in, struct tw_wtimer *w,
+			       bool cancel, struct tw_op_plan *pl, bool *gone)
+{
+	bool done = false;
+
+	tw_runner_lock(in, TW_LK_OP);
+	/* w->r is in only if in's lock was had when w came to it */
+	*gone = READ_ONCE(w->r) != in;
+	if (in->active && !*gone) {
+		tw_op_plan_check(w, pl);
+		tw_runner_touch_at(in, w, cancel, pl);
+		done = true;
+	}
+	tw_runner_unlock(in);
+	return done;
+}
+
+/*
+ * tw_runner_activity() on a runner whose timers the kernel serialises
+ * (TW_CAP_LOCKFREE) with per-CPU instances: each op calls mod_timer() or
+ * timer_delete() from this CPU with no runner lock, and counts in this
+ * CPU's instance (in), which only this CPU writes while the activity is on.
+ */
+static u32 tw_runner_activity_lockfree(struct tw_runner *r,
+				       struct tw_runner *in, u64 tick, int idx)
+{
+	struct tw_op_plan pl;
+	struct twheel_op op;
+	struct tw_wtimer *w;
+	u32 j, n = 0;
+
+	for (j = 0; READ_ONCE(in->active) && j < tw_wl.p.ops; j++) {
+		twheel_wl_op(&tw_wl.p, tick, j, &op);
+		if (twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
+			continue;
+		n++;
+		twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
+		w = tw_runner_timer(r, op.id);
+		tw_op_plan(w, &pl);
+		if (op.cancel && r->ops->pending(in, w)) {
+			r->ops->del(in, w);
+			continue;
+		}
+		WRITE_ONCE(w->gen, pl.gen + 1);
+		tw_runner_arm_at(in, w, pl.expires, pl.nominal_ns);
+	}
+	return n;
 }
 
 /**
@@ -371,28 +499,44 @@ enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
  *	op, on @r (a workload not spread over CPUs)
  *
  * Runs the workload's ops a tick on @r while the activity is live and the
- * instance active (tw_runner_touch()). With remote=, some of a CPU's ops
- * pick a timer of another CPU's block (twheel_wl_remote()); an op on a
- * timer that lives in another instance, whichever block it is of, goes
- * through tw_runner_remote(), with this instance's lock dropped, and is
- * counted here (remote_ops, migrations). The ops run and the time they
- * took are counted too (act_ops, act_ns). Context: the driver's tick
- * (softirq); takes the instance's lock.
+ * instance active, as the kernel's mod_timer() and timer_delete() do: each
+ * op draws what it does (which timer, cancel or not, its expiry, that
+ * jiffy's instant) with no lock held, then takes one lock for the engine
+ * operation alone: its own instance's for a timer that lives there, the
+ * other instance's for one that lives elsewhere (tw_runner_remote(), which
+ * may then take its own instance's to move the timer in: still one at a
+ * time). With remote=, some of a CPU's ops pick a timer of another CPU's
+ * block (twheel_wl_remote()); with on=, some of its re-arms are aimed at
+ * another CPU as add_timer_on() aims them (twheel_wl_on()): the timer is
+ * armed in that CPU's instance, moved there if it lives elsewhere
+ * (tw_runner_remote_to(): the lock of the instance it lives in, then the
+ * target's, one at a time). What this CPU did is counted on its side,
+ * in its struct tw_lockstat (act_ops, act_ns, remote_ops, migrations, the
+ * acquisitions). The kernel's timer_list with percpu=1 (TW_CAP_LOCKFREE)
+ * takes no runner lock at all: its ops call mod_timer() and
+ * timer_delete() from this CPU, as the kernel's users do, and count in
+ * this CPU's instance. Context: the driver's tick (softirq).
  */
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 {
 	struct tw_runner *in = idx < 0 ? r : tw_runner_on(r, tw_wl.cpu_at[idx]);
+	struct tw_lockstat *ls = this_cpu_ptr(r->ls);
+	struct tw_op_plan pl;
 	struct twheel_op op;
 	struct tw_wtimer *w;
 	enum tw_touch done;
-	u32 j, n = 0;
+	u32 j, n = 0, t;
+	bool gone;
 	u64 t0;
 
 	if (!tw_workload_live())
 		return;
 	t0 = ktime_get_ns();
-	tw_runner_lock(in);
-	for (j = 0; in->active && j < tw_wl.p.ops; j++) {
+	if ((r->caps & TW_CAP_LOCKFREE) && in != r) {
+		n = tw_runner_activity_lockfree(r, in, tick, idx);
+		goto out;
+	}
+	for (j = 0; READ_ONCE(in->active) && j < tw_wl.p.ops; j++) {
 		twheel_wl_op(&tw_wl.p, tick, j, &op);
 		if (idx >= 0 && twheel_wl_cpu_index(&tw_wl.p, op.id, tw_wl.ncpus) != idx)
 			continue;
@@ -400,18 +544,24 @@ void tw_runner_activity(struct tw_runner *r, u64 tick, int idx)
 		if (idx >= 0)
 			twheel_wl_remote(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op);
 		w = tw_runner_timer(r, op.id);
-		/* w->r is in only if in's lock was had when w came to it */
-		if (READ_ONCE(w->r) == in) {
-			tw_runner_touch(in, w, op.cancel);
+		tw_op_plan(w, &pl);
+		if (idx >= 0 && in != r &&
+		    twheel_wl_on(&tw_wl.p, tick, j, idx, tw_wl.ncpus, &op, &t)) {
+			done = tw_runner_remote_to(in, tw_runner_on(r, tw_wl.cpu_at[t]),
+						   w, false, &pl);
+			ls->on_ops += done != TW_TOUCH_NONE;
+			ls->migrations += done == TW_TOUCH_MOVED;
 			continue;
 		}
-		spin_unlock(&in->lock);
-		done = tw_runner_remote(in, w, op.cancel);
-		tw_runner_lock(in);
-		in->rs.remote_ops += done == TW_TOUCH_REMOTE || done == TW_TOUCH_MOVED;
-		in->rs.migrations += done == TW_TOUCH_MOVED;
+		if (READ_ONCE(w->r) == in) {
+			if (tw_runner_op_local(in, w, op.cancel, &pl, &gone) || !gone)
+				continue;
+		}
+		done = tw_runner_remote(in, w, op.cancel, &pl);
+		ls->remote_ops += done != TW_TOUCH_NONE;
+		ls->migrations += done == TW_TOUCH_MOVED;
 	}
-	in->rs.act_ops += n;
-	in->rs.act_ns += ktime_get_ns() - t0;
-	spin_unlock(&in->lock);
+out:
+	ls->act_ops += n;
+	ls->act_ns += ktime_get_ns() - t0;
 }

@@ -16,7 +16,12 @@
  * marked TW_MIGRATING in w->r and taken out under the old instance's
  * lock, which is dropped before the new one is taken, as the kernel's
  * __mod_timer() does; whoever finds the mark waits for it to go
- * (tw_wtimer_runner()). Callbacks run with no runner lock held.
+ * (tw_wtimer_runner()). Callbacks run with no runner lock held. An
+ * activity op takes one lock at a time, around the engine operation only,
+ * as the kernel's mod_timer() takes its base's: its draws, its expiry's
+ * delta and its clock reads come before (struct tw_op_plan). What a CPU
+ * did and how it took the locks (struct tw_lockstat) is its own, guarded
+ * by no runner lock.
  *
  * This is what one runner is and does; the runners the module runs, the
  * workload they share and what is done to all of them at once are
@@ -65,22 +70,39 @@ struct tw_runner;
  *	CPU, with cpus=), remote ones included
  * @act_ns: ns those ticks spent in their activity ops, from the first to
  *	the last, lock waits and remote ops included
- * @lock_acquired: acquisitions of the runner's lock by its hot paths (its
- *	tick, the activity ops, its timers' callbacks), where counted
+ * @lock_acquired: acquisitions of the runner's locks by its hot paths (its
+ *	ticks, the activity ops, its timers' callbacks), where counted
  *	(struct tw_runner.lockstat)
  * @lock_contended: of those, the ones that had to wait (a trylock failed)
- * @lock_wait_ns: ns each of those acquisitions waited (0 if it did not)
- * @remote_ops: activity ops this instance's CPU made on a timer that lived
- *	in another CPU's instance (remote=): each locked that instance
- * @migrations: of those, the re-arms that moved the timer into this
- *	instance (not to its own expiry or bucket, its callback not running)
+ * @lock_wait_total_ns: ns those waited, in all
+ * @lock_nested: of those, the ones taken while the same CPU held another
+ *	runner lock: must stay 0 (the kernel never holds two base locks)
+ * @lock_op_acquired: of @lock_acquired, those of the activity ops (local
+ *	and remote): one per local op, one or two per remote op
+ * @lock_op_contended: of those, the ones that had to wait
+ * @lock_op_wait_ns: ns those waited, in all
+ * @lock_remote_acquired: of @lock_op_acquired, those of the remote ops
+ * @lock_remote_contended: of those, the ones that had to wait
+ * @lock_remote_wait_ns: ns those waited, in all
+ * @lock_remote_ops: the ops those are of: @remote_ops + @on_ops
+ * @lock_wait_ns: ns each counted acquisition waited (0 if it did not)
+ * @remote_ops: activity ops of this CPU on a timer that lived in another
+ *	CPU's instance when the op looked (remote=): each locked that instance
+ * @on_ops: activity ops of this CPU that armed a timer on another CPU
+ *	(on=, add_timer_on()-style): their acquisitions count as remote ones
+ * @migrations: of @remote_ops, the re-arms that moved the timer into this
+ *	CPU's instance (not to its own expiry or bucket, its callback not
+ *	running), and of @on_ops, the arms that moved it to the CPU aimed at
  * @pulled: callbacks of this instance that another CPU's tick ran while
  *	this instance's CPU slept (tick=nohz, the pull model), or after the
  *	kernel moved its tick away from a CPU gone offline
  *
- * @remote_ops, @migrations and @pulled are counted on per-CPU instances only
- * (tw_runner_remote()), the lock keys where the lock is shared across
- * CPUs (tw_runner_lock()).
+ * @act_ops, @act_ns, @remote_ops, @migrations and the lock keys are kept
+ * per CPU on the acquirer's side (struct tw_lockstat), never under the
+ * lock they measure, and folded in when read (tw_lockstat_fold()): an
+ * instance's block shows what its CPU did, to whichever instance's lock.
+ * @remote_ops and @migrations are counted on per-CPU instances only, the
+ * lock keys where the lock is counted (tw_runner_lock()).
  */
 struct tw_run_stats {
 	u64 ticks;
@@ -105,10 +127,60 @@ struct tw_run_stats {
 	struct twheel_hist late_ns;
 	u64 lock_acquired;
 	u64 lock_contended;
+	u64 lock_wait_total_ns;
+	u64 lock_nested;
+	u64 lock_op_acquired;
+	u64 lock_op_contended;
+	u64 lock_op_wait_ns;
+	u64 lock_remote_acquired;
+	u64 lock_remote_contended;
+	u64 lock_remote_wait_ns;
+	u64 lock_remote_ops;
 	struct twheel_hist lock_wait_ns;
 	u64 remote_ops;
+	u64 on_ops;
 	u64 migrations;
 	u64 pulled;
+};
+
+/* Who takes a runner lock (struct tw_lockstat). */
+enum tw_lk {
+	TW_LK_TICK,		/* a tick: its advance and its timers' callbacks */
+	TW_LK_OP,		/* an activity op on a timer of its own instance */
+	TW_LK_REMOTE,		/* an activity op on another instance's timer */
+	TW_NR_LK,
+};
+
+/**
+ * struct tw_lockstat - what one CPU did on one runner, kept by that CPU
+ * @act_ops: its activity ops (struct tw_run_stats.act_ops)
+ * @act_ns: ns its ticks spent in them
+ * @remote_ops: of those, the ones on a timer of another CPU's instance
+ * @on_ops: of those, the on= arms aimed at another CPU (add_timer_on())
+ * @migrations: of those, the re-arms that moved the timer here, or the
+ *	on= arms that moved it to the CPU aimed at
+ * @acquired: its acquisitions of the runner's locks, by who took them
+ * @contended: of those, the ones that had to wait
+ * @wait_ns: ns those waited, in all
+ * @nested: acquisitions while it held another runner lock
+ * @wait: ns each acquisition waited
+ *
+ * Written only by its CPU, with bottom halves off, and outside the lock
+ * it measures (the wait when that lock is dropped again); read without a
+ * lock (tw_lockstat_fold()). One per CPU and runner (struct
+ * tw_runner.ls), shared by the runner's per-CPU instances.
+ */
+struct tw_lockstat {
+	u64 act_ops;
+	u64 act_ns;
+	u64 remote_ops;
+	u64 on_ops;
+	u64 migrations;
+	u64 acquired[TW_NR_LK];
+	u64 contended[TW_NR_LK];
+	u64 wait_ns[TW_NR_LK];
+	u64 nested;
+	struct twheel_hist wait;
 };
 
 /**
@@ -215,6 +287,11 @@ struct tw_config {
 #define TW_CAP_LAZY	BIT(3)	/* lazy cancel: lazy_held, lazy_held_max */
 #define TW_CAP_PERCPU	BIT(4)	/* a per-CPU instance: remote ops */
 #define TW_CAP_LOCKSTAT	BIT(5)	/* read-outs only: its lock is counted */
+/*
+ * The kernel serialises its timers: with percpu=1 its activity ops and its
+ * callbacks take no runner lock, and count per CPU (the timer_list).
+ */
+#define TW_CAP_LOCKFREE	BIT(6)
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -272,7 +349,9 @@ struct tw_config {
  *	and whose callback is not running, moves to @to, an instance of the
  *	same runner: @from lets go of whatever it holds of it (counted as a
  *	delete if it was pending) and @w is set up for @to, not pending
- *	there. Both locks held; the caller sets @w->r. NULL: never moves
+ *	there (its writes to @w only). @from's lock held, never @to's: the
+ *	caller marks @w TW_MIGRATING first and publishes it in @to under
+ *	@to's lock once @from's is dropped. NULL: never moves
  * @where: (an engine runner) where it files @expires (the kernel's
  *	jiffies) now: the bucket index into @idx (TWHEEL_NO_BUCKET: none),
  *	its clock into @clk and, where it knows it (the modern wheel), the
@@ -351,6 +430,8 @@ struct tw_runner_ops {
  *	runs right now, with the lock dropped, else NULL. That timer does
  *	not move to another instance meanwhile (the kernel does not migrate
  *	a timer its base is running either)
+ * @ls: what each CPU did on this runner (its activity ops, its lock
+ *	acquisitions): the runner's, shared by its per-CPU instances
  * @planned: a per-CPU instance: jiffies its CPU's tick meant to sleep
  *	after its last run (struct tw_workload.planned for its CPU; written
  *	by the driver, tw_runners_cpu_planned())
@@ -379,6 +460,7 @@ struct tw_runner {
 	unsigned int cpu;
 	bool lockstat;
 	struct tw_wtimer *running;
+	struct tw_lockstat __percpu *ls;
 	unsigned long planned;
 };
 
@@ -423,21 +505,33 @@ static inline struct tw_runner *tw_runner_inst_next(struct tw_runner *r,
 	for (unsigned int tw_ci = 0;					\
 	     ((in) = tw_runner_inst_next((r), &tw_ci)); tw_ci++)
 
-void tw_runner_lock_counted(struct tw_runner *r, int subclass)
+void tw_runner_lock_counted(struct tw_runner *r, enum tw_lk who)
 	__acquires(&r->lock);
+void tw_runner_unlock_counted(struct tw_runner *r)
+	__releases(&r->lock);
 
 /*
  * Takes r's lock in its hot paths (its tick, activity ops, callbacks):
- * where its lock is counted (r->lockstat), the acquisition counts, and
- * the wait if it had to.
+ * where its lock is counted (r->lockstat), the acquisition counts on
+ * this CPU's side as who's, and the wait if it had to. Bottom halves off.
  */
-static inline void tw_runner_lock(struct tw_runner *r)
+static inline void tw_runner_lock(struct tw_runner *r, enum tw_lk who)
 	__acquires(&r->lock)
 {
 	if (READ_ONCE(r->lockstat))
-		tw_runner_lock_counted(r, 0);
+		tw_runner_lock_counted(r, who);
 	else
 		spin_lock(&r->lock);
+}
+
+/* Drops what tw_runner_lock() took (its wait counted once dropped). */
+static inline void tw_runner_unlock(struct tw_runner *r)
+	__releases(&r->lock)
+{
+	if (READ_ONCE(r->lockstat))
+		tw_runner_unlock_counted(r);
+	else
+		spin_unlock(&r->lock);
 }
 
 /* What an activity op did to a timer it found in another instance. */
@@ -448,15 +542,34 @@ enum tw_touch {
 	TW_TOUCH_MOVED,		/* re-armed, moved to the op's own instance */
 };
 
-void tw_runner_touch(struct tw_runner *r, struct tw_wtimer *w, bool cancel);
+/**
+ * struct tw_op_plan - what an activity op will do, drawn before any lock
+ * @gen: the timer's arming count the draw was made for (a re-arm by
+ *	another CPU meanwhile makes the op draw again, under the lock)
+ * @expires: the jiffy a re-arm takes
+ * @nominal_ns: that jiffy's instant, estimated now
+ */
+struct tw_op_plan {
+	u32 gen;
+	unsigned long expires;
+	u64 nominal_ns;
+};
+
 enum tw_touch tw_runner_remote(struct tw_runner *in, struct tw_wtimer *w,
-			       bool cancel);
+			       bool cancel, struct tw_op_plan *pl);
+enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
+				  struct tw_wtimer *w, bool cancel,
+				  struct tw_op_plan *pl);
+void tw_lockstat_fold(struct tw_run_stats *rs, const struct tw_lockstat *ls);
+u64 tw_per_op_milli(u64 v, u64 ops);
 
 void tw_stats_add(struct twheel_stats *t, const struct twheel_stats *st);
 void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs);
 
 void tw_runner_arm(struct tw_runner *r, struct tw_wtimer *w,
 		   unsigned long expires);
+void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
+		      unsigned long expires, u64 nominal_ns);
 unsigned long tw_runner_slack(unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
@@ -466,5 +579,6 @@ void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,
 		      struct tw_run_stats *rs, bool *active);
 int tw_runner_inst_init(struct tw_runner *r, const struct tw_config *cfg);
 void tw_runner_inst_release(struct tw_runner *r);
+void tw_runner_ls_reset(struct tw_runner *r);
 
 #endif /* TWHEEL_RUNNER_H */

@@ -14,6 +14,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -207,6 +208,12 @@ void tw_runners_set_active(bool on)
 			in->active = on && tw_runner_loaded(r);
 			spin_unlock_bh(&in->lock);
 		}
+		if (!r->inst)
+			continue;
+		/* where start re-arms what ran (TW_CAP_LOCKFREE's timers) */
+		spin_lock_bh(&r->lock);
+		r->active = on && tw_runner_loaded(r);
+		spin_unlock_bh(&r->lock);
 	}
 }
 
@@ -315,13 +322,21 @@ static void tw_wtimer_del(struct tw_runner *r, struct tw_wtimer *w,
  * Deletes each timer: through the runner's cancel_sync op, which waits for
  * a callback in flight (counted as deleted if it was pending), or through
  * its del op under the lock in batches. The activity must be off, so that
- * nothing re-arms meanwhile. Process context, may sleep.
+ * nothing re-arms meanwhile; an op of a tick already under way when it
+ * went off is waited for first. Process context, may sleep.
  */
 void tw_runners_disarm(void)
 {
 	struct tw_runner *r;
 	u32 k;
 
+	/*
+	 * A TW_CAP_LOCKFREE runner's activity ops take no lock: one that a
+	 * CPU's tick began while the activity was on may still arm its timer.
+	 * The ticks are softirqs, RCU readers: after a grace period none
+	 * that saw the activity on is left.
+	 */
+	synchronize_rcu();
 	tw_for_each_runner(r) {
 		if (!r->ops->cancel_sync) {
 			tw_runner_batched(r, tw_wtimer_del, 0);
@@ -339,31 +354,41 @@ void tw_runners_disarm(void)
 	}
 }
 
+/* Zeroes one runner's or instance's counters; pending counts as added. */
+static void tw_runner_reset_one(struct tw_runner *in)
+{
+	unsigned long pending;
+
+	spin_lock_bh(&in->lock);
+	pending = twheel_stats_pending(in->st);
+	memset(in->st, 0, offsetof(struct twheel_stats, lazy_held));
+	in->st->added = pending;
+	in->st->lazy_held_max = in->st->lazy_held;
+	memset(&in->rs, 0, sizeof(in->rs));
+	spin_unlock_bh(&in->lock);
+}
+
 /**
  * tw_runners_reset_counters() - zero every runner's counters
  *
  * Zeroes each runner's (and each per-CPU instance's) cumulative counters
- * and what the driver measured; what is pending now counts as added, and
- * the most lazily held starts at what is held now. Takes each one's lock;
- * process context.
+ * and what the driver and each CPU measured (tw_runner_ls_reset()); what
+ * is pending now counts as added, and the most lazily held starts at what
+ * is held now. Takes each one's lock; process context.
  */
 void tw_runners_reset_counters(void)
 {
 	struct tw_runner *r, *in;
-	unsigned long pending;
 
 	/* Every cumulative counter comes before lazy_held. */
 	BUILD_BUG_ON(offsetof(struct twheel_stats, added) != 0);
 	tw_for_each_runner(r) {
-		tw_for_each_inst(r, in) {
-			spin_lock_bh(&in->lock);
-			pending = twheel_stats_pending(in->st);
-			memset(in->st, 0, offsetof(struct twheel_stats, lazy_held));
-			in->st->added = pending;
-			in->st->lazy_held_max = in->st->lazy_held;
-			memset(&in->rs, 0, sizeof(in->rs));
-			spin_unlock_bh(&in->lock);
-		}
+		tw_for_each_inst(r, in)
+			tw_runner_reset_one(in);
+		/* its own counters count too (tw_runner_totals()) */
+		if (r->inst && (r->caps & TW_CAP_LOCKFREE))
+			tw_runner_reset_one(r);
+		tw_runner_ls_reset(r);
 	}
 }
 
@@ -457,7 +482,9 @@ int tw_runners_load(const struct twheel_params *p, unsigned long mask)
 		for (k = 0; k < p->count; k++) {
 			struct tw_wtimer *w = tw_runner_timer(r, k);
 
-			w->r = n ? tw_runner_on(r, cpu_at[twheel_wl_cpu_index(p, k, n)]) : r;
+			/* the kernel's timers live in the kernel: any CPU's */
+			w->r = n && !(r->caps & TW_CAP_LOCKFREE) ?
+			       tw_runner_on(r, cpu_at[twheel_wl_cpu_index(p, k, n)]) : r;
 			w->id = k;
 			r->ops->setup(w->r, w);
 		}

@@ -5,6 +5,7 @@
  * the largest, histograms merge. The KUnit module tests them directly.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/export.h>
 #include "runner/twheel_runner.h"
 
@@ -68,9 +69,74 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	twheel_hist_merge(&t->late_ns, &rs->late_ns);
 	t->lock_acquired += rs->lock_acquired;
 	t->lock_contended += rs->lock_contended;
+	t->lock_wait_total_ns += rs->lock_wait_total_ns;
+	t->lock_nested += rs->lock_nested;
+	t->lock_op_acquired += rs->lock_op_acquired;
+	t->lock_op_contended += rs->lock_op_contended;
+	t->lock_op_wait_ns += rs->lock_op_wait_ns;
+	t->lock_remote_acquired += rs->lock_remote_acquired;
+	t->lock_remote_contended += rs->lock_remote_contended;
+	t->lock_remote_wait_ns += rs->lock_remote_wait_ns;
+	t->lock_remote_ops += rs->lock_remote_ops;
 	twheel_hist_merge(&t->lock_wait_ns, &rs->lock_wait_ns);
 	t->remote_ops += rs->remote_ops;
+	t->on_ops += rs->on_ops;
 	t->migrations += rs->migrations;
 	t->pulled += rs->pulled;
 }
 EXPORT_SYMBOL_GPL(tw_run_stats_add);
+
+/**
+ * tw_per_op_milli() - a count per op, in thousandths, rounded
+ * @v: the count (acquisitions, contended ones, wait ns)
+ * @ops: the ops it is per; not 0
+ *
+ * Return: @v * 1000 / @ops to the nearest; for a @v too large to scale,
+ * @v / @ops in whole units times 1000.
+ */
+u64 tw_per_op_milli(u64 v, u64 ops)
+{
+	if (v > div64_u64(U64_MAX - ops / 2, 1000))
+		return div64_u64(v, ops) * 1000;
+	return div64_u64(v * 1000 + ops / 2, ops);
+}
+EXPORT_SYMBOL_GPL(tw_per_op_milli);
+
+/**
+ * tw_lockstat_fold() - add what one CPU did on a runner to its measures
+ * @rs: the measures (an instance's, or a total)
+ * @ls: that CPU's struct tw_lockstat of the runner
+ *
+ * Adds its activity ops, their time, remote ops and migrations, and its
+ * lock acquisitions: all of them, the activity ops' (local and remote),
+ * the remote ops' alone, contended ones and waits of each, the nested
+ * ones, and the wait histogram. @ls is read without a lock: a snapshot
+ * taken while its CPU counts may be a few counts apart.
+ */
+void tw_lockstat_fold(struct tw_run_stats *rs, const struct tw_lockstat *ls)
+{
+	int who;
+
+	rs->act_ops += ls->act_ops;
+	rs->act_ns += ls->act_ns;
+	rs->remote_ops += ls->remote_ops;
+	rs->on_ops += ls->on_ops;
+	rs->migrations += ls->migrations;
+	for (who = 0; who < TW_NR_LK; who++) {
+		rs->lock_acquired += ls->acquired[who];
+		rs->lock_contended += ls->contended[who];
+		rs->lock_wait_total_ns += ls->wait_ns[who];
+		if (who == TW_LK_TICK)
+			continue;
+		rs->lock_op_acquired += ls->acquired[who];
+		rs->lock_op_contended += ls->contended[who];
+		rs->lock_op_wait_ns += ls->wait_ns[who];
+	}
+	rs->lock_remote_acquired += ls->acquired[TW_LK_REMOTE];
+	rs->lock_remote_contended += ls->contended[TW_LK_REMOTE];
+	rs->lock_remote_wait_ns += ls->wait_ns[TW_LK_REMOTE];
+	rs->lock_remote_ops += ls->remote_ops + ls->on_ops;
+	rs->lock_nested += ls->nested;
+	twheel_hist_merge(&rs->lock_wait_ns, &ls->wait);
+}
+EXPORT_SYMBOL_GPL(tw_lockstat_fold);

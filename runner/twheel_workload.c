@@ -361,6 +361,65 @@ bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
 }
 EXPORT_SYMBOL_GPL(twheel_wl_remote_stays);
 
+/* Salt of the on= choices: neither twheel_wl_op()'s nor the remote ones. */
+#define TW_ON_SALT	0x6f6e2d637075ULL
+
+/**
+ * twheel_wl_on() - whether a CPU's activity op arms its timer on another CPU
+ * @p: the workload (on=)
+ * @tick: the op's tick
+ * @j: the op's number within the tick
+ * @idx: the index, among the workload's CPUs, of the CPU that runs the op
+ * @n: the CPUs the workload is spread over
+ * @op: the op (twheel_wl_op(), after twheel_wl_remote()): a cancel is never
+ *	aimed anywhere (it deletes, or re-arms an idle timer where it is)
+ * @target: set to the index of the CPU aimed at, another than @idx, each
+ *	of the other @n - 1 uniformly
+ *
+ * With probability @p->on %, a re-arming op is an add_timer_on()-style
+ * arm on another CPU. A pure function of (@p->seed, @tick, @j, @idx, @n,
+ * @op->cancel).
+ *
+ * Return: true if the op is aimed at CPU index *@target.
+ */
+bool twheel_wl_on(const struct twheel_params *p, u64 tick, u32 j, u32 idx,
+		  u32 n, const struct twheel_op *op, u32 *target)
+{
+	u64 r;
+
+	if (!p->on || n < 2 || op->cancel)
+		return false;
+	r = tw_rand3(p->seed ^ TW_ON_SALT, tick, j);
+	if ((u32)r % 100 >= p->on)
+		return false;
+	*target = (idx + 1 + (u32)tw_mix(r) % (n - 1)) % n;
+	return true;
+}
+EXPORT_SYMBOL_GPL(twheel_wl_on);
+
+/**
+ * twheel_wl_on_stays() - whether an on= arm leaves its timer where it is
+ * @at_target: the timer lives in the instance of the CPU aimed at already
+ * @running: the instance it lives in runs its callback right now
+ *
+ * Linux 6.12's add_timer_on() (kernel/time/timer.c) moves the timer to the
+ * base of the CPU it is given, marked TIMER_MIGRATING in between, and sets
+ * TIMER_PINNED: it stays there, whoever calls, until someone re-arms it
+ * with mod_timer() from another CPU. twheel arms it there too (a pending
+ * timer deleted first, as add_timer_on()'s callers must), except while its
+ * callback runs where it lives: add_timer_on() does not look at
+ * running_timer, but twheel moves no running timer (its callback's re-arm
+ * is done where it runs, as __mod_timer()'s rule keeps it).
+ *
+ * Return: true if the arm is done where the timer lives, false if it moves
+ * the timer to the CPU aimed at.
+ */
+bool twheel_wl_on_stays(bool at_target, bool running)
+{
+	return at_target || running;
+}
+EXPORT_SYMBOL_GPL(twheel_wl_on_stays);
+
 /*
  * The demand model's fixed point: probabilities in Q60 (TW_ONE is 1),
  * durations in ticks in Q30, rates per tick in Q32. Every product and

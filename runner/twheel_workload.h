@@ -49,6 +49,7 @@ enum twheel_key {
 	TWHEEL_KEY_CPUS,
 	TWHEEL_KEY_REMOTE,
 	TWHEEL_KEY_PINNED,
+	TWHEEL_KEY_ON,
 	TWHEEL_KEY_NR,
 };
 
@@ -85,6 +86,10 @@ enum twheel_key {
  *	runs them for a CPU asleep. A re-arm from another CPU moves a pinned
  *	timer there as any other (mod_timer() enqueues on the calling CPU's
  *	base; TIMER_PINNED picks only which of its bases)
+ * @on: per cent of each CPU's re-arming ops aimed at another CPU, as
+ *	add_timer_on() does (twheel_wl_on()): the timer is armed in that
+ *	CPU's instance and stays there (twheel_wl_on_stays()); 0: none.
+ *	Needs a workload spread over two CPUs or more
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -106,6 +111,7 @@ struct twheel_params {
 	u32 ncpus;
 	u32 remote;
 	u32 pinned;
+	u32 on;
 };
 
 enum twheel_verb {
@@ -188,6 +194,9 @@ bool twheel_wl_remote(const struct twheel_params *p, u64 tick, u32 j,
 		      u32 idx, u32 n, struct twheel_op *op);
 bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
 			    bool same_place);
+bool twheel_wl_on(const struct twheel_params *p, u64 tick, u32 j, u32 idx,
+		  u32 n, const struct twheel_op *op, u32 *target);
+bool twheel_wl_on_stays(bool at_target, bool running);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 

@@ -754,7 +754,8 @@ def replay_section(replay):
 
 def smp_section(smp):
     """Per-CPU against shared instances: the figures, and timer_list's own
-    spread (the same code at percpu=0 and 1) as their noise floor."""
+    spread at percpu=0 and 1 (its noise floor in rows from before its
+    percpu=1 ops went lock-free, what the shared lock costs it since)."""
     o = ["", "## Per-CPU instances or one shared instance", "",
          "What an instance per CPU (percpu=1) costs against one instance every CPU "
          "shares (percpu=0), at remote= per cent of each CPU's ops on another CPU's "
@@ -770,7 +771,16 @@ def smp_section(smp):
         if v.get("0") and v.get("1"):
             spread.append("%s vCPU remote=%s: %s against %s ns/op (%s)" % (
                 cpus, remote, fmt(v["0"]), fmt(v["1"]), pct(v["1"], v["0"])))
-    if spread:
+    # smp.sh's rows have a nested column since timer_list's percpu=1 ops take
+    # no runner lock (runner_lock: none): its two figures differ in design
+    lockfree = any("nested" in r for r in smp)
+    if spread and lockfree:
+        o.append("timer_list at percpu=0 runs its ops and callbacks under twheel's one "
+                 "runner lock; at percpu=1 under none (mod_timer and timer_delete from "
+                 "each CPU, the kernel's base locks alone: its stats' runner_lock), so "
+                 "its two figures are what that shared lock costs the kernel's timers, "
+                 "not an A/A control: " + "; ".join(spread) + ".")
+    elif spread:
         o.append("timer_list runs the same code on the same CPUs at percpu=0 and percpu=1 "
                  "(it is per CPU in the kernel whatever percpu= says), so its two figures "
                  "are this file's A/A control: " + "; ".join(spread) + ". A difference "

@@ -4,10 +4,14 @@
 # each from its own CPU's tick: every engine has a [<engine>/cpu<N>] block
 # per CPU with runs on each, the invariant per CPU and in total (held =
 # pending, the totals the sums of the blocks), the exact engines exact,
-# nothing early, the instances' locks counted. On 2 CPUs or more, remote=30:
+# nothing early, the instances' locks counted on the acquirers' side: one
+# acquisition an activity op, none nested. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
 # each CPU, the totals their sums), every guarantee kept; pinned=1: they
-# move too; remote= out of range or without 2 CPUs refused. tick=nohz: each
+# move too; on=30: re-arms aimed at another CPU move there (on_ops,
+# migrations); remote= and on= out of range or without 2 CPUs refused; the
+# timer_list's ops take no runner lock (runner_lock: none), its timers
+# TIMER_PINNED with pinned=1. tick=nohz: each
 # CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
 # asleep (pulled), pull=0 each its own; every guarantee kept; rmmod with
 # the activity on (remote=50, and pulling). Then percpu=0 as
@@ -30,6 +34,27 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 g() { sget "$1" "$2"; }
 # held BLOCK: the third word of its held line, "(=" when held = pending
 held() { sget "$1" held 3; }
+
+# locks TAG BLOCK EXACT: the lock counts of one block, kept by its CPU (or,
+# in a total, by every CPU): no acquisition nested in another; every
+# activity op took a lock once around its engine op, exactly once if
+# EXACT is 1 (no remote op); a remote op locked the other instance once,
+# and its own once more to move the timer in
+locks() {
+	lk_n=$(g "$2" lock_nested) lk_o=$(g "$2" lock_op_acquired) lk_a=$(g "$2" activity_ops)
+	[ "$lk_n" = 0 ] || bad "$1 [$2]: lock_nested ${lk_n:-missing}"
+	if [ "$3" = 1 ]; then
+		[ "$lk_o" = "$lk_a" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing}, activity_ops $lk_a: not one acquisition an op"
+		[ "$lk_a" = 0 ] || [ "$(g "$2" lock_per_op_acquired)" = 1.000 ] ||
+			bad "$1 [$2]: lock_per_op_acquired $(g "$2" lock_per_op_acquired)"
+		return
+	fi
+	[ "${lk_o:-0}" -ge "${lk_a:-1}" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing} below activity_ops $lk_a"
+	lk_ra=$(g "$2" lock_remote_acquired) lk_r=$(g "$2" remote_ops) lk_m=$(g "$2" migrations)
+	lk_on=$(g "$2" on_ops)
+	[ "${lk_ra:-0}" -ge $((${lk_r:-1} + ${lk_on:-0} + ${lk_m:-0})) ] ||
+		bad "$1 [$2]: lock_remote_acquired ${lk_ra:-missing} below remote_ops $lk_r + on_ops $lk_on + migrations $lk_m"
+}
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
 judge() {
@@ -82,20 +107,28 @@ if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
 			a=$(g "$e/cpu$c" lock_acquired)
 			[ "${a:-0}" -gt 0 ] || bad "percpu=1 [$e/cpu$c]: lock_acquired ${a:-missing}"
 			[ -n "$(g "$e/cpu$c" lock_wait_ns_p99)" ] || bad "percpu=1 [$e/cpu$c]: no lock_wait_ns_p99"
-			acq=$((acq + a))
+			locks percpu=1 "$e/cpu$c" 1
+			acq=$((acq + $(g "$e/cpu$c" lock_op_acquired)))
 			c=$((c + 1))
 		done
 		[ "$(g "$e" runs)" = "$sum" ] || bad "percpu=1 [$e]: runs $(g "$e" runs), the CPUs' $sum"
+		# the ops' (the ticks go on taking the locks after stop)
+		[ "$(g "$e" lock_op_acquired)" = "$acq" ] || bad "percpu=1 [$e]: lock_op_acquired $(g "$e" lock_op_acquired), the CPUs' $acq"
+		locks percpu=1 "$e" 1
 	done
 	for k in timer_list hrtimer; do
 		judge percpu=1 $k $k
 	done
+	# timer_list: mod_timer and timer_delete from each CPU, no runner lock
+	[ "$(g timer_list runner_lock)" = none ] || bad "percpu=1 [timer_list]: runner_lock $(g timer_list runner_lock), not none"
+	[ "$(g timer_list timer_flags)" = 0 ] || bad "percpu=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
+	grep -q '^\[timer_list/cpu' /tmp/pc.stats && bad "percpu=1: a [timer_list/cpuN] block"
 	c=0 l=""
 	while [ $c -lt "$cpus" ]; do
 		l="$l cpu$c: $(g classic/cpu$c runs) runs, lock contended $(g classic/cpu$c lock_contended) of $(g classic/cpu$c lock_acquired), wait p99 $(g classic/cpu$c lock_wait_ns_p99) ns;"
 		c=$((c + 1))
 	done
-	ok "percpu=1 on $cpus CPUs: every engine ran on each, exact engines exact, none early; classic$l"
+	ok "percpu=1 on $cpus CPUs: every engine ran on each, exact engines exact, none early, one lock acquisition an op, none nested; classic$l"
 fi
 # the bench and a second run on the same load: each timer in its instance
 ctl bench || bad "percpu=1: bench"
@@ -106,6 +139,9 @@ for v in 101 -1 x ""; do
 	ctl load mixed cpus=all remote=$v 2>/dev/null && bad "remote=$v taken"
 done
 ctl load mixed cpus=all pinned=2 2>/dev/null && bad "pinned=2 taken"
+for v in 101 -1 x ""; do
+	ctl load mixed cpus=all on=$v 2>/dev/null && bad "on=$v taken"
+done
 # remote TAG: the remote= run's checks, per CPU and in total: timers
 # re-armed from another CPU move there, pinned or not (Linux 6.12's
 # mod_timer() enqueues on the calling CPU's base; TIMER_PINNED picks only
@@ -119,11 +155,13 @@ remote() {
 			r=$(g "$e/cpu$c" remote_ops) m=$(g "$e/cpu$c" migrations)
 			[ "${r:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: remote_ops ${r:-missing}"
 			[ "${m:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: migrations ${m:-missing}"
+			locks "$1" "$e/cpu$c" 0
 			sr=$((sr + ${r:-0})) sm=$((sm + ${m:-0}))
 			c=$((c + 1))
 		done
 		[ "$(g "$e" remote_ops)" = "$sr" ] || bad "$1 [$e]: remote_ops $(g "$e" remote_ops), the CPUs' $sr"
 		[ "$(g "$e" migrations)" = "$sm" ] || bad "$1 [$e]: migrations $(g "$e" migrations), the CPUs' $sm"
+		locks "$1" "$e" 0
 	done
 	for k in timer_list hrtimer; do
 		judge "$1" $k $k
@@ -131,15 +169,36 @@ remote() {
 }
 if [ "$cpus" -lt 2 ]; then
 	ctl load mixed cpus=all remote=30 2>/dev/null && bad "remote=30 taken on one CPU"
-	ok "remote=: on one CPU refused"
+	ctl load mixed cpus=all on=30 2>/dev/null && bad "on=30 taken on one CPU"
+	ok "remote=, on=: on one CPU refused"
 else
 	if run "percpu=1 remote=30" mixed count=$count ops=$ops $force cpus=all remote=30; then
 		remote "percpu=1 remote=30"
-		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
+		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; per op: $(g classic lock_per_op_acquired) acquisitions, $(g classic lock_per_op_contended) contended, $(g classic lock_per_op_wait_ns) ns waited; per remote op: $(g classic lock_per_remote_op_acquired), $(g classic lock_per_remote_op_contended), $(g classic lock_per_remote_op_wait_ns) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
 	fi
 	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
 		remote "percpu=1 remote=30 pinned=1"
+		[ "$(g timer_list timer_flags)" = TIMER_PINNED ] || bad "pinned=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
 		ok "percpu=1 remote=30 pinned=1: pinned timers re-armed from another CPU moved to it as the kernel's do; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations"
+	fi
+	# on=30: re-arms aimed at another CPU (add_timer_on()) move there
+	if run "percpu=1 on=30" mixed count=$count ops=$ops $force cpus=all on=30; then
+		for e in $engines; do
+			judge "percpu=1 on=30" "$e" "$e"
+			c=0
+			while [ $c -lt "$cpus" ]; do
+				judge "percpu=1 on=30" "$e/cpu$c" "$e"
+				o=$(g "$e/cpu$c" on_ops) m=$(g "$e/cpu$c" migrations)
+				[ "${o:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: on_ops ${o:-missing}"
+				[ "${m:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: migrations ${m:-missing}"
+				locks "percpu=1 on=30" "$e/cpu$c" 0
+				c=$((c + 1))
+			done
+		done
+		for k in timer_list hrtimer; do
+			judge "percpu=1 on=30" $k $k
+		done
+		ok "percpu=1 on=30 on $cpus CPUs: arms aimed at another CPU moved there, every guarantee kept; classic: $(g classic on_ops) on= arms, $(g classic migrations) migrations, per aimed op $(g classic lock_per_remote_op_acquired) acquisitions, none nested"
 	fi
 fi
 rmmod twheel || bad "rmmod percpu=1"
@@ -221,6 +280,7 @@ insmod /lib/twheel/twheel.ko engines=$all || { bad "insmod percpu=0"; echo "perc
 if run percpu=0 mixed count=$count ops=$ops $force; then
 	grep -q '/cpu[0-9]*\]$' /tmp/pc.stats && bad "percpu=0: a per-CPU block"
 	grep -q '^cpus:\|^lock_' /tmp/pc.stats && bad "percpu=0: a cpus or lock line"
+	[ "$(g timer_list runner_lock)" = shared ] || bad "percpu=0 [timer_list]: runner_lock $(g timer_list runner_lock), not shared"
 	for e in $runners; do
 		judge percpu=0 "$e" "$e"
 	done
@@ -230,6 +290,9 @@ if run "percpu=0 cpus=all" mixed count=$count ops=$ops $force cpus=all; then
 	grep -q '/cpu[0-9]*\]$' /tmp/pc.stats && bad "percpu=0 cpus=all: a per-CPU block"
 	for e in $runners; do
 		judge "percpu=0 cpus=all" "$e" "$e"
+	done
+	for e in $engines; do
+		locks "percpu=0 cpus=all" "$e" 1
 	done
 	ok "percpu=0 cpus=all: one instance, ops from $cpus CPUs: $(g classic runs) classic runs, every guarantee kept"
 fi
