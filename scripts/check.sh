@@ -367,7 +367,7 @@ guest_script shadow "real traffic: the shadow's account exact, modern in the ker
 # per CPU and in total; percpu=0 as it was. The test kernel (ACPI) finds
 # the 2 CPUs of -smp 2, as the debug kernel's run below does.
 guest_script percpu "per-CPU engines on 2 CPUs: percpu=1 and cpus=, a block per CPU, guarantees kept; percpu=0 unchanged (test kernel)" \
-	--kernel test --smp 2 --no-load --timeout 300 -- sh /guest/percpu.sh
+	--kernel test --smp 2 --no-load --timeout 600 -- sh /guest/percpu.sh
 
 # tick=nohz against periodic: no wakeups with nothing loaded, fewer on a
 # workload without activity ops, every guarantee kept.
@@ -415,7 +415,7 @@ if [ $debug_rc -eq 0 ] &&
 	guest_res "shadow under traffic, rmmod while shadowing, kmemleak (debug kernel, 2 CPUs)" $src
 
 	guest_script percpu "per-CPU engines on 2 CPUs: runs on each, guarantees kept, rmmod under load, kmemleak (debug kernel)" \
-		--kernel debug --smp 2 --no-load --timeout 900 -- \
+		--kernel debug --smp 2 --no-load --timeout 1500 -- \
 		'sh /guest/kmemleak.sh baseline && sh /guest/percpu.sh 2 10 && sh /guest/kmemleak.sh check'
 
 	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel debug --clock icount --timeout 1200 -- \
