@@ -63,10 +63,14 @@ guest_res() {
 	fi
 }
 debug_pid= host_pid=
-trap 'for p in $debug_pid $host_pid; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
-# the background jobs get their own process groups, so the trap ends
-# their children (a kernel build, a fuzzer) too
-set -m
+# killtree PID: PID and every process below it (a background job's kernel
+# build, fuzzer or guest does not outlive make check)
+killtree() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done
+	kill "$1" 2>/dev/null
+}
+trap 'for p in $debug_pid $host_pid; do killtree "$p"; done; rm -rf "$work"' EXIT
 
 # Set-up, before either lane: the packages of every stage (the
 # pipeline's, DKMS, gnuplot for compare's plot, the user-space tools and
