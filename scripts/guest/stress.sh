@@ -28,8 +28,8 @@ section() {
 	sect=$1 fails=0 t0=$now
 	[ -n "$1" ] && echo "== $1"
 }
-# snap: the lines a refused write must leave alone
-snap() { grep -E '^(workload|state|params):' $d/stats; }
+# state_lines: the lines a refused write must leave alone
+state_lines() { grep -E '^(workload|state|params):' $d/stats; }
 # refuse ERRNO-TEXT WHAT [FILE]: control (or FILE) refuses the contents of
 # the file WHAT with that error
 refuse() {
@@ -75,7 +75,7 @@ insmod $ko engines=$all || { echo "FAILED: insmod"; exit 1; }
 # below must not depend on that measurement.
 base="load mixed count=1234 seed=77 min=50 max=3000 cancel=40 ops=5 duration=0 force=1"
 ctl $base || bad "load: $base"
-want=$(snap)
+want=$(state_lines)
 n=0
 # Malformed commands, one per line: each must fail with EINVAL.
 cat > /tmp/einval <<'EOF'
@@ -147,7 +147,7 @@ refuse "$E2BIG" /tmp/c
 printf 'load mixed count=%0300d\n' 5 > /tmp/c
 refuse "$E2BIG" /tmp/c
 n=$((n + 4))
-[ "$(snap)" = "$want" ] || bad "malformed commands changed the state: $(snap)"
+[ "$(state_lines)" = "$want" ] || bad "malformed commands changed the state: $(state_lines)"
 # levels takes "HZ [DEPTH]": every table it accepts is printed in full
 # (UBSAN and KASAN watch the arithmetic), bad input is refused.
 for hz in 1 24 100 101 250 1000 100000; do
@@ -177,9 +177,9 @@ head -c $pool /dev/urandom | tr ot OT > /tmp/pool
 i=0 t1=$(cut -d. -f1 /proc/uptime)
 while [ $i -lt "$writes" ]; do
 	if [ $i -eq $((writes / 2)) ]; then
-		[ "$(snap)" = "$want" ] || bad "random writes changed the state: $(snap)"
+		[ "$(state_lines)" = "$want" ] || bad "random writes changed the state: $(state_lines)"
 		ctl start || bad "start amid random writes"
-		want=$(snap)
+		want=$(state_lines)
 	fi
 	len=$((RANDOM % 300 + 1))
 	at=$(((RANDOM << 15 | RANDOM) % (pool / len)))
@@ -196,13 +196,13 @@ while [ $i -lt "$writes" ]; do
 	fi
 	i=$((i + 1))
 	if [ $((i % 500)) -eq 0 ]; then
-		[ "$(snap)" = "$want" ] || bad "random write $i changed the state: $(snap)"
+		[ "$(state_lines)" = "$want" ] || bad "random write $i changed the state: $(state_lines)"
 	fi
 	# Report the first failures only.
 	[ $fails -gt $((ok + 10)) ] && break
 done
 t2=$(cut -d. -f1 /proc/uptime)
-[ "$(snap)" = "$want" ] || bad "random writes changed the state: $(snap)"
+[ "$(state_lines)" = "$want" ] || bad "random writes changed the state: $(state_lines)"
 ctl stop || bad "stop after random writes"
 stopped_ok hostile
 [ "$(get classic runs)" -gt 0 ] || bad "no timer ran during the random writes"
@@ -214,7 +214,7 @@ huge=""
 for r in $runners; do fits "$r" 1048576 && huge="$huge,$r"; done
 huge=${huge#,}
 nhuge=$(echo "$huge" | tr , ' ' | wc -w)
-want=$(snap)
+want=$(state_lines)
 mkdir -p /fill && mount -t tmpfs -o size=100% tmpfs /fill
 avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
 dd if=/dev/zero of=/fill/x bs=1M count=$((avail - 128)) 2>/dev/null
@@ -230,14 +230,14 @@ load_huge() {
 	return 1
 }
 load_huge && bad "load of 1048576 timers x $nhuge runners accepted with 128 of $avail MiB left"
-[ "$(snap)" = "$want" ] || bad "a load refused for memory changed the state: $(snap)"
+[ "$(state_lines)" = "$want" ] || bad "a load refused for memory changed the state: $(state_lines)"
 rm /fill/x
 umount /fill
 # Without the pressure it fits, or is refused the same way.
 if load_huge; then
 	echo "load of 1048576 timers x $nhuge runners fitted"
 else
-	[ "$(snap)" = "$want" ] || bad "a refused (ENOMEM) load changed the state: $(snap)"
+	[ "$(state_lines)" = "$want" ] || bad "a refused (ENOMEM) load changed the state: $(state_lines)"
 fi
 # Still working.
 load_fit expiring count=500 duration=0 && ctl start || bad "load/start after the hostile writes"
