@@ -71,6 +71,16 @@ void rp_order_note(struct rp_trace *tr, const struct tp_event *ev)
 }
 
 /* The jiffies the trace's clock had at timestamp ts. */
+/* A jiffies difference as int64_t; one past its range (damage too) is clamped, not converted. */
+static int64_t rp_off(double d)
+{
+	if (d >= 9.2e18)
+		return INT64_MAX;
+	if (d <= -9.2e18)
+		return INT64_MIN;
+	return (int64_t)d;
+}
+
 static double rp_fit_j(const struct rp_fit *f, uint64_t ts)
 {
 	return f->j0 + ((double)ts - (double)f->ts0) * 1e-9 * f->hz;
@@ -102,7 +112,7 @@ static const char *rp_dmg_start(struct rp_trace *tr, const struct tp_event *ev,
 	else
 		exp_bad = ex < fit - (double)tr->fit.j_slack;
 	if (exp_bad)
-		return rp_dmg(tr, "expires", (int64_t)(ex - fit - (double)ev->timeout),
+		return rp_dmg(tr, "expires", rp_off(ex - fit - (double)ev->timeout),
 			      "damaged: expires= is off the trace's clock");
 	return rp_dmg(tr, ev->has_be ? "timeout" : "timeout (or expires)", off,
 		      "damaged: timeout= is off the trace's clock");
@@ -146,7 +156,7 @@ const char *rp_damaged(struct rp_trace *tr, const struct tp_event *ev)
 		j = (double)ev->now;
 	else
 		return NULL;
-	off = (int64_t)(j - fit);
+	off = rp_off(j - fit);
 	if (off <= (int64_t)f->j_slack && off >= -(int64_t)f->j_slack)
 		return NULL;
 	if (ev->type == TP_TIMER_START)
