@@ -3,9 +3,14 @@
 # runs scripts/guest/smp.sh: classic, modern and timer_list, percpu=0
 # against percpu=1, at remote=0, 10, 50 and 90, a timeouts workload over
 # both CPUs; then a boot at 1 vCPU runs the same at remote=0 (remote=
-# needs 2 CPUs), the baseline of the 1 to 2 CPU scaling. Writes
-# DIR/smp.csv, the rows of both boots told apart by its cpus column (the
-# columns: scripts/guest/smp.sh), and prints it as a table. The 2-vCPU
+# needs 2 CPUs), the baseline of the 1 to 2 CPU scaling. Each boot runs
+# its configurations in rounds (5; 2 with --quick), with percpu=1
+# remote=0 twice a round as the A/A control (scripts/guest/smp.sh).
+# Writes DIR/smp-rounds.csv (every round's row, the columns of
+# scripts/guest/smp.sh) and DIR/smp.csv (per configuration the median
+# of the rounds that count and its min..max: scripts/results.py smp),
+# the rows of both boots told apart by their cpus column, and prints
+# smp.csv as a table. The 2-vCPU
 # boot also runs scripts/guest/pull.sh: per-CPU ticks under tick=nohz,
 # pull=0 against pull=1, into DIR/pull.md.
 # scripts/compare.sh runs it after its own boot; run alone it rewrites
@@ -15,8 +20,8 @@
 #                          [--clock wall|icount]
 #
 # --out DIR: where smp.csv goes (default: results/ in the checkout).
-# --quick: 2 s runs of 2000 timers (make check's pipeline test), pull.sh
-#          3 s a run.
+# --quick: 2 rounds of 2 s runs of 2000 timers (make check's pipeline
+#          test), pull.sh 3 s a run.
 # --clock: the guests' clock (scripts/qemu.sh --clock; default
 #          TWHEEL_CLOCK, else wall). Under icount both vCPUs run in turn
 #          on one host thread: no two ops run at once.
@@ -24,11 +29,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=full out=$TWHEEL_ROOT/results kernel=test pull_secs=10 qf=
+mode=full out=$TWHEEL_ROOT/results kernel=test pull_secs=10 qf= rounds=5
 usage() { printf '[twheel] error: %s (see scripts/compare-smp.sh --help)\n' "$*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--quick) mode=quick pull_secs=3 qf=" --quick"; shift ;;
+	--quick) mode=quick pull_secs=3 qf=" --quick" rounds=2; shift ;;
 	--out) [ $# -ge 2 ] && [ -n "$2" ] || usage "--out needs a directory"; out=$2; shift 2 ;;
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs test or stock"; kernel=$2; shift 2 ;;
 	--clock) [ $# -ge 2 ] || usage "--clock needs wall or icount"; TWHEEL_CLOCK=$2; shift 2 ;;
@@ -71,14 +76,24 @@ boot() {
 	log "SMP run at $n vCPU(s) took $(($(date +%s) - start)) s"
 	awk '/^@@SMP/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-$n.out" >"$work/smp-$n.csv"
 }
-# 3 runners x percpu 0, 1 x remote 0, 10, 50, 90 at 2 vCPUs; at 1, remote=0
+# a round: 3 runners x percpu 0, 1 x remote 0, 10, 50, 90 at 2 vCPUs, at
+# 1 remote=0; and the A/A pass, percpu=1 remote=0, 3 rows more
 boot 2
-[ "$(wc -l <"$work/smp-2.csv")" -eq 25 ] || die "the 2-vCPU boot: $(($(wc -l <"$work/smp-2.csv") - 1)) rows, 24 wanted"
+want=$((rounds * 27))
+[ "$(wc -l <"$work/smp-2.csv")" -eq $((want + 1)) ] || die "the 2-vCPU boot: $(($(wc -l <"$work/smp-2.csv") - 1)) rows, $want wanted"
 boot 1
-[ "$(wc -l <"$work/smp-1.csv")" -eq 7 ] || die "the 1-vCPU boot: $(($(wc -l <"$work/smp-1.csv") - 1)) rows, 6 wanted"
-{ cat "$work/smp-2.csv"; tail -n +2 "$work/smp-1.csv"; } >"$out/smp.csv"
-column -s, -t <"$out/smp.csv"
-log "wrote $out/smp.csv"
+want=$((rounds * 9))
+[ "$(wc -l <"$work/smp-1.csv")" -eq $((want + 1)) ] || die "the 1-vCPU boot: $(($(wc -l <"$work/smp-1.csv") - 1)) rows, $want wanted"
+{ cat "$work/smp-2.csv"; tail -n +2 "$work/smp-1.csv"; } >"$out/smp-rounds.csv"
+python3 "$TWHEEL_ROOT/scripts/results.py" smp "$out/smp-rounds.csv" >"$work/smp.csv" ||
+	die "scripts/results.py smp could not read $out/smp-rounds.csv"
+mv "$work/smp.csv" "$out/smp.csv"
+# the table on the terminal: the columns that fit it (smp.csv has them all)
+awk -F, -v want="cpus pass percpu remote runner reps op_ns op_ns_lo op_ns_hi contended_pct" '
+	NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i }
+	{ l = ""; for (j = 1; j <= n; j++) l = l (j > 1 ? "," : "") $c[w[j]]; print l }' "$out/smp.csv" |
+	column -s, -t
+log "wrote $out/smp.csv and $out/smp-rounds.csv"
 awk '/^@@PULL/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-2.out" >"$work/pull.md"
 [ "$(wc -l <"$work/pull.md")" -eq 4 ] || die "the 2-vCPU boot: no pull.sh table"
 {

@@ -472,17 +472,21 @@ if [ -n "$scsv" ]; then
 		awk -F, -v c="$(sc runner)" -v rr="$r" 'NR > 1 && $c == rr { f = 1 } END { exit !f }' "$scsv" &&
 			srun="$srun $r"
 	done
-	# smp-RUNNER-PERCPU.dat: remote, op_ns, contended_pct at 2 vCPUs or
+	# smp-RUNNER-PERCPU.dat: remote, op_ns, contended_pct, op_ns_lo,
+	# op_ns_hi (the rounds' min..max, drawn as error bars) at 2 vCPUs or
 	# more; smp1-RUNNER-PERCPU.dat: the 1-vCPU row at x = -9 (percpu=0)
-	# and -6 (percpu=1)
+	# and -6 (percpu=1). Pass a only (pass b is the A/A control).
 	for r in $srun; do
 		for pc in 0 1; do
 			awk -F, -v rr="$r" -v pc="$pc" -v cr="$(sc runner)" -v cp="$(sc percpu)" \
-				-v cm="$(sc remote)" -v cc="$(sc cpus)" -v cn="$(sc op_ns)" -v ck="$(sc contended_pct)" '
+				-v cm="$(sc remote)" -v cc="$(sc cpus)" -v cn="$(sc op_ns)" -v ck="$(sc contended_pct)" \
+				-v cs="$(sc pass)" -v cl="$(sc op_ns_lo)" -v ch="$(sc op_ns_hi)" '
 				function v(x) { return x ~ /^[0-9.]+$/ ? x : "NaN" }
-				NR > 1 && $cr == rr && $cp == pc && $cc >= 2 { print $cm, v($cn), v($ck) > f2 }
-				NR > 1 && $cr == rr && $cp == pc && $cc == 1 { print (pc ? -6 : -9), v($cn), v($ck) > f1 }
-				END { print "NaN NaN NaN" > f2; print "NaN NaN NaN" > f1 }' \
+				NR == 1 || (cs && $cs != "a") || $cr != rr || $cp != pc { next }
+				{ row = v($cn) " " v($ck) " " (cl ? v($cl) : "NaN") " " (ch ? v($ch) : "NaN") }
+				$cc >= 2 { print $cm, row > f2 }
+				$cc == 1 { print (pc ? -6 : -9), row > f1 }
+				END { print "NaN NaN NaN NaN NaN" > f2; print "NaN NaN NaN NaN NaN" > f1 }' \
 				f2="$work/smp-$r-$pc.dat" f1="$work/smp1-$r-$pc.dat" "$scsv"
 		done
 	done
@@ -496,17 +500,19 @@ if [ -n "$scsv" ]; then
 	sstyle() { style "$1" | sed "s/ dt [0-9]*/ dt $(($2 + 1))/"; }
 	hollow() { style "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "pt" && $(i + 1) ~ /^(5|7|9|11|13|15)$/) $(i + 1)--; else if ($i == "ps") $(i + 1) = 1.7; print }'; }
 	smp_plot() { # smp_plot COLUMN RUNNERS: one panel's plot line
-		local p= r pc t
+		local p= r pc t u=1:$1 w=linespoints wp=points
+		# ns per op: the median with the rounds' min..max as error bars
+		[ "$1" = 2 ] && u=1:2:4:5 w=yerrorlines wp=yerrorbars
 		for r in $2; do
 			for pc in 0 1; do
 				t="$r, percpu=$pc"
 				[ "$r" = timer_list ] && t="timer_list, percpu=$pc load"
-				p+="${p:+, }'$work/smp-$r-$pc.dat' using 1:$1 with linespoints $(sstyle "$r" $pc) title '$t'"
+				p+="${p:+, }'$work/smp-$r-$pc.dat' using $u with $w $(sstyle "$r" $pc) title '$t'"
 			done
 		done
 		for r in $2; do
 			for pc in 0 1; do
-				p+=", '$work/smp1-$r-$pc.dat' using 1:$1 with points $(hollow "$r") notitle"
+				p+=", '$work/smp1-$r-$pc.dat' using $u with $wp $(hollow "$r") notitle"
 			done
 		done
 		echo "plot $p"
@@ -519,7 +525,7 @@ if [ -n "$scsv" ]; then
 		echo "set xrange [-12:95]; set xtics ('1 vCPU' -7.5, '0' 0, '10' 10, '50' 50, '90' 90) scale 0"
 		echo "set arrow 1 from -3, graph 0 to -3, graph 1 nohead dt 3 lc rgb '#444444'"
 		echo "set tmargin at screen 0.90; set bmargin at screen 0.52"
-		echo "set title 'ns per activity op (lock waits and remote ops included); lower is cheaper'"
+		echo "set title 'ns per activity op (lock waits and remote ops included; median of the rounds, bars their min..max); lower is cheaper'"
 		if [ "$slog" = 1 ]; then
 			echo "set logscale y; set format y '%g'; set ylabel 'ns per op (log)'"
 		else

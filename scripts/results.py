@@ -34,6 +34,14 @@ N and runner, the median of the rounds and its interval.
         line per figure off, the largest difference of each kind, exit 1
         on any. --engine keeps one runner's rows (timer_list for an A/B
         of two builds).
+    results.py smp SMP_ROUNDS_CSV
+        smp.csv on stdout from compare-smp.sh's rounds (smp-rounds.csv):
+        per configuration (percpu, remote, runner, vCPUs, pass) the
+        median of the rounds that count, op_ns, ops_per_s and
+        contended_pct with <column>_lo and <column>_hi (min..max of those
+        rounds), reps and excluded; runs_early and nested the worst of
+        every round. A round does not count when admission changed its
+        load or it lost ops (fewer than 95 % of the configuration's most).
     results.py readme RESULTS_DIR
         results/README.md on stdout: what each file beside it holds, its
         figures counted from the files themselves.
@@ -752,45 +760,156 @@ def replay_section(replay):
     return o
 
 
+# ---- smp.csv: the SMP section's rounds to medians ----
+
+SMP_KEY = ("percpu", "remote", "runner", "cpus", "pass")
+SMP_SPREAD = ("op_ns", "ops_per_s", "contended_pct")
+SMP_WORST = ("runs_early", "nested")
+
+
+def decimals(cells):
+    """The most decimals among the numeric cells (the medians keep them)."""
+    return max([len(c.split(".")[1]) if "." in c else 0 for c in cells if num(c) is not None] or [0])
+
+
+def smp_left_out(rows):
+    """Each round row's reason not to count ("" if it counts): admission
+    changed its load, or its runner ran fewer activity ops than
+    LOST_OPS_SHARE of the most that configuration ran in any round (the
+    guest lost ticks, or the runner lost ops)."""
+    most = {}
+    for r in rows:
+        k = tuple(r[c] for c in SMP_KEY)
+        most[k] = max(most.get(k, 0), num(r["ops"]) or 0)
+    why = []
+    for r in rows:
+        if r.get("admission", "-") not in ("-", ""):
+            why.append("admission " + r["admission"])
+        elif (num(r["ops"]) or 0) < LOST_OPS_SHARE * most[tuple(r[c] for c in SMP_KEY)]:
+            why.append("lost ops")
+        else:
+            why.append("")
+    return why
+
+
+def smp_medians(cols, rows):
+    """smp.csv's columns and rows from the rounds' (smp-rounds.csv)."""
+    why = smp_left_out(rows)
+    groups = {}
+    for r, w in zip(rows, why):
+        groups.setdefault(tuple(r[c] for c in SMP_KEY), []).append((r, w))
+    vals = [c for c in cols if c not in SMP_KEY + ("round", "admission")]
+    out_cols = list(SMP_KEY) + ["reps", "excluded"]
+    for c in vals:
+        out_cols.append(c)
+        if c in SMP_SPREAD:
+            out_cols += [c + "_lo", c + "_hi"]
+    out = []
+    for k, members in groups.items():
+        counted = [r for r, w in members if not w]
+        o = dict(zip(SMP_KEY, k))
+        o["reps"] = str(len(counted))
+        o["excluded"] = str(len(members) - len(counted))
+        for c in vals:
+            src = [m for m, _ in members] if c in SMP_WORST else counted
+            cells = [r[c] for r in src]
+            nums = [num(x) for x in cells if num(x) is not None]
+            if not nums:
+                o[c] = "-"
+                if c in SMP_SPREAD:
+                    o[c + "_lo"] = o[c + "_hi"] = "-"
+                continue
+            d = decimals(cells)
+            f = lambda v, d=d: "%.*f" % (d, v)
+            o[c] = f(max(nums) if c in SMP_WORST else median(nums))
+            if c in SMP_SPREAD:
+                lo, hi = interval(nums)
+                o[c + "_lo"], o[c + "_hi"] = f(lo), f(hi)
+        out.append(o)
+    return out_cols, out
+
+
+def cmd_smp(args):
+    if len(args) != 1:
+        sys.exit("usage: results.py smp SMP_ROUNDS_CSV")
+    cols, rows = read_csv(args[0])
+    missing = [c for c in SMP_KEY + ("round", "ops", "op_ns") if c not in cols]
+    if missing:
+        sys.exit("results.py smp: %s has no column %s" % (args[0], ", ".join(missing)))
+    out_cols, out = smp_medians(cols, rows)
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(out_cols)
+    for r in out:
+        w.writerow([r.get(c, "") for c in out_cols])
+
+
 def smp_section(smp):
-    """Per-CPU against shared instances: the figures, and timer_list's own
-    spread at percpu=0 and 1 (its noise floor in rows from before its
-    percpu=1 ops went lock-free, what the shared lock costs it since)."""
+    """Per-CPU against shared instances, from smp.csv (medians of rounds):
+    the A/A line, and each percpu=1 figure against percpu=0's, called
+    apart only when their intervals do not overlap and the difference is
+    larger than the A/A difference of that boot."""
     o = ["", "## Per-CPU instances or one shared instance", "",
          "What an instance per CPU (percpu=1) costs against one instance every CPU "
          "shares (percpu=0), at remote= per cent of each CPU's ops on another CPU's "
          "timers ([smp.csv](../results/smp.csv), drawn in [smp.png](../results/smp.png), "
-         "from `scripts/compare-smp.sh`). One boot per configuration and no interval: "
-         "nothing here is ranked."]
-    tl = {}
+         "from `scripts/compare-smp.sh`, wall clock: two vCPUs at once are its subject)."]
+    if not smp or "pass" not in smp[0]:
+        o.append("One boot per configuration and no interval: nothing here is ranked.")
+        return o
+    a_rows = {tuple(r[c] for c in ("percpu", "remote", "runner", "cpus")): r
+              for r in smp if r["pass"] == "a"}
+    floor, aa = {}, []
     for r in smp:
-        if r["runner"] == "timer_list":
-            tl.setdefault((r["cpus"], r["remote"]), {})[r["percpu"]] = num(r["op_ns"])
-    spread = []
-    for (cpus, remote), v in sorted(tl.items()):
-        if v.get("0") and v.get("1"):
-            spread.append("%s vCPU remote=%s: %s against %s ns/op (%s)" % (
-                cpus, remote, fmt(v["0"]), fmt(v["1"]), pct(v["1"], v["0"])))
-    # smp.sh's rows have a nested column since timer_list's percpu=1 ops take
-    # no runner lock (runner_lock: none): its two figures differ in design
-    lockfree = any("nested" in r for r in smp)
-    if spread and lockfree:
-        o.append("timer_list at percpu=0 runs its ops and callbacks under twheel's one "
-                 "runner lock; at percpu=1 under none (mod_timer and timer_delete from "
-                 "each CPU, the kernel's base locks alone: its stats' runner_lock), so "
-                 "its two figures are what that shared lock costs the kernel's timers, "
-                 "not an A/A control: " + "; ".join(spread) + ".")
-    elif spread:
-        o.append("timer_list runs the same code on the same CPUs at percpu=0 and percpu=1 "
-                 "(it is per CPU in the kernel whatever percpu= says), so its two figures "
-                 "are this file's A/A control: " + "; ".join(spread) + ". A difference "
-                 "between designs smaller than that is not told apart by these runs.")
-    o += ["", "| vCPUs | percpu | remote | runner | ns/op | contended | ops/s |",
-          "|---:|---:|---:|---|---:|---:|---:|"]
+        if r["pass"] != "b":
+            continue
+        a = a_rows.get((r["percpu"], r["remote"], r["runner"], r["cpus"]))
+        va, vb = num(a and a["op_ns"]), num(r["op_ns"])
+        if va and vb:
+            d = abs(100.0 * (vb - va) / va)
+            floor[r["cpus"]] = max(floor.get(r["cpus"], 0.0), d)
+            aa.append("%s vCPU %s: %s [%s..%s] against %s [%s..%s] ns/op (%s)" % (
+                r["cpus"], r["runner"], a["op_ns"], a["op_ns_lo"], a["op_ns_hi"],
+                r["op_ns"], r["op_ns_lo"], r["op_ns_hi"], pct(vb, va)))
+    reps = sorted({r["reps"] for r in smp}, key=lambda x: int(x))
+    excl = sum(int(r["excluded"] or 0) for r in smp)
+    o.append("Each figure is the median of the rounds that count (%s a configuration; %d "
+             "left out: smp-rounds.csv says why), its interval the min..max of those "
+             "rounds." % (", ".join(reps), excl))
+    if aa:
+        o.append("A/A control: percpu=1 remote=0 measured twice in every round (pass b): "
+                 + "; ".join(aa) + ". A percpu=1 figure is called cheaper or dearer than "
+                 "percpu=0's only when their intervals do not overlap and they differ by "
+                 "more than the largest A/A difference of that boot (%s); else \"tie\"." % (
+                     ", ".join("%s vCPU %.1f %%" % (c, floor[c]) for c in sorted(floor))))
+    o += ["", "| vCPUs | percpu | remote | runner | ns/op | min..max | rounds | contended % "
+          "| ops/s | percpu=1 against percpu=0 |",
+          "|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    told = []
     for r in smp:
-        o.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            r["cpus"], r["percpu"], r["remote"], r["runner"], r["op_ns"],
-            r.get("contended_pct") or "-", r.get("ops_per_s")))
+        if r["pass"] != "a":
+            continue
+        verdict = ""
+        base = a_rows.get(("0", r["remote"], r["runner"], r["cpus"]))
+        if r["percpu"] == "1" and base:
+            v1, v0 = num(r["op_ns"]), num(base["op_ns"])
+            lo1, hi1 = num(r["op_ns_lo"]), num(r["op_ns_hi"])
+            lo0, hi0 = num(base["op_ns_lo"]), num(base["op_ns_hi"])
+            if None in (v1, v0, lo1, hi1, lo0, hi0) or r["cpus"] not in floor:
+                verdict = "n/a"
+            elif abs(100.0 * (v1 - v0) / v0) <= floor[r["cpus"]] or not (hi1 < lo0 or hi0 < lo1):
+                verdict = "tie (%s)" % pct(v1, v0)
+            else:
+                verdict = "%s (%s)" % ("cheaper" if v1 < v0 else "dearer", pct(v1, v0))
+        o.append("| %s | %s | %s | %s | %s | %s..%s | %s | %s | %s | %s |" % (
+            r["cpus"], r["percpu"], r["remote"], r["runner"], r["op_ns"], r["op_ns_lo"],
+            r["op_ns_hi"], r["reps"], r.get("contended_pct") or "-", r.get("ops_per_s"), verdict))
+        if verdict:
+            told.append(verdict.split()[0])
+    apart = [v for v in told if v in ("cheaper", "dearer")]
+    o += ["", "%d of the %d percpu=1 figures told apart from percpu=0's (%d cheaper, %d dearer)%s" % (
+        len(apart), len(told), apart.count("cheaper"), apart.count("dearer"),
+        ": below the A/A difference, what per-CPU instances change here is not told apart "
+        "from the run's own spread." if told and not apart else ".")]
     return o
 
 
@@ -824,7 +943,8 @@ FILES = (
     ("replay.md", "the replay's provenance line and table", "scripts/replay-csv.sh"),
     ("shadow.csv", "the live shadow: the kernel's own timer_list traffic mirrored into every engine, one row per engine and the kernel's", "scripts/compare.sh"),
     ("shadow.md", "the shadow's table, each engine against the kernel", "scripts/compare.sh"),
-    ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations (one boot each, no rounds)", "scripts/compare-smp.sh"),
+    ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations; the medians of the rounds, op_ns, ops_per_s and contended_pct with `_lo` and `_hi` (min..max), `reps`, `excluded`; pass b is the A/A control (percpu=1 remote=0 again in each round)", "scripts/results.py smp"),
+    ("smp-rounds.csv", "every round's row of the SMP section (round, pass, admission)", "scripts/compare-smp.sh"),
     ("pull.md", "per-CPU ticks under tick=nohz, pull=0 against pull=1", "scripts/compare-smp.sh"),
     ("capabilities.md", "the burst's worst ticks without and with budget=, slack=0 against slack=10, tick=nohz against periodic", "scripts/compare.sh (scripts/guest/capabilities.sh, nohz.sh)"),
     ("ops.png", "op cost: ns per add, mod and del, every runner on every workload", "scripts/plots.sh"),
@@ -900,7 +1020,7 @@ def readme(dirname):
         o += ["## smp.csv", "", "%d rows: %s vCPU boots." % (
             len(smp), " and ".join(sorted({r["cpus"] for r in smp}, reverse=True)))]
         sec = smp_section(smp)
-        o += [l for l in sec if l.startswith("timer_list runs the same code")]
+        o += [l for l in sec if l.startswith(("A/A control", "Each figure is the median", "One boot"))]
         o.append("")
     if "sweep.csv" in have:
         _, sw = read_csv(os.path.join(dirname, "sweep.csv"))
@@ -1056,7 +1176,8 @@ def cmd_ab(args):
 
 def main(argv):
     cmds = {"rounds": cmd_rounds, "summarise": cmd_summarise, "noise": cmd_noise, "choosing": cmd_choosing,
-            "readme": cmd_readme, "check-choosing": cmd_check_choosing, "ab": cmd_ab}
+            "readme": cmd_readme, "check-choosing": cmd_check_choosing, "ab": cmd_ab,
+            "smp": cmd_smp}
     if len(argv) < 2 or argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[argv[1]](argv[2:])

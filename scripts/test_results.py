@@ -355,6 +355,53 @@ class Decide(unittest.TestCase):
         self.assertEqual(results.main_n([{"N": "8192"}, {"N": "10000"}]), "10000")
 
 
+class Smp(unittest.TestCase):
+    COLS = ["round", "pass", "percpu", "remote", "runner", "cpus", "admission", "ops",
+            "op_ns", "contended_pct", "runs_early", "nested"]
+
+    def row(self, rnd, pas, pc, ops, ns, adm="-", early="0", pct="1.50"):
+        return dict(zip(self.COLS, [str(rnd), pas, str(pc), "0", "classic", "2", adm,
+                                    str(ops), str(ns), pct, early, "0"]))
+
+    def test_medians_intervals_and_marks(self):
+        rows = [self.row(1, "a", 0, 1000, 500), self.row(2, "a", 0, 1000, 520),
+                self.row(3, "a", 0, 1000, 900, adm="lowered"),
+                self.row(4, "a", 0, 940, 100, early="2"),
+                self.row(5, "a", 0, 1000, 510, pct="2.25")]
+        cols, out = results.smp_medians(self.COLS, rows)
+        self.assertEqual(len(out), 1)
+        o = out[0]
+        # rounds 3 (admission) and 4 (940 < 95 % of 1000 ops) left out
+        self.assertEqual((o["reps"], o["excluded"]), ("3", "2"))
+        self.assertEqual((o["op_ns"], o["op_ns_lo"], o["op_ns_hi"]), ("510", "500", "520"))
+        self.assertEqual(o["contended_pct"], "1.50")
+        self.assertEqual(o["contended_pct_hi"], "2.25")
+        # the worst of every round, counted or not
+        self.assertEqual(o["runs_early"], "2")
+        self.assertIn("op_ns_lo", cols)
+        self.assertNotIn("round", cols)
+
+    def test_pass_b_apart(self):
+        rows = [self.row(1, "a", 1, 1000, 500), self.row(1, "b", 1, 1000, 505)]
+        _, out = results.smp_medians(self.COLS, rows)
+        self.assertEqual(sorted(o["pass"] for o in out), ["a", "b"])
+
+    def test_section_ranks_outside_the_floor_only(self):
+        def r(pc, pas, ns, lo, hi):
+            return {"percpu": str(pc), "remote": "0", "runner": "classic", "cpus": "2",
+                    "pass": pas, "op_ns": str(ns), "op_ns_lo": str(lo), "op_ns_hi": str(hi),
+                    "reps": "5", "excluded": "0", "contended_pct": "-", "ops_per_s": "1"}
+        # A/A: 1000 against 1020 (2 %); percpu=0 at 1500, apart and 33 % off
+        text = "\n".join(results.smp_section([r(0, "a", 1500, 1450, 1550), r(1, "a", 1000, 990, 1010),
+                                               r(1, "b", 1020, 1000, 1030)]))
+        self.assertIn("cheaper (-33.3 %)", text)
+        self.assertIn("2 vCPU 2.0 %", text)
+        # within the A/A difference: a tie, though the intervals are apart
+        text = "\n".join(results.smp_section([r(0, "a", 1015, 1012, 1018), r(1, "a", 1000, 990, 1010),
+                                               r(1, "b", 1020, 1000, 1030)]))
+        self.assertIn("tie (-1.5 %)", text)
+
+
 class Readme(unittest.TestCase):
     def test_counts_from_the_files(self):
         with tempfile.TemporaryDirectory() as d:

@@ -45,14 +45,17 @@ now() { cut -d' ' -f1 /proc/uptime; }
 # get RUNNER KEY: a value from the stats block of RUNNER
 get() { awk -v e="[$1]" -v k="$2:" '$0 == e { on = 1; next } /^\[/ { on = 0 } on && $1 == k { print $2; exit }' $d/stats; }
 # snap [FILE]: one read of the stats (the module's, or FILE) into shell
-# variables, for sget; the debug kernel's guests spent most of a check in
-# the awk and the stats read of one get per value. Read again after
-# anything that changes them (a stop, a load, a module reload). A key
-# twice in a block: its first line, as get reads it.
+# variables, for sv and sget; the debug kernel's guests spent most of a
+# check in the awk and the stats read of one get per value. Read again
+# after anything that changes them (a stop, a load, a module reload). A
+# key twice in a block: its first line, as get reads it. The names go
+# through a file, not an awk string: busybox awk copies a string it
+# appends to, and 4000 appends took a minute on the debug kernel.
 snap_vars=""
+snap_tmp=${TMPDIR:-/tmp}/twheel-snap.$$
 snap() {
 	[ -z "$snap_vars" ] || unset $snap_vars
-	eval "$(awk '
+	eval "$(awk -v list="$snap_tmp" '
 		function name(s) { gsub(/[^A-Za-z0-9]/, "_", s); return s }
 		/^\[.*\]$/ { b = name(substr($0, 2, length($0) - 2)); next }
 		$1 ~ /^[A-Za-z0-9_]+:$/ {
@@ -60,24 +63,27 @@ snap() {
 			if (v in seen)
 				next
 			seen[v] = 1
-			vars = vars " " v
+			print v > list
 			w = $2; gsub(/[^A-Za-z0-9_.+=(<>\/-]/, "", w)
 			printf "%s=\"%s\"\n", v, w
 			if (NF >= 3) {
 				w = $3; gsub(/[^A-Za-z0-9_.+=(<>\/-]/, "", w)
 				printf "%s_3=\"%s\"\n", v, w
-				vars = vars " " v "_3"
+				print v "_3" > list
 			}
-		}
-		END { printf "snap_vars=\"%s\"\n", vars }' "${1:-$d/stats}")"
+		}' "${1:-$d/stats}")"
+	snap_vars=$(cat "$snap_tmp" 2>/dev/null)
+	rm -f "$snap_tmp"
 }
-# sget BLOCK KEY [WORD]: KEY of BLOCK (empty for the lines before the
-# first block) in the last snap: its value, or its third word with
-# WORD=3; empty when there is none. POSIX sh (compare --host runs this
-# under dash): each character of BLOCK but a letter, digit or "_"
-# (classic/cpu0, shadow:classic) is "_", as snap names it.
-sget() {
-	_b=$1
+# sv VAR BLOCK KEY [WORD]: KEY of BLOCK (empty for the lines before the
+# first block) in the last snap, into the shell variable VAR: its value,
+# or its third word with WORD=3; empty when there is none. No subshell:
+# a fork costs tens of ms on the debug kernel, and a check reads hundreds
+# of values. POSIX sh (compare --host runs this under dash): each
+# character of BLOCK but a letter, digit or "_" (classic/cpu0,
+# shadow:classic) is "_", as snap names it.
+sv() {
+	_b=$2
 	while :; do
 		case $_b in
 		*[!A-Za-z0-9_]*)
@@ -87,8 +93,13 @@ sget() {
 		*) break ;;
 		esac
 	done
-	case $2 in *[!A-Za-z0-9_]* | '') return 0 ;; esac
-	eval "echo \"\${S_${_b}__$2${3:+_$3}-}\""
+	case $3 in *[!A-Za-z0-9_]* | '') eval "$1=''"; return 0 ;; esac
+	eval "$1=\"\${S_${_b}__$3${4:+_$4}-}\""
+}
+# sget BLOCK KEY [WORD]: the same, printed
+sget() {
+	sv _sg "$@"
+	echo "$_sg"
 }
 # fits RUNNER N: RUNNER takes a load of N timers (its max_timers key; a
 # runner without one takes any load admission lets through)

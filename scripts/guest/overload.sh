@@ -53,12 +53,18 @@ for wl in timeouts expiring long burst mixed; do
 	within "$tst" || bad "$wl count=$fit: reading stats took $tst s"
 	within "$tsp" || bad "$wl count=$fit: stop took $tsp s"
 	# every runner the module runs (its stats blocks but softirq's)
-	for e in $(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq); do
-		[ "$(get $e invariant)" = ok ] || bad "$wl/$e: invariant"
-		[ "$(get $e runs_early)" = 0 ] || bad "$wl/$e: ran early"
+	cat $d/stats > /tmp/ov.stats
+	snap /tmp/ov.stats
+	for e in $(sed -n 's/^\[\(.*\)\]$/\1/p' /tmp/ov.stats | grep -v -x softirq); do
+		sv v $e invariant
+		[ "$v" = ok ] || bad "$wl/$e: invariant"
+		sv v $e runs_early
+		[ "$v" = 0 ] || bad "$wl/$e: ran early"
 		case " $exact " in
-		*" $e "*) [ "$(get $e runs_exact)" = "$(get $e runs)" ] ||
-			bad "$wl/$e: $(get $e runs_exact) of $(get $e runs) runs exact" ;;
+		*" $e "*)
+			sv v $e runs_exact
+			sv r $e runs
+			[ "$v" = "$r" ] || bad "$wl/$e: $v of $r runs exact" ;;
 		esac
 	done
 	ok "$wl: largest admitted count=$fit $extra, demand $demand events/s, capacity $cap/s of this mix; shell $tsh s, stats $tst s, stop $tsp s"

@@ -32,8 +32,6 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 [ "$cpus" -ge 2 ] || ok "only $cpus CPU online: one instance an engine, no lock shared across CPUs, no timer moves"
 # g BLOCK KEY: a value of the stats read after the run
 g() { sget "$1" "$2"; }
-# held BLOCK: the third word of its held line, "(=" when held = pending
-held() { sget "$1" held 3; }
 
 # locks TAG BLOCK EXACT: the lock counts of one block, kept by its CPU (or,
 # in a total, by every CPU): no acquisition nested in another; every
@@ -41,34 +39,44 @@ held() { sget "$1" held 3; }
 # EXACT is 1 (no remote op); a remote op locked the other instance once,
 # and its own once more to move the timer in
 locks() {
-	lk_n=$(g "$2" lock_nested) lk_o=$(g "$2" lock_op_acquired) lk_a=$(g "$2" activity_ops)
+	sv lk_n "$2" lock_nested
+	sv lk_o "$2" lock_op_acquired
+	sv lk_a "$2" activity_ops
 	[ "$lk_n" = 0 ] || bad "$1 [$2]: lock_nested ${lk_n:-missing}"
 	if [ "$3" = 1 ]; then
 		[ "$lk_o" = "$lk_a" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing}, activity_ops $lk_a: not one acquisition an op"
-		[ "$lk_a" = 0 ] || [ "$(g "$2" lock_per_op_acquired)" = 1.000 ] ||
-			bad "$1 [$2]: lock_per_op_acquired $(g "$2" lock_per_op_acquired)"
+		sv lk_p "$2" lock_per_op_acquired
+		[ "$lk_a" = 0 ] || [ "$lk_p" = 1.000 ] || bad "$1 [$2]: lock_per_op_acquired $lk_p"
 		return
 	fi
 	[ "${lk_o:-0}" -ge "${lk_a:-1}" ] || bad "$1 [$2]: lock_op_acquired ${lk_o:-missing} below activity_ops $lk_a"
-	lk_ra=$(g "$2" lock_remote_acquired) lk_r=$(g "$2" remote_ops) lk_m=$(g "$2" migrations)
-	lk_on=$(g "$2" on_ops)
+	sv lk_ra "$2" lock_remote_acquired
+	sv lk_r "$2" remote_ops
+	sv lk_m "$2" migrations
+	sv lk_on "$2" on_ops
 	[ "${lk_ra:-0}" -ge $((${lk_r:-1} + ${lk_on:-0} + ${lk_m:-0})) ] ||
 		bad "$1 [$2]: lock_remote_acquired ${lk_ra:-missing} below remote_ops $lk_r + on_ops $lk_on + migrations $lk_m"
 }
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
 judge() {
-	[ "$(g "$2" invariant)" = ok ] || bad "$1 [$2]: counters broken"
-	[ "$(g "$2" pending)" = 0 ] || bad "$1 [$2]: $(g "$2" pending) pending after stop"
-	[ "$(g "$2" runs_early)" = 0 ] || bad "$1 [$2]: $(g "$2" runs_early) runs early"
-	runs=$(g "$2" runs)
+	sv j_inv "$2" invariant
+	[ "$j_inv" = ok ] || bad "$1 [$2]: counters ${j_inv:-missing (no such block)}"
+	sv j_pend "$2" pending
+	[ "$j_pend" = 0 ] || bad "$1 [$2]: $j_pend pending after stop"
+	sv j_early "$2" runs_early
+	[ "$j_early" = 0 ] || bad "$1 [$2]: $j_early runs early"
+	sv runs "$2" runs
 	[ "${runs:-0}" -gt 0 ] || bad "$1 [$2]: no timer ran"
 	case " $exact " in
-	*" $3 "*) [ "$(g "$2" runs_exact)" = "$runs" ] ||
-		bad "$1 [$2]: $(g "$2" runs_exact) of $runs runs exact" ;;
+	*" $3 "*)
+		sv j_ex "$2" runs_exact
+		[ "$j_ex" = "$runs" ] || bad "$1 [$2]: $j_ex of $runs runs exact" ;;
 	esac
 	case " $engines " in
-	*" $3 "*) [ "$(held "$2")" = "(=" ] || bad "$1 [$2]: held is not pending" ;;
+	*" $3 "*)
+		sv j_held "$2" held 3
+		[ "$j_held" = "(=" ] || bad "$1 [$2]: held is not pending" ;;
 	esac
 }
 
@@ -101,19 +109,21 @@ if run percpu=1 mixed count=$count ops=$ops $force cpus=all; then
 		sum=0 acq=0
 		c=0
 		while [ $c -lt "$cpus" ]; do
-			grep -qx "\[$e/cpu$c\]" /tmp/pc.stats || bad "percpu=1: no [$e/cpu$c]"
 			judge percpu=1 "$e/cpu$c" "$e"
-			sum=$((sum + $(g "$e/cpu$c" runs)))
-			a=$(g "$e/cpu$c" lock_acquired)
+			sum=$((sum + ${runs:-0}))
+			sv a "$e/cpu$c" lock_acquired
 			[ "${a:-0}" -gt 0 ] || bad "percpu=1 [$e/cpu$c]: lock_acquired ${a:-missing}"
-			[ -n "$(g "$e/cpu$c" lock_wait_ns_p99)" ] || bad "percpu=1 [$e/cpu$c]: no lock_wait_ns_p99"
+			sv v "$e/cpu$c" lock_wait_ns_p99
+			[ -n "$v" ] || bad "percpu=1 [$e/cpu$c]: no lock_wait_ns_p99"
 			locks percpu=1 "$e/cpu$c" 1
-			acq=$((acq + $(g "$e/cpu$c" lock_op_acquired)))
+			acq=$((acq + ${lk_o:-0}))
 			c=$((c + 1))
 		done
-		[ "$(g "$e" runs)" = "$sum" ] || bad "percpu=1 [$e]: runs $(g "$e" runs), the CPUs' $sum"
+		sv v "$e" runs
+		[ "$v" = "$sum" ] || bad "percpu=1 [$e]: runs $v, the CPUs' $sum"
 		# the ops' (the ticks go on taking the locks after stop)
-		[ "$(g "$e" lock_op_acquired)" = "$acq" ] || bad "percpu=1 [$e]: lock_op_acquired $(g "$e" lock_op_acquired), the CPUs' $acq"
+		sv v "$e" lock_op_acquired
+		[ "$v" = "$acq" ] || bad "percpu=1 [$e]: lock_op_acquired $v, the CPUs' $acq"
 		locks percpu=1 "$e" 1
 	done
 	for k in timer_list hrtimer; do
@@ -152,15 +162,18 @@ remote() {
 		sr=0 sm=0 c=0
 		while [ $c -lt "$cpus" ]; do
 			judge "$1" "$e/cpu$c" "$e"
-			r=$(g "$e/cpu$c" remote_ops) m=$(g "$e/cpu$c" migrations)
+			sv r "$e/cpu$c" remote_ops
+			sv m "$e/cpu$c" migrations
 			[ "${r:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: remote_ops ${r:-missing}"
 			[ "${m:-0}" -gt 0 ] || bad "$1 [$e/cpu$c]: migrations ${m:-missing}"
 			locks "$1" "$e/cpu$c" 0
 			sr=$((sr + ${r:-0})) sm=$((sm + ${m:-0}))
 			c=$((c + 1))
 		done
-		[ "$(g "$e" remote_ops)" = "$sr" ] || bad "$1 [$e]: remote_ops $(g "$e" remote_ops), the CPUs' $sr"
-		[ "$(g "$e" migrations)" = "$sm" ] || bad "$1 [$e]: migrations $(g "$e" migrations), the CPUs' $sm"
+		sv r "$e" remote_ops
+		sv m "$e" migrations
+		[ "$r" = "$sr" ] || bad "$1 [$e]: remote_ops $r, the CPUs' $sr"
+		[ "$m" = "$sm" ] || bad "$1 [$e]: migrations $m, the CPUs' $sm"
 		locks "$1" "$e" 0
 	done
 	for k in timer_list hrtimer; do
@@ -188,7 +201,8 @@ else
 			c=0
 			while [ $c -lt "$cpus" ]; do
 				judge "percpu=1 on=30" "$e/cpu$c" "$e"
-				o=$(g "$e/cpu$c" on_ops) m=$(g "$e/cpu$c" migrations)
+				sv o "$e/cpu$c" on_ops
+				sv m "$e/cpu$c" migrations
 				[ "${o:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: on_ops ${o:-missing}"
 				[ "${m:-0}" -gt 0 ] || bad "on=30 [$e/cpu$c]: migrations ${m:-missing}"
 				locks "percpu=1 on=30" "$e/cpu$c" 0
@@ -231,7 +245,8 @@ if [ "$cpus" -ge 2 ]; then
 				c=0
 				while [ $c -lt "$cpus" ]; do
 					judge "nohz pull=$pl" "$e/cpu$c" "$e"
-					pulled=$((pulled + $(g "$e/cpu$c" pulled)))
+					sv v "$e/cpu$c" pulled
+					pulled=$((pulled + ${v:-0}))
 					c=$((c + 1))
 				done
 			done
@@ -253,7 +268,8 @@ if [ "$cpus" -ge 2 ]; then
 			pulled=0
 			for e in $engines; do
 				judge "nohz pinned=1" "$e" "$e"
-				pulled=$((pulled + $(g "$e" pulled)))
+				sv v "$e" pulled
+				pulled=$((pulled + ${v:-0}))
 			done
 			[ "$pulled" = 0 ] || bad "nohz pinned=1: $pulled timers pulled"
 			ok "percpu=1 tick=nohz pull=1 pinned=1: no timer pulled, every guarantee kept; wakeups by CPU since insmod $(wk)"

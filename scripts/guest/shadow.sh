@@ -89,26 +89,45 @@ same "shadow: idx_wrong (another bucket where the kernel's clock may have been o
 # real expiry and every firing in exactly one key.
 exp_keys="exp_at exp_ahead exp_behind exp_lost exp_closed exp_unheld"
 fire_keys="exp_at exp_ahead exp_behind del_fired rearm_fired fired_open"
-sum() { b=$1; shift; t=0; for k in "$@"; do t=$((t + $(g "$b" $k))); done; echo $t; }
+# sumv VAR BLOCK KEY...: the sum of those keys of BLOCK, into VAR (sv:
+# no subshell, which the debug kernel makes slow)
+sumv() {
+	_sv=$1 _sb=$2 _t=0
+	shift 2
+	for _k in "$@"; do
+		sv _x "$_sb" "$_k"
+		_t=$((_t + ${_x:-0}))
+	done
+	eval "$_sv=\$_t"
+}
 plus() { echo "$*" | sed 's/ / + /g'; }
+# shellcheck disable=SC2086
+fire_plus=$(plus $fire_keys) exp_plus=$(plus $exp_keys)
+cancels=$(s cancels)
 for e in $engs; do
 	x=shadow:$e
+	for k in added modified refused deleted expired runs pending invariant runs_early; do
+		sv "e_$k" $e $k
+	done
+	sv x_ra $x refused_add
+	sv x_rm $x refused_mod
 	same "$e: added + modified + refused_add = the shadow's starts" \
-		$(($(g $e added) + $(g $e modified) + $(g $x refused_add))) "$starts"
-	same "$e: refused_add + refused_mod = refused" \
-		$(($(g $x refused_add) + $(g $x refused_mod))) "$(g $e refused)"
-	same "$e: deleted = dels + refused_mod + closed" "$(g $e deleted)" \
-		"$(sum $x dels refused_mod closed)"
-	same "$e: dels + del_fired + del_unheld = the shadow's cancels" \
-		"$(sum $x dels del_fired del_unheld)" "$(s cancels)"
+		$((e_added + e_modified + x_ra)) "$starts"
+	same "$e: refused_add + refused_mod = refused" $((x_ra + x_rm)) "$e_refused"
+	sumv t $x dels refused_mod closed
+	same "$e: deleted = dels + refused_mod + closed" "$e_deleted" "$t"
+	sumv t $x dels del_fired del_unheld
+	same "$e: dels + del_fired + del_unheld = the shadow's cancels" "$t" "$cancels"
 	# shellcheck disable=SC2086
-	same "$e: expired = $(plus $fire_keys)" "$(g $e expired)" "$(sum $x $fire_keys)"
+	sumv t $x $fire_keys
+	same "$e: expired = $fire_plus" "$e_expired" "$t"
 	# shellcheck disable=SC2086
-	same "$e: $(plus $exp_keys) = the shadow's expired" "$(sum $x $exp_keys)" "$expired"
-	same "$e: runs = expired" "$(g $e runs)" "$(g $e expired)"
-	same "$e: pending after stop" "$(g $e pending)" 0
-	same "$e: invariant" "$(g $e invariant)" ok
-	[ "$e" = modern ] || same "$e: runs_early" "$(g $e runs_early)" 0
+	sumv t $x $exp_keys
+	same "$e: $exp_plus = the shadow's expired" "$t" "$expired"
+	same "$e: runs = expired" "$e_runs" "$e_expired"
+	same "$e: pending after stop" "$e_pending" 0
+	same "$e: invariant" "$e_invariant" ok
+	[ "$e" = modern ] || same "$e: runs_early" "$e_runs_early" 0
 done
 # The modern engine fires every arming filed in the kernel's bucket at the
 # jiffy the kernel expired it, or before it when the kernel ran its
@@ -127,8 +146,14 @@ if [ "$(s jumps)" = 0 ]; then
 	for e in $exact; do
 		[ "$e" = simple ] && continue
 		x=shadow:$e
-		same "$e: exp_behind = exp_behind_past" "$(g $x exp_behind)" "$(g $x exp_behind_past)"
-		v=$(for k in $fire_keys $exp_keys dels del_fired; do printf '%s ' "$(g $x $k)"; done)
+		sv a $x exp_behind
+		sv b $x exp_behind_past
+		same "$e: exp_behind = exp_behind_past" "$a" "$b"
+		v=
+		for k in $fire_keys $exp_keys dels del_fired; do
+			sv a $x $k
+			v="$v$a "
+		done
 		[ -z "$ref" ] && ref=$v r0=$e
 		same "$e: its account = $r0's" "$v" "$ref"
 	done
@@ -145,7 +170,10 @@ sed -n '/^\[shadow\]$/,/^$/p' /tmp/shadow.stats | grep -v '_hist:'
 cols engine runs expired deleted "busy ticks" "tick p50 ns" "tick p99 ns" "cascaded max" \
 	"late p50 j" "late max j" | sed 's/^/row: /'
 for e in $engs; do
-	echo "vs kernel $e: $(g shadow:$e exp_at) at, $(g shadow:$e exp_ahead) ahead (p50 $(g shadow:$e ahead_jiffies_p50) max $(g shadow:$e ahead_jiffies_max)), $(g shadow:$e exp_behind) behind, del_fired $(g shadow:$e del_fired), rearm_fired $(g shadow:$e rearm_fired)"
+	for k in exp_at exp_ahead ahead_jiffies_p50 ahead_jiffies_max exp_behind del_fired rearm_fired; do
+		sv "v_$k" shadow:$e $k
+	done
+	echo "vs kernel $e: $v_exp_at at, $v_exp_ahead ahead (p50 $v_ahead_jiffies_p50 max $v_ahead_jiffies_max), $v_exp_behind behind, del_fired $v_del_fired, rearm_fired $v_rearm_fired"
 done
 echo "shadow: seen $(s seen_start) starts, $(s seen_cancel) cancels, $(s seen_expire) expiries; dropped $(s ring_dropped_start)/$(s ring_dropped_cancel)/$(s ring_dropped_expire), pool_full $(s pool_full); untracked $(s cancel_untracked) cancels, $(s expire_untracked) expiries"
 echo "shadow: modern idx: $(s idx_agree) agree, kernel behind $(s idx_kernel_behind) (deferrable $(s idx_behind_deferrable), other CPU's base $(s idx_behind_remote)), kernel ahead $(s idx_kernel_ahead), unordered $(s idx_unordered), wrong $(s idx_wrong); same-bucket expiries $(g shadow:modern same_bucket), at the kernel's jiffy $(g shadow:modern same_bucket_at)"

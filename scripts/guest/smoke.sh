@@ -26,24 +26,32 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	# while it runs: what each engine holds, counted timer by timer, is
 	# what its counters say is pending (one read of stats)
 	cat $d/stats > /tmp/running.stats
-	for e in classic modern reference ratas volt classic_bounded; do
-		awk -v e="[$e]" '$0 == e { on = 1; next } /^\[/ { on = 0 }
-			on && $1 == "held:" { h = $3; n++ }
-			END { exit !(n == 1 && h == "(=") }' /tmp/running.stats ||
-			bad "$wl/$e: held is not pending while running"
+	for e in $(awk -v want=" classic modern reference ratas volt classic_bounded " '
+		/^\[/ { b = substr($0, 2, length($0) - 2); next }
+		$1 == "held:" && index(want, " " b " ") { n[b]++; h[b] = $3 }
+		END {
+			split(want, w, " ")
+			for (i in w)
+				if (n[w[i]] != 1 || h[w[i]] != "(=") print w[i]
+		}' /tmp/running.stats); do
+		bad "$wl/$e: held is not pending while running"
 	done
 	ctl stop || bad "stop $wl"
 	# every read below is of the stats after this stop (one read)
 	snap
 	for e in $runners; do
-		[ "$(sget $e invariant)" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
-		[ "$(sget $e pending)" = 0 ] || bad "$wl/$e: pending after stop"
-		[ "$(sget $e runs_early)" = 0 ] || bad "$wl/$e: a timer ran early"
-		runs=$(sget $e runs)
-		[ "$runs" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
+		sv v $e invariant
+		[ "$v" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
+		sv v $e pending
+		[ "$v" = 0 ] || bad "$wl/$e: pending after stop"
+		sv v $e runs_early
+		[ "$v" = 0 ] || bad "$wl/$e: a timer ran early"
+		sv runs $e runs
+		[ "${runs:-0}" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
 		case " $exact " in
 		*" $e "*)
-			[ "$(sget $e runs_exact)" = "$runs" ] || bad "$wl/$e: $(sget $e runs_exact) of $runs runs exact"
+			sv v $e runs_exact
+			[ "$v" = "$runs" ] || bad "$wl/$e: $v of $runs runs exact"
 			;;
 		esac
 	done
@@ -109,28 +117,32 @@ ctl start || bad "start burst budget="
 sleep 6
 ctl stop || bad "stop burst budget="
 b=$((burst / 20))
+snap
 for e in classic modern reference classic_bounded; do
-	[ "$(get $e runs)" = $burst ] && [ "$(get $e runs_early)" = 0 ] ||
-		bad "budget: $e ran $(get $e runs) of $burst, $(get $e runs_early) early"
-	[ "$(get $e expired_max_tick)" -le $b ] ||
-		bad "budget: $e ran $(get $e expired_max_tick) in a tick, budget $b"
+	sv r $e runs
+	sv v $e runs_early
+	[ "$r" = $burst ] && [ "$v" = 0 ] || bad "budget: $e ran $r of $burst, $v early"
+	sv v $e expired_max_tick
+	[ "${v:-0}" -le $b ] || bad "budget: $e ran $v in a tick, budget $b"
 	want="$((burst - b)) 20"
 	# classic moves the whole burst in one cascade, charged whole to its
 	# tick's budget (driver.md, Budget): on the jiffy before the burst's
 	# it is one more tick at the budget, on the burst's own jiffy that
 	# tick runs nothing and the whole burst is deferred
 	[ $e = classic ] && want="$want|$((burst - b)) 21|$burst 21"
-	got="$(get $e deferred) $(get $e backlog_max)"
+	sv v $e deferred
+	sv r $e backlog_max
+	got="$v $r"
 	case "|$want|" in
 	*"|$got|"*) ;;
 	*) bad "budget: $e deferred, backlog_max: $got (want one of: $(echo "$want" | tr "|" ","))" ;;
 	esac
 done
-ok "budget: burst of $burst at $b a tick: drained in 20 ticks at the budget, $((burst - b)) deferred (classic, its cascade charged too: $(get classic backlog_max) ticks, $(get classic deferred) deferred), late <= $(get classic late_jiffies_max) jiffies (classic)"
+ok "budget: burst of $burst at $b a tick: drained in 20 ticks at the budget, $((burst - b)) deferred (classic, its cascade charged too: $(sget classic backlog_max) ticks, $(sget classic deferred) deferred), late <= $(sget classic late_jiffies_max) jiffies (classic)"
 run mixed 3 count=$(n 5000) ops=$(n 80) duration=3
 # mixed's long class reaches 2^20 jiffies: beyond simple's MaxInterval (4096)
-[ "$(get simple refused)" -gt 0 ] || bad "mixed: simple refused no arm beyond its MaxInterval"
-[ "$(get classic refused)" = 0 ] || bad "mixed: classic refused an arm"
+[ "$(sget simple refused)" -gt 0 ] || bad "mixed: simple refused no arm beyond its MaxInterval"
+[ "$(sget classic refused)" = 0 ] || bad "mixed: classic refused an arm"
 
 # bench: op cost on every runner; the counters are consistent afterwards,
 # although short kernel timers expire while it runs. Then a run, whose
@@ -138,17 +150,20 @@ run mixed 3 count=$(n 5000) ops=$(n 80) duration=3
 # workload this short would swamp the debug kernel's timer softirq).
 ctl load burst count=2000 min=1 max=8 seed=5 || bad "load for bench"
 ctl bench || bad "bench refused"
+snap
 for e in $runners; do
 	for op in add mod del; do
-		v=$(get $e op_${op}_ns)
+		sv v $e op_${op}_ns
 		# a number; above zero unless the clock has jiffy resolution
 		case "$cs" in
 		tsc*) [ "$v" -gt 0 ] 2>/dev/null || bad "bench: $e op_${op}_ns is '$v'" ;;
 		*) [ "$v" -ge 0 ] 2>/dev/null || bad "bench: $e op_${op}_ns is '$v'" ;;
 		esac
 	done
-	[ "$(get $e pending)" = 0 ] || bad "bench: $e pending $(get $e pending) afterwards"
-	[ "$(get $e invariant)" = ok ] || bad "bench: $e invariant broken"
+	sv v $e pending
+	[ "$v" = 0 ] || bad "bench: $e pending $v afterwards"
+	sv v $e invariant
+	[ "$v" = ok ] || bad "bench: $e invariant broken"
 done
 ctl start || bad "start after bench"
 ctl bench 2>/dev/null && bad "bench accepted while running"
@@ -164,7 +179,7 @@ grep -q '^burst|2000|hrtimer|[0-9]' /tmp/rows || bad "compare: no hrtimer op cos
 ctl clear || bad "clear"
 left=$(cols workload) || bad "compare: no workload column after clear"
 [ -z "$left" ] || bad "compare rows left after clear"
-ok "bench: add/mod/del ns classic $(get classic op_add_ns)/$(get classic op_mod_ns)/$(get classic op_del_ns), timer_list $(get timer_list op_add_ns)/$(get timer_list op_mod_ns)/$(get timer_list op_del_ns); compare rows and clear"
+ok "bench: add/mod/del ns classic $(sget classic op_add_ns)/$(sget classic op_mod_ns)/$(sget classic op_del_ns), timer_list $(sget timer_list op_add_ns)/$(sget timer_list op_mod_ns)/$(sget timer_list op_del_ns); compare rows and clear"
 
 # Hostile input: each refused, nothing applied.
 for c in bogus "load" "load nosuch" "load mixed count=0" "load mixed count=1048577" \

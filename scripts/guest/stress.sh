@@ -59,9 +59,12 @@ ran() {
 stopped_ok() {
 	snap
 	for e in $runners; do
-		[ "$(sget $e invariant)" = ok ] || bad "$1/$e: invariant broken"
-		[ "$(sget $e pending)" = 0 ] || bad "$1/$e: $(sget $e pending) pending after stop"
-		[ "$(sget $e runs_early)" = 0 ] || bad "$1/$e: $(sget $e runs_early) ran early"
+		sv v $e invariant
+		[ "$v" = ok ] || bad "$1/$e: invariant broken"
+		sv v $e pending
+		[ "$v" = 0 ] || bad "$1/$e: $v pending after stop"
+		sv v $e runs_early
+		[ "$v" = 0 ] || bad "$1/$e: $v ran early"
 	done
 }
 
@@ -353,13 +356,14 @@ esac
 [ ${#c1} -le 6 ] || bad "engine clock $c1 at stop has not wrapped"
 stopped_ok wrap
 for e in $exact; do
-	runs=$(get $e runs)
-	[ "$(get $e runs_exact)" = "$runs" ] || bad "wrap/$e: $(get $e runs_exact) of $runs runs exact"
+	sv runs $e runs
+	sv v $e runs_exact
+	[ "$v" = "$runs" ] || bad "wrap/$e: $v of $runs runs exact"
 done
 [ "$r0" -gt 0 ] || bad "no classic run before the wrap"
-[ "$(get classic runs)" -gt "$r0" ] || bad "no classic run after the wrap"
-[ "$(get classic cascades)" -gt 0 ] || bad "the classic wheel never cascaded"
-echo "wrap: classic $(get classic runs) runs all exact, modern late <= $(get modern late_jiffies_max) jiffies"
+[ "$(sget classic runs)" -gt "$r0" ] || bad "no classic run after the wrap"
+[ "$(sget classic cascades)" -gt 0 ] || bad "the classic wheel never cascaded"
+echo "wrap: classic $(sget classic runs) runs all exact, modern late <= $(sget modern late_jiffies_max) jiffies"
 rmmod twheel || bad "rmmod"
 
 section unload
