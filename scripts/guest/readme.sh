@@ -21,7 +21,8 @@ rmmod twheel || bad "rmmod"
 # the module's default runners (insmod with no parameter): taken by
 # admission (no force=1), run for 2 s (burst 5 s: its jiffy is 1000 out),
 # every guarantee kept; timers ran (timeouts' are deleted first, long's
-# are 256 jiffies or more out, so neither has to).
+# are 256 jiffies or more out, so neither has to). Then docs/usage.md's
+# block of the same lines, when readme-check.sh gave it.
 insmod /lib/twheel/twheel.ko || bad "insmod with no parameter"
 for w in timeouts expiring long burst mixed; do
 	ctl load $w || { bad "load $w (its defaults)"; continue; }
@@ -39,4 +40,17 @@ for w in timeouts expiring long burst mixed; do
 	ok "load $w with its defaults: taken, $(sget classic runs) classic runs, none early"
 done
 rmmod twheel || bad "rmmod after the defaults"
+
+# docs/usage.md's block, as readme-check.sh wrote it into /tmp/usage.sh:
+# its load and start taken, its stats read running, its rmmod done.
+if [ -f /tmp/usage.sh ]; then
+	sh /tmp/usage.sh >/tmp/usage.out 2>&1
+	u=0
+	grep -q 'write error\|tee:\|FAILED\|insmod:\|rmmod:' /tmp/usage.out &&
+		{ bad "docs/usage.md's block: $(grep 'write error\|tee:\|FAILED\|insmod:\|rmmod:' /tmp/usage.out | head -n 1)"; u=1; }
+	grep -q '^state: running$' /tmp/usage.out ||
+		{ bad "docs/usage.md's block: its stats read does not say state: running"; u=1; }
+	[ -d /sys/module/twheel ] && { bad "docs/usage.md's block: twheel still loaded after its rmmod"; u=1; rmmod twheel; }
+	[ $u = 0 ] && ok "docs/usage.md's lines: loaded, started, stats running, unloaded"
+fi
 echo "readme: $fails failures"
