@@ -63,14 +63,17 @@ guest_res() {
 	fi
 }
 debug_pid= host_pid=
-# killtree PID: PID and every process below it (a background job's kernel
-# build, fuzzer or guest does not outlive make check)
+# killtree PID: PID and every process below it (a kernel build, fuzzer or
+# guest does not outlive make check)
 killtree() {
 	local c
 	for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done
 	kill "$1" 2>/dev/null
 }
-trap 'for p in $debug_pid $host_pid; do killtree "$p"; done; rm -rf "$work"' EXIT
+# On any exit (the end, Ctrl-C, a SIGTERM to this shell alone, which
+# would leave the guest it waits for running): every process below this
+# shell, whichever lane started it.
+trap 'for p in $(pgrep -P $$); do killtree "$p"; done; rm -rf "$work"' EXIT
 
 # Set-up, before either lane: the packages of every stage (the
 # pipeline's, DKMS, gnuplot for compare's plot, the user-space tools and
