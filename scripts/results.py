@@ -763,7 +763,7 @@ def replay_section(replay):
 # ---- smp.csv: the SMP section's rounds to medians ----
 
 SMP_KEY = ("percpu", "remote", "runner", "cpus", "pass")
-SMP_SPREAD = ("op_ns", "ops_per_s", "contended_pct")
+SMP_SPREAD = ("op_ns", "ops_per_s", "contended_pct", "per_op_cont", "per_op_wait_ns")
 SMP_WORST = ("runs_early", "nested")
 
 
@@ -852,7 +852,11 @@ def smp_section(smp):
          "What an instance per CPU (percpu=1) costs against one instance every CPU "
          "shares (percpu=0), at remote= per cent of each CPU's ops on another CPU's "
          "timers ([smp.csv](../results/smp.csv), drawn in [smp.png](../results/smp.png), "
-         "from `scripts/compare-smp.sh`, wall clock: two vCPUs at once are its subject)."]
+         "from `scripts/compare-smp.sh`, wall clock: two vCPUs at once are its subject). "
+         "Under multi-threaded TCG on a 2-core host each vCPU is a host thread sharing the "
+         "cores with QEMU's own: the counters (acquisitions, remote ops, migrations) are "
+         "exact, while ns per op and ns waited follow how the host schedules those threads "
+         "(the A/A line below gives the size of that)."]
     if not smp or "pass" not in smp[0]:
         o.append("One boot per configuration and no interval: nothing here is ranked.")
         return o
@@ -905,11 +909,48 @@ def smp_section(smp):
             r["op_ns_hi"], r["reps"], r.get("contended_pct") or "-", r.get("ops_per_s"), verdict))
         if verdict:
             told.append(verdict.split()[0])
+    o += smp_locks(smp, a_rows)
     apart = [v for v in told if v in ("cheaper", "dearer")]
     o += ["", "%d of the %d percpu=1 figures told apart from percpu=0's (%d cheaper, %d dearer)%s" % (
         len(apart), len(told), apart.count("cheaper"), apart.count("dearer"),
         ": below the A/A difference, what per-CPU instances change here is not told apart "
         "from the run's own spread." if told and not apart else ".")]
+    return o
+
+
+def smp_locks(smp, a_rows):
+    """The engines' lock counters per op, percpu=0 against percpu=1 at
+    each remote share (counted, not timed: what this section can show
+    apart from the wall clock's spread); wait ns with their min..max."""
+    rows = [r for r in smp if r["pass"] == "a" and r["percpu"] == "1" and r["runner"] != "timer_list"
+            and num(r["cpus"]) and num(r["cpus"]) >= 2 and r.get("per_op_wait_ns_lo")]
+    if not rows:
+        return []
+    o = ["", "The engines' own locks, per activity op (counted on the acquiring CPU: "
+         "acquisitions, contended ones, ns waited with the rounds' min..max), one shared "
+         "instance against one per CPU:", "",
+         "| vCPUs | remote | runner | acquired 0 / 1 | contended 0 / 1 | wait ns percpu=0 | "
+         "wait ns percpu=1 | per-CPU waits |", "|---:|---:|---|---:|---:|---:|---:|---|"]
+    for r in rows:
+        b = a_rows.get(("0", r["remote"], r["runner"], r["cpus"]))
+        if not b or not b.get("per_op_wait_ns_lo"):
+            continue
+        w1, w0 = num(r["per_op_wait_ns"]), num(b["per_op_wait_ns"])
+        lo1, hi1 = num(r["per_op_wait_ns_lo"]), num(r["per_op_wait_ns_hi"])
+        lo0, hi0 = num(b["per_op_wait_ns_lo"]), num(b["per_op_wait_ns_hi"])
+        if None in (w1, w0, lo1, hi1, lo0, hi0):
+            v = "n/a"
+        elif hi1 < lo0:
+            v = "less"
+        elif hi0 < lo1:
+            v = "more"
+        else:
+            v = "tie"
+        o.append("| %s | %s | %s | %s / %s | %s / %s | %s [%s..%s] | %s [%s..%s] | %s |" % (
+            r["cpus"], r["remote"], r["runner"], b["per_op_acq"], r["per_op_acq"],
+            b["per_op_cont"], r["per_op_cont"], b["per_op_wait_ns"], b["per_op_wait_ns_lo"],
+            b["per_op_wait_ns_hi"], r["per_op_wait_ns"], r["per_op_wait_ns_lo"],
+            r["per_op_wait_ns_hi"], v))
     return o
 
 
