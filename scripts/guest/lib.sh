@@ -96,6 +96,18 @@ sv() {
 	case $3 in *[!A-Za-z0-9_]* | '') eval "$1=''"; return 0 ;; esac
 	eval "$1=\"\${S_${_b}__$3${4:+_$4}-}\""
 }
+# after_stop WHAT BLOCK: BLOCK of the last snap, read after a stop: its
+# counters consistent, nothing pending, nothing run early (a FAILED line,
+# headed WHAT, for each that is not)
+after_stop() {
+	sv _as "$2" invariant
+	[ -n "$_as" ] || { bad "$1: no [$2] block in the stats"; return; }
+	[ "$_as" = ok ] || bad "$1: counters broken (expired + deleted > added, or more quiet mods than mods)"
+	sv _as "$2" pending
+	[ "$_as" = 0 ] || bad "$1: $_as pending after stop"
+	sv _as "$2" runs_early
+	[ "$_as" = 0 ] || bad "$1: $_as runs early"
+}
 # sget BLOCK KEY [WORD]: the same, printed
 sget() {
 	sv _sg "$@"

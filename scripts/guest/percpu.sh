@@ -60,12 +60,7 @@ locks() {
 
 # judge TAG BLOCK RUNNER: the guarantees of one block after a stop
 judge() {
-	sv j_inv "$2" invariant
-	[ "$j_inv" = ok ] || bad "$1 [$2]: counters ${j_inv:-missing (no such block)}"
-	sv j_pend "$2" pending
-	[ "$j_pend" = 0 ] || bad "$1 [$2]: $j_pend pending after stop"
-	sv j_early "$2" runs_early
-	[ "$j_early" = 0 ] || bad "$1 [$2]: $j_early runs early"
+	after_stop "$1 [$2]" "$2"
 	sv runs "$2" runs
 	[ "${runs:-0}" -gt 0 ] || bad "$1 [$2]: no timer ran"
 	case " $exact " in

@@ -31,9 +31,7 @@ for w in timeouts expiring long burst mixed; do
 	ctl stop || bad "stop $w"
 	snap
 	for r in $(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x softirq); do
-		[ "$(sget $r invariant)" = ok ] || bad "$w/$r: counters broken"
-		[ "$(sget $r pending)" = 0 ] || bad "$w/$r: $(sget $r pending) pending after stop"
-		[ "$(sget $r runs_early)" = 0 ] || bad "$w/$r: $(sget $r runs_early) runs early"
+		after_stop "$w/$r" $r
 		case $w in timeouts | long) continue ;; esac
 		[ "$(sget $r runs)" -gt 0 ] 2>/dev/null || bad "$w/$r: no timer ran"
 	done

@@ -40,12 +40,7 @@ run() {	# run WORKLOAD SECONDS ARGS...
 	# every read below is of the stats after this stop (one read)
 	snap
 	for e in $runners; do
-		sv v $e invariant
-		[ "$v" = ok ] || bad "$wl/$e: counters broken (expired + deleted > added, or more quiet mods than mods)"
-		sv v $e pending
-		[ "$v" = 0 ] || bad "$wl/$e: pending after stop"
-		sv v $e runs_early
-		[ "$v" = 0 ] || bad "$wl/$e: a timer ran early"
+		after_stop "$wl/$e" $e
 		sv runs $e runs
 		[ "${runs:-0}" -gt 0 ] || [ $wl = timeouts ] || bad "$wl/$e: no timer ran"
 		case " $exact " in

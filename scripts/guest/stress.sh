@@ -59,12 +59,7 @@ ran() {
 stopped_ok() {
 	snap
 	for e in $runners; do
-		sv v $e invariant
-		[ "$v" = ok ] || bad "$1/$e: invariant broken"
-		sv v $e pending
-		[ "$v" = 0 ] || bad "$1/$e: $v pending after stop"
-		sv v $e runs_early
-		[ "$v" = 0 ] || bad "$1/$e: $v ran early"
+		after_stop "$1/$e" $e
 	done
 }
 
