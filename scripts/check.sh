@@ -78,20 +78,28 @@ trap 'for p in $(pgrep -P $$); do killtree "$p"; done; rm -rf "$work"' EXIT
 # Set-up, before either lane: the packages of every stage (the
 # pipeline's, DKMS, gnuplot for compare's plot, the user-space tools and
 # libFuzzer), the test kernel, Debian's stock kernel.
+# A cold run says first what it will build, and what that costs.
+cold=
+for v in test debug; do
+	[ -f "$(kbuild_dir $v)/.twheel-built" ] || cold="$cold $v"
+done
+[ -z "$cold" ] || echo "make check: a cold run: it builds the${cold} kernel(s), the test kernel first (about 11 minutes on 2 cores), the debug kernel beside it and the test kernel's checks; docs/testing.md gives the times"
 "$TWHEEL_ROOT/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 apt_need linux-headers-amd64 linux-headers-6.12-amd64 dkms gnuplot-nox
 "$TWHEEL_ROOT/userspace/setup.sh" fuzz >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+# The debug kernel (cold runs only: build-kernel.sh returns at once when
+# it is built): in the background at nice 10 from here on, below the test
+# kernel's build and the guests, above the host lane: it takes what they
+# leave (the test kernel's link, the stock kernel's download). Its stage
+# (5) waits for it; build-kernel.sh's locks keep one unpack of the source
+# and one build a directory.
+nice -n 10 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
+debug_pid=$!
 kdir=$("$TWHEEL_ROOT/scripts/build-kernel.sh" test) || { echo "0 passed, 1 failed"; exit 1; }
 ksrc=$(ksrc_dir)
 stock_ok=0
 eval "$("$TWHEEL_ROOT/scripts/stock-kernel.sh")" && stock_ok=1
 lap_note "packages, the test kernel and the stock kernel"
-# The debug kernel (cold runs only: build-kernel.sh returns at once when
-# it is built): in the background at nice 10, below the guests, above the
-# host lane. Its stage (5) waits for it; build-kernel.sh's lock keeps one
-# build a directory.
-nice -n 10 "$TWHEEL_ROOT/scripts/build-kernel.sh" debug >/dev/null 2>"$work/kdebug.log" &
-debug_pid=$!
 
 # The host lane: stages 0, 1, 2 and 6, at nice 19, in the background.
 host_lane() {
