@@ -85,7 +85,7 @@ boot 1
 want=$((rounds * 9))
 [ "$(wc -l <"$work/smp-1.csv")" -eq $((want + 1)) ] || die "the 1-vCPU boot: $(($(wc -l <"$work/smp-1.csv") - 1)) rows, $want wanted"
 { cat "$work/smp-2.csv"; tail -n +2 "$work/smp-1.csv"; } >"$out/smp-rounds.csv"
-python3 "$TWHEEL_ROOT/scripts/results.py" smp "$out/smp-rounds.csv" >"$work/smp.csv" ||
+python3 "$TWHEEL_ROOT/scripts/results.py" smp "$out/smp-rounds.csv" --clock "$TWHEEL_CLOCK" >"$work/smp.csv" ||
 	die "scripts/results.py smp could not read $out/smp-rounds.csv"
 mv "$work/smp.csv" "$out/smp.csv"
 # the table on the terminal: the columns that fit it (smp.csv has them all)

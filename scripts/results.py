@@ -34,12 +34,12 @@ N and runner, the median of the rounds and its interval.
         line per figure off, the largest difference of each kind, exit 1
         on any. --engine keeps one runner's rows (timer_list for an A/B
         of two builds).
-    results.py smp SMP_ROUNDS_CSV
+    results.py smp SMP_ROUNDS_CSV [--clock CLOCK]
         smp.csv on stdout from compare-smp.sh's rounds (smp-rounds.csv):
         per configuration (percpu, remote, runner, vCPUs, pass) the
-        median of the rounds that count, op_ns, ops_per_s and
-        contended_pct with <column>_lo and <column>_hi (min..max of those
-        rounds), reps and excluded; runs_early and nested the worst of
+        median of the rounds that count, every ns column and the shares
+        with <column>_lo and <column>_hi (min..max of those rounds),
+        reps, excluded and clock (wall unless given); runs_early and nested the worst of
         every round. A round does not count when admission changed its
         load or it lost ops (fewer than 95 % of the configuration's most).
     results.py readme RESULTS_DIR
@@ -763,7 +763,9 @@ def replay_section(replay):
 # ---- smp.csv: the SMP section's rounds to medians ----
 
 SMP_KEY = ("percpu", "remote", "runner", "cpus", "pass")
-SMP_SPREAD = ("op_ns", "ops_per_s", "contended_pct", "per_op_cont", "per_op_wait_ns")
+# every ns column, and the shares, with the rounds' min..max
+SMP_SPREAD = ("op_ns", "ops_per_s", "contended_pct", "wait_p99_ns", "per_op_cont", "per_op_wait_ns",
+              "per_remote_op_cont", "per_remote_op_wait_ns")
 SMP_WORST = ("runs_early", "nested")
 
 
@@ -792,14 +794,14 @@ def smp_left_out(rows):
     return why
 
 
-def smp_medians(cols, rows):
+def smp_medians(cols, rows, clock="wall"):
     """smp.csv's columns and rows from the rounds' (smp-rounds.csv)."""
     why = smp_left_out(rows)
     groups = {}
     for r, w in zip(rows, why):
         groups.setdefault(tuple(r[c] for c in SMP_KEY), []).append((r, w))
     vals = [c for c in cols if c not in SMP_KEY + ("round", "admission")]
-    out_cols = list(SMP_KEY) + ["reps", "excluded"]
+    out_cols = list(SMP_KEY) + ["reps", "excluded", "clock"]
     for c in vals:
         out_cols.append(c)
         if c in SMP_SPREAD:
@@ -810,6 +812,7 @@ def smp_medians(cols, rows):
         o = dict(zip(SMP_KEY, k))
         o["reps"] = str(len(counted))
         o["excluded"] = str(len(members) - len(counted))
+        o["clock"] = clock
         for c in vals:
             src = [m for m, _ in members] if c in SMP_WORST else counted
             cells = [r[c] for r in src]
@@ -830,13 +833,17 @@ def smp_medians(cols, rows):
 
 
 def cmd_smp(args):
+    clock = "wall"
+    if len(args) == 3 and args[1] == "--clock":
+        clock = args[2]
+        args = args[:1]
     if len(args) != 1:
-        sys.exit("usage: results.py smp SMP_ROUNDS_CSV")
+        sys.exit("usage: results.py smp SMP_ROUNDS_CSV [--clock CLOCK]")
     cols, rows = read_csv(args[0])
     missing = [c for c in SMP_KEY + ("round", "ops", "op_ns") if c not in cols]
     if missing:
         sys.exit("results.py smp: %s has no column %s" % (args[0], ", ".join(missing)))
-    out_cols, out = smp_medians(cols, rows)
+    out_cols, out = smp_medians(cols, rows, clock)
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(out_cols)
     for r in out:
@@ -984,7 +991,7 @@ FILES = (
     ("replay.md", "the replay's provenance line and table", "scripts/replay-csv.sh"),
     ("shadow.csv", "the live shadow: the kernel's own timer_list traffic mirrored into every engine, one row per engine and the kernel's", "scripts/compare.sh"),
     ("shadow.md", "the shadow's table, each engine against the kernel", "scripts/compare.sh"),
-    ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations; the medians of the rounds, op_ns, ops_per_s and contended_pct with `_lo` and `_hi` (min..max), `reps`, `excluded`; pass b is the A/A control (percpu=1 remote=0 again in each round)", "scripts/results.py smp"),
+    ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations; the medians of the rounds, every ns column and share with `_lo` and `_hi` (min..max), `reps`, `excluded`, `clock`; pass b is the A/A control (percpu=1 remote=0 again in each round)", "scripts/results.py smp"),
     ("smp-rounds.csv", "every round's row of the SMP section (round, pass, admission)", "scripts/compare-smp.sh"),
     ("pull.md", "per-CPU ticks under tick=nohz, pull=0 against pull=1", "scripts/compare-smp.sh"),
     ("capabilities.md", "the burst's worst ticks without and with budget=, slack=0 against slack=10, tick=nohz against periodic", "scripts/compare.sh (scripts/guest/capabilities.sh, nohz.sh)"),

@@ -368,9 +368,10 @@ class Smp(unittest.TestCase):
                 self.row(3, "a", 0, 1000, 900, adm="lowered"),
                 self.row(4, "a", 0, 940, 100, early="2"),
                 self.row(5, "a", 0, 1000, 510, pct="2.25")]
-        cols, out = results.smp_medians(self.COLS, rows)
+        cols, out = results.smp_medians(self.COLS, rows, clock="icount")
         self.assertEqual(len(out), 1)
         o = out[0]
+        self.assertEqual(o["clock"], "icount")
         # rounds 3 (admission) and 4 (940 < 95 % of 1000 ops) left out
         self.assertEqual((o["reps"], o["excluded"]), ("3", "2"))
         self.assertEqual((o["op_ns"], o["op_ns_lo"], o["op_ns_hi"]), ("510", "500", "520"))
