@@ -12,7 +12,7 @@
 # "smp: N failures".
 #   smp.sh [full|quick [ROUNDS]]
 # full: ROUNDS (5) rounds of 4 s runs of 10000 timers, 400 ops a tick;
-# quick: 2 rounds of 2 s runs of 2000 timers, 100 ops a tick. A round runs
+# quick: 2 rounds of 1 s runs of 2000 timers, 100 ops a tick. A round runs
 # every configuration once, percpu=0 first in odd rounds and percpu=1
 # first in even ones, then percpu=1 remote=0 again as pass b: the A/A
 # control (the same configuration twice in a round; every other run is
@@ -38,7 +38,7 @@
 . "$(dirname "$0")/lib.sh"
 mode=${1:-full}
 if [ "$mode" = quick ]; then
-	secs=2 count=2000 ops=100 rounds=2
+	secs=1 count=2000 ops=100 rounds=2
 else
 	secs=4 count=10000 ops=400 rounds=5
 fi
