@@ -859,11 +859,11 @@ def smp_section(smp):
          "What an instance per CPU (percpu=1) costs against one instance every CPU "
          "shares (percpu=0), at remote= per cent of each CPU's ops on another CPU's "
          "timers ([smp.csv](../results/smp.csv), drawn in [smp.png](../results/smp.png), "
-         "from `scripts/compare-smp.sh`, wall clock: two vCPUs at once are its subject). "
-         "Under multi-threaded TCG on a 2-core host each vCPU is a host thread sharing the "
-         "cores with QEMU's own: the counters (acquisitions, remote ops, migrations) are "
-         "exact, while ns per op and ns waited follow how the host schedules those threads "
-         "(the A/A line below gives the size of that)."]
+         "from `scripts/compare-smp.sh`, %s clock). Under multi-threaded TCG on a 2-core "
+         "host each vCPU is a host thread sharing the cores with QEMU's own: the counters "
+         "(acquisitions, remote ops, migrations) are exact, while ns per op and ns waited "
+         "follow how the host schedules those threads (the A/A line below gives the size "
+         "of that)." % ((smp[0].get("clock") if smp else None) or "wall")]
     if not smp or "pass" not in smp[0]:
         o.append("One boot per configuration and no interval: nothing here is ranked.")
         return o
