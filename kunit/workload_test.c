@@ -528,12 +528,29 @@ static void workload_histogram(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->n, 1000ULL);
 	KUNIT_EXPECT_EQ(test, h->sum, 500500ULL);
 	KUNIT_EXPECT_EQ(test, h->max, 1000ULL);
-	/* rank 500 is 500, in [480, 512); rank 990 is 990, in [960, 1024) */
-	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 480ULL);
-	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 990), 960ULL);
+	/*
+	 * Rank 500 is the 21st of the 32 values of [480, 511]: 480 + 31 *
+	 * 41 / 64. Rank 990 is the 31st of the 41 of [960, 1000] (the bucket
+	 * ends at the max): 960 + 40 * 61 / 82; rank 1000 the 41st.
+	 */
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 499ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 990), 989ULL);
 	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 0), 1ULL);
-	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 1000), 960ULL);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 1000), 999ULL);
 	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 5), 5ULL);	/* rank 5 */
+
+	/*
+	 * Values on both sides of a bucket's edge (1024): the median moves
+	 * by what the values move, not by the 64 between the two floors.
+	 */
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 100; i++)
+		twheel_hist_add(h, i < 50 ? 1023 : 1024);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 1022ULL);
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 100; i++)
+		twheel_hist_add(h, i < 49 ? 1023 : 1024);
+	KUNIT_EXPECT_EQ(test, twheel_hist_pct(h, 500), 1024ULL);
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < 3; i++)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * twheel histograms: log-linear buckets, percentiles as bucket floors.
+ * twheel histograms: log-linear buckets, percentiles interpolated in them.
  */
 #include <linux/kernel.h>
 #include <linux/export.h>
@@ -87,29 +87,43 @@ void twheel_hist_merge(struct twheel_hist *h, const struct twheel_hist *o)
 EXPORT_SYMBOL_GPL(twheel_hist_merge);
 
 /**
- * twheel_hist_pct() - a percentile, as a bucket floor
+ * twheel_hist_pct() - a percentile, interpolated within its bucket
  * @h: the histogram
  * @permille: the percentile in thousandths: 500 for the median, 990 for
  *	p99; at most 1000
  *
- * Return: the floor of the bucket holding the value of rank
- * ceil(n * @permille / 1000) (at least the first), so at most 1/8 below
- * the true value; 0 for an empty histogram.
+ * The value of rank r = ceil(n * @permille / 1000) (at least 1) lies in
+ * the bucket where the running count first reaches r. Its c values are
+ * taken as spread evenly over the bucket's range [lo, hi] (hi no more
+ * than @h->max), and the estimate is the middle of the (r - before)-th
+ * of c equal parts of it. It is exact for buckets of one value (below
+ * 2^TWHEEL_HIST_SUB, or one holding only @h->max), within the bucket's
+ * width (1/8 of lo) otherwise, and it moves by a fraction of a bucket,
+ * not a whole one, when a few values cross a bucket's edge: two runs of
+ * the same code then differ by what their values differ by.
+ *
+ * Return: the estimate, in [lo, hi]; 0 for an empty histogram.
  */
 u64 twheel_hist_pct(const struct twheel_hist *h, unsigned int permille)
 {
-	u64 want = div_u64(h->n * permille + 999, 1000), seen = 0;
+	u64 want = div_u64(h->n * permille + 999, 1000), seen = 0, lo, hi;
 	unsigned int i;
 
 	if (!h->n)
 		return 0;
 	want = max_t(u64, want, 1);
 	for (i = 0; i < TWHEEL_HIST_N; i++) {
+		if (seen + h->b[i] >= want)
+			break;
 		seen += h->b[i];
-		if (seen >= want)
-			return twheel_hist_floor(i);
 	}
-	return h->max;
+	if (i == TWHEEL_HIST_N)
+		return h->max;
+	lo = twheel_hist_floor(i);
+	hi = i + 1 < TWHEEL_HIST_N ? twheel_hist_floor(i + 1) - 1 : U64_MAX;
+	hi = clamp(h->max, lo, hi);
+	return lo + mul_u64_u64_div_u64(hi - lo, 2 * (want - seen) - 1,
+					2 * h->b[i]);
 }
 EXPORT_SYMBOL_GPL(twheel_hist_pct);
 

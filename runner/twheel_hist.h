@@ -23,7 +23,8 @@ struct seq_file;
  *
  * Log-linear: below 2^TWHEEL_HIST_SUB one bucket per value, above
  * it every power of two split into 2^TWHEEL_HIST_SUB buckets, so a bucket's
- * floor is within 1/8 below any value in it. Percentiles are bucket floors.
+ * floor is within 1/8 below any value in it. Percentiles are interpolated
+ * within their bucket, see twheel_hist_pct().
  */
 struct twheel_hist {
 	u64 n, sum, max;
