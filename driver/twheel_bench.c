@@ -60,6 +60,7 @@ static void tw_bench_runner(struct tw_runner *r)
 {
 	u32 reps = DIV_ROUND_UP(TW_BENCH_MIN_OPS, tw_wl.p.count), i;
 	struct tw_opcost *oc = &r->opcost;
+	struct tw_runner *in;
 	enum tw_bench_op op;
 
 	memset(oc, 0, sizeof(*oc));
@@ -69,10 +70,16 @@ static void tw_bench_runner(struct tw_runner *r)
 	 */
 	for (op = 0; op < TW_NR_OPS; op++)
 		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH));
+	/* counted on the instance each timer is in: r itself, or r's */
+	tw_for_each_inst(r, in)
+		in->opcost.mod_same = 0;
 	for (i = 0; i < reps; i++)
 		for (op = 0; op < TW_NR_OPS; op++)
 			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count);
 	oc->n = tw_wl.p.count * reps;
+	if (r->inst)
+		tw_for_each_inst(r, in)
+			oc->mod_same += in->opcost.mod_same;
 }
 
 /* Nothing armed: what r's counters say is pending is brought back to 0. */

@@ -241,10 +241,14 @@ enum tw_bench_op { TW_OP_ADD, TW_OP_MOD, TW_OP_DEL, TW_NR_OPS };
  * struct tw_opcost - the bench's op cost on a runner, for the loaded workload
  * @ns: total ns over @n ops of each kind
  * @n: ops of each kind; 0: not measured for this load
+ * @mod_same: timed mods that re-armed a pending timer to the expiry it
+ *	already had, which the kernel's mod_timer() returns from at once
+ *	(counted by the timer_list runner, on the instance the timer is in)
  */
 struct tw_opcost {
 	u64 ns[TW_NR_OPS];
 	u32 n;
+	u32 mod_same;
 };
 
 /**

@@ -137,6 +137,19 @@ class AB(unittest.TestCase):
         self.assertTrue(lines[2].endswith("modern: only in A"))
         self.assertTrue(lines[3].endswith("ratas: only in B"))
 
+    def test_p99_of_few_ticks(self):
+        # 99 busy ticks in one run: its p99 is its worst tick, not compared
+        a, b = self.row("classic", 100, 1000), self.row("classic", 100, 2000)
+        a["busy ticks"], b["busy ticks"] = "150", "99"
+        lines, worst, n = results.ab_compare([a], [b])
+        self.assertEqual(lines, [])
+        self.assertEqual((n, worst["few"]), (4, 1))
+        b["busy ticks"] = "100"
+        lines, worst, n = results.ab_compare([a], [b])
+        self.assertEqual(len(lines), 1)
+        self.assertIn("tick p99 ns: 1000 against 2000, 100.0 %", lines[0])
+        self.assertEqual((n, worst["few"]), (5, 0))
+
     def test_engine_filter(self):
         lines, _, n = results.ab_compare(
             [self.row("classic", 100, 1000), self.row("timer_list", 200, 1000)],
