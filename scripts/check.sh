@@ -295,7 +295,8 @@ grep '^FAILED' "$work/smoke.log"
 tail -n 5 "$work/smoke.log"
 guest_res "module smoke test (test kernel)" $src
 
-# make demo, as a newcomer runs it: its runs checked as they are shown
+# make demo, as a newcomer runs it (docs/usage.md's block: make demo is
+# scripts/demo.sh with no argument): its runs checked as they are shown
 # (invariant, nothing pending, runs = expired, classic exact, nothing early).
 "$TWHEEL_ROOT/scripts/demo.sh" >"$work/demo.log" 2>&1
 drc=$?
