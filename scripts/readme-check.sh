@@ -38,7 +38,7 @@ doc_defaults() {
 		on && /^    [a-z]+ / { w = $1 } on && w != "" && /^    / { print w " " $0 }' "$1" |
 	awk '{ w = $1; $1 = ""; t[w] = t[w] $0 } END { for (w in t) print w " " t[w] }' |
 	while read -r w text; do
-		case " timeouts expiring long burst mixed " in *" $w "*) ;; *) continue ;; esac
+		case "$w" in timeouts | expiring | long | burst | mixed) ;; *) continue ;; esac
 		par=$(printf '%s\n' "$text" | sed -n 's/^[^(]*(\(count=[^)]*\)).*/\1/p')
 		printf '%s %s\n' "$w" "$(printf '%s\n' "$par" | sed 's/min=max=\([0-9]*\)/min=\1 max=\1/; s/2^20/1048576/g')"
 	done | sort
