@@ -307,12 +307,14 @@ guest_res "make demo: its runs checked (test kernel)" $drc
 
 # README.md's own-machine lines, as written, in a guest (as root there):
 # the module loads with their PARAMS, the load and start are taken, the
-# workload runs on every engine (scripts/readme-check.sh).
+# workload runs on every engine; each of the five workloads loaded
+# without keys takes docs/usage.md's defaults, is admitted and runs; then
+# usage.md's own-machine lines (scripts/readme-check.sh).
 "$TWHEEL_ROOT/scripts/readme-check.sh" --kernel test --clock icount --timeout 300 >"$work/readme.log" 2>&1
 rrc=$?
 grep -E '^(ok|FAILED):' "$work/readme.log"
 [ $rrc -eq 0 ] || tail -n 20 "$work/readme.log"
-guest_res "README.md's own-machine commands, as written, load and run (test kernel)" $rrc
+guest_res "README.md's and usage.md's own-machine commands, as written, load and run; the five workloads at usage.md's defaults taken and run (test kernel)" $rrc
 
 # 4a. Overload: the largest load admission accepts of every workload, with
 # a shell command, a stats read and stop each within 10 s; a load above
