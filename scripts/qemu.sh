@@ -4,8 +4,9 @@
 #
 #   scripts/qemu.sh [--kernel test|debug|stock] [--clock wall|icount]
 #                   [--timeout SECS] [--smp N] [--log FILE] [--no-load]
-#                   [-- COMMAND...]
+#                   [--file HOSTFILE:GUESTPATH]... [-- COMMAND...]
 # (TWHEEL_GUEST_BINS="prog..." copies host programs and their libraries in;
+# --file copies one host file to GUESTPATH, e.g. a module built elsewhere;
 # TWHEEL_CLOCK sets the default --clock)
 #
 # COMMAND is a command and its arguments, run as given (scripts/qemu.sh --
@@ -33,7 +34,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=test timeout=600 smp="" log="" load=1 clock=${TWHEEL_CLOCK:-wall}
+variant=test timeout=600 smp="" log="" load=1 clock=${TWHEEL_CLOCK:-wall} files=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) variant=$2; shift 2 ;;
@@ -43,8 +44,12 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--no-load) load=0; shift ;;
+	--file)
+		case "$2" in /*:/*) ;; *) die "--file takes HOSTFILE:GUESTPATH, both absolute: $2" ;; esac
+		[ -f "${2%%:*}" ] || die "--file: no file ${2%%:*}"
+		files+=("$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -100,6 +105,10 @@ for b in ${TWHEEL_GUEST_BINS:-}; do
 		mkdir -p "$root$(dirname "$f")"
 		cp -L "$f" "$root$f"
 	done
+done
+for f in "${files[@]}"; do
+	mkdir -p "$root$(dirname "${f#*:}")"
+	cp "${f%%:*}" "$root${f#*:}"
 done
 [ $load -eq 1 ] && echo twheel.ko >>"$root/etc/twheel-preload"
 if [ $# -eq 1 ]; then

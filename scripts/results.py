@@ -641,7 +641,10 @@ def choosing(dirname):
                  "apart from the run's noise). `make compare` now measures rounds; rerun it "
                  "to rank. Runs of different N are never ranked against each other.")
     o.append("Cost is an add, a mod and a del (op ns: their sum in the same round); "
-             "exact engines (scripts/engines.sh --exact) run every timer at its jiffy.")
+             "exact engines (scripts/engines.sh --exact) run every timer at its jiffy. "
+             "The kernel's runners: timer_list (timer_setup, mod_timer) and hrtimer, a "
+             "soft-mode hrtimer (HRTIMER_MODE_REL_SOFT: its callback in HRTIMER_SOFTIRQ, "
+             "not in hard interrupt context).")
     o.append("")
     o.append("## Decision table")
     o.append("")

@@ -18,7 +18,8 @@ ctl stop || bad "stop"
 rmmod twheel || bad "rmmod"
 
 # docs/usage.md's workloads, each loaded with its documented defaults on
-# the module's default runners (insmod with no parameter): taken by
+# the module's default runners (insmod with no parameter): the keys the
+# module took (stats' params line) are those usage.md gives, taken by
 # admission (no force=1), run for 2 s (burst 5 s: its jiffy is 1000 out),
 # every guarantee kept; timers ran (timeouts' are deleted first, long's
 # are 256 jiffies or more out, so neither has to). Then docs/usage.md's
@@ -26,6 +27,13 @@ rmmod twheel || bad "rmmod"
 insmod /lib/twheel/twheel.ko || bad "insmod with no parameter"
 for w in timeouts expiring long burst mixed; do
 	ctl load $w || { bad "load $w (its defaults)"; continue; }
+	# the defaults docs/usage.md gives (readme-check.sh wrote them here)
+	doc=$(sed -n "s/^$w //p" /tmp/defaults 2>/dev/null)
+	[ -f /tmp/defaults ] && [ -z "$doc" ] && bad "$w: no documented defaults"
+	params=" $(sed -n 's/^params: //p' $d/stats) "
+	for kv in $doc; do
+		case "$params" in *" $kv "*) ;; *) bad "$w: docs/usage.md gives $kv, the module took:$params" ;; esac
+	done
 	ctl start || { bad "start $w"; continue; }
 	if [ $w = burst ]; then sleep 5; else sleep 2; fi
 	ctl stop || bad "stop $w"
@@ -35,7 +43,7 @@ for w in timeouts expiring long burst mixed; do
 		case $w in timeouts | long) continue ;; esac
 		[ "$(sget $r runs)" -gt 0 ] 2>/dev/null || bad "$w/$r: no timer ran"
 	done
-	ok "load $w with its defaults: taken, $(sget classic runs) classic runs, none early"
+	ok "load $w with its defaults (docs/usage.md's: ${doc:-not given}): taken, $(sget classic runs) classic runs, none early"
 done
 rmmod twheel || bad "rmmod after the defaults"
 
