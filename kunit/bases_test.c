@@ -3,7 +3,8 @@
  * A CPU's three timer bases (Linux 6.12: BASE_LOCAL, BASE_GLOBAL,
  * BASE_DEF): the base a timer's flags pick, the flags a load's pinned=
  * and deferrable= shares give each timer (their parsing is
- * percpu_parse_remote's) and what wakes an idle CPU's tick.
+ * percpu_parse_remote's), what wakes an idle CPU's tick, and what
+ * admission weighs a remote op as.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -147,10 +148,68 @@ static void bases_idle_next(struct kunit *test)
 			9UL);
 }
 
+/*
+ * remote=P on n CPUs: an op finds its timer elsewhere with chance
+ * 1 - (1 - P)^2 - P^2 / (n - 1); on= adds its share of the rest.
+ */
+static void bases_remote_ppm(struct kunit *test)
+{
+	struct twheel_params p;
+
+	twheel_params_default(TWHEEL_WL_TIMEOUTS, &p);
+	p.cancel = 0;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 0U);
+	p.remote = 50;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 500000U);
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 1), 0U);
+	p.remote = 10;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 180000U);
+	p.remote = 90;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 180000U);
+	p.remote = 100;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 0U);
+	p.remote = 30;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 4), 480000U);
+	p.remote = 0;
+	p.on = 50;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 500000U);
+	p.remote = 50;
+	p.cancel = 50;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 625000U);
+	p.on = 100;
+	p.cancel = 0;
+	KUNIT_EXPECT_EQ(test, twheel_wl_remote_ppm(&p, 2), 1000000U);
+}
+
+/* A remote op weighs TWHEEL_REMOTE_OP_WEIGHT (2) ops, rounded up. */
+static void bases_op_weight(struct kunit *test)
+{
+	static const struct {
+		u64 ops;
+		u32 ppm;
+		u64 weighed;
+	} rows[] = {
+		{ 1000, 0, 1000 }, { 1000, 500000, 1500 }, { 1000, 1000000, 2000 },
+		{ 1000, 2000000, 2000 },	/* a share above one: one */
+		{ 3, 333333, 4 }, { 0, 500000, 0 },
+		/* 20000 ops a tick at HZ 1000, remote=50 on two CPUs */
+		{ 20000000, 500000, 30000000 },
+	};
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, TWHEEL_REMOTE_OP_WEIGHT, 2);
+	for (i = 0; i < ARRAY_SIZE(rows); i++)
+		KUNIT_EXPECT_EQ_MSG(test, twheel_wl_op_weight(rows[i].ops, rows[i].ppm),
+				    rows[i].weighed, "%llu ops, %u ppm", rows[i].ops,
+				    rows[i].ppm);
+}
+
 static struct kunit_case tw_bases_cases[] = {
 	KUNIT_CASE(bases_timer_base),
 	KUNIT_CASE(bases_shares_exact),
 	KUNIT_CASE(bases_idle_next),
+	KUNIT_CASE(bases_remote_ppm),
+	KUNIT_CASE(bases_op_weight),
 	{}
 };
 

@@ -2,11 +2,13 @@
 /*
  * twheel workloads' per-CPU shares, pure functions as the rest of the
  * workload (twheel_workload.c): which of a CPU's timer bases each timer
- * of a load with pinned= and deferrable= is set up for, and what of a
- * CPU's instance wakes its idle tick.
+ * of a load with pinned= and deferrable= is set up for, what of a CPU's
+ * instance wakes its idle tick, and how many of the ops of a load with
+ * remote= and on= reach another CPU's instance.
  */
 #include <linux/kernel.h>
 #include <linux/export.h>
+#include <linux/math64.h>
 #include <linux/timer.h>
 #include "runner/twheel_workload.h"
 
@@ -125,3 +127,59 @@ unsigned long twheel_idle_next(unsigned long d, u64 pending, u64 def_pending,
 	return pending && pending <= def_pending ? none : d;
 }
 EXPORT_SYMBOL_GPL(twheel_idle_next);
+
+/**
+ * twheel_wl_remote_ppm() - ops per million that reach another CPU's instance
+ * @p: the workload (remote=, on=, cancel=)
+ * @n: the CPUs it is spread over
+ *
+ * remote=P, each re-arm moving the timer to the CPU that makes it: a
+ * timer lives with its owner with chance 1 - P and with each of the n - 1
+ * others with chance P / (n - 1), the shares of the ops that touch it, so
+ * an op finds it elsewhere with chance 1 - (1 - P)^2 - P^2 / (n - 1)
+ * (2P(1 - P) on two CPUs: results/smp.csv's remote_ops / ops). An on= op
+ * (@p->on % of the re-arming ops, 100 - @p->cancel % of the ops) is
+ * aimed at another CPU, and counted among the remaining ops. Re-arms that
+ * stay (same expiry or bucket, a running callback) are counted too: an
+ * upper bound for admission.
+ *
+ * Return: ops per million, 0 with fewer than two CPUs.
+ */
+u32 twheel_wl_remote_ppm(const struct twheel_params *p, u32 n)
+{
+	u64 r = min(p->remote, 100U), own = 100 - r, ppm, on;
+
+	if (n < 2)
+		return 0;
+	/* per million: 100^2 = 10^4 scaled by 100 */
+	ppm = (10000 - own * own - div_u64(r * r, n - 1)) * 100;
+	on = (u64)min(p->on, 100U) * (100 - min(p->cancel, 100U));
+	ppm += div_u64((1000000 - ppm) * on, 10000);
+	return (u32)min_t(u64, ppm, 1000000);
+}
+EXPORT_SYMBOL_GPL(twheel_wl_remote_ppm);
+
+/**
+ * twheel_wl_op_weight() - ops as admission weighs them, remote ops included
+ * @ops: activity ops (a second: at most TWHEEL_MAX_OPS times HZ)
+ * @remote_ppm: of those, per million, the ops that reach another CPU's
+ *	instance (twheel_wl_remote_ppm())
+ *
+ * A remote op weighs TWHEEL_REMOTE_OP_WEIGHT ops: it takes the other
+ * instance's lock and, two times in three, moves the timer (a detach
+ * there, an add under its own lock: results/smp.csv, 2 vCPUs, remote=10
+ * to 90, 1.66 acquisitions a remote op). What one cost there, from those
+ * rows' op_ns against remote=0's over their remote_ops / ops, came to
+ * 1.7 to 2.7 local ops (classic and modern, medians of 5 rounds; their
+ * A/A control differed by up to 14.5 %).
+ *
+ * Return: @ops plus, rounded up, (TWHEEL_REMOTE_OP_WEIGHT - 1) ops for
+ * each remote one.
+ */
+u64 twheel_wl_op_weight(u64 ops, u32 remote_ppm)
+{
+	u64 extra = (u64)min(remote_ppm, 1000000U) * (TWHEEL_REMOTE_OP_WEIGHT - 1);
+
+	return ops + DIV_ROUND_UP_ULL(ops * extra, 1000000);
+}
+EXPORT_SYMBOL_GPL(twheel_wl_op_weight);

@@ -202,6 +202,10 @@ bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
 bool twheel_wl_on(const struct twheel_params *p, u64 tick, u32 j, u32 idx,
 		  u32 n, const struct twheel_op *op, u32 *target);
 bool twheel_wl_on_stays(bool at_target, bool running);
+/* What admission weighs a remote op as, in local ops (twheel_wl_op_weight()). */
+#define TWHEEL_REMOTE_OP_WEIGHT	2
+u32 twheel_wl_remote_ppm(const struct twheel_params *p, u32 n);
+u64 twheel_wl_op_weight(u64 ops, u32 remote_ppm);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
 
