@@ -75,7 +75,7 @@ MODULE_PARM_DESC(tick, "periodic: the driver ticks every tick_jiffies; nohz: it 
 
 static unsigned int pull = 1;
 module_param(pull, uint, 0444);
-MODULE_PARM_DESC(pull, "with tick=nohz and percpu=1: 1, a CPU whose tick sleeps leaves its timers (not pinned=1's) to a CPU awake, which expires them, as the kernel's timer migration does (default); 0: each CPU wakes for its own");
+MODULE_PARM_DESC(pull, "with tick=nohz and percpu=1: 1, a CPU whose tick sleeps leaves its timers (not a pinned= or deferrable= load's) to a CPU awake, which expires them, as the kernel's timer migration does (default); 0: each CPU wakes for its own");
 
 static unsigned int budget;
 module_param(budget, uint, 0444);

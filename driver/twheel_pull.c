@@ -16,8 +16,8 @@
 #include "driver/twheel_driver.h"
 
 /*
- * The pull model: tick=nohz, percpu=1, pull=1 and a workload whose timers
- * are not pinned. It is the kernel's timer migration since 6.9
+ * The pull model: tick=nohz, percpu=1, pull=1 and a workload with neither
+ * pinned= nor deferrable= timers. It is the kernel's timer migration since 6.9
  * (kernel/time/timer_migration.c) in its simplest form, one group of every
  * CPU with a tick:
  * - a CPU whose tick goes to sleep hands the first jiffy with work on its
@@ -29,8 +29,11 @@
  *   group;
  * - the last CPU to go to sleep wakes for the group's first jiffy with
  *   work, its own or another's.
- * Timers of a workload with pinned=1 are each CPU's own, as the kernel's
- * BASE_LOCAL timers are: then each CPU wakes for its own, as with pull=0.
+ * A workload with pinned= or deferrable= timers is not pulled: a CPU's
+ * instance holds all three of its bases' timers in one engine, and the
+ * kernel pulls only BASE_GLOBAL's (BASE_LOCAL's are the CPU's own,
+ * BASE_DEF's wait for its tick); then each CPU wakes for its own, as with
+ * pull=0, but for its deferrable timers.
  * A sleeping CPU's instances change only by pulls (which hand their next
  * jiffy back) and by remote ops, which only CPUs with activity ops make,
  * and those tick every jiffy and pull. A CPU asleep is not woken but by a

@@ -152,10 +152,14 @@ static enum hrtimer_restart tw_tick_fn(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
-/* Whether the CPUs' ticks follow the pull model (twheel_pull.c). */
+/*
+ * Whether the CPUs' ticks follow the pull model (twheel_pull.c): not for a
+ * workload with pinned or deferrable timers, which the pull would take
+ * with the rest of a CPU's instance (the kernel pulls BASE_GLOBAL's only).
+ */
 static bool tw_pulling(void)
 {
-	return tw_pull && tw_nohz && tw_percpu && !tw_wl.p.pinned;
+	return tw_pull && tw_nohz && tw_percpu && !twheel_wl_has_bases(&tw_wl.p);
 }
 
 /*

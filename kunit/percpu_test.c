@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Per-CPU instances, what runs on one CPU: which CPU owns a timer, the
- * cpus= key, the remote picks (remote=, pinned=), where an op from another
+ * cpus= key, the remote picks (remote=), where an op from another
  * CPU is done (its timer moved or not), and the totals of per-CPU counters
  * and histograms.
  */
@@ -186,13 +186,16 @@ static void percpu_remote_picks(struct kunit *test)
 	KUNIT_EXPECT_LT(test, sent, 150U);
 }
 
-/* remote= and pinned=: each line's values, or its refusal (0: taken). */
+/*
+ * remote=, pinned= and deferrable= (shares: kunit/bases_test.c): each
+ * line's values, or its refusal (0: taken).
+ */
 static void percpu_parse_remote(struct kunit *test)
 {
 	static const struct {
 		const char *line;
 		int ret;
-		u32 remote, pinned;
+		u32 remote, pinned, deferrable;
 	} lines[] = {
 		{ "load mixed", 0, 0, 0 },
 		{ "load mixed remote=30 pinned=1 cpus=all", 0, 30, 1 },
@@ -200,8 +203,17 @@ static void percpu_parse_remote(struct kunit *test)
 		{ "load timeouts remote=0x0a pinned=0", 0, 10, 0 },
 		{ "load mixed remote=101", -EINVAL }, { "load mixed remote=-1", -EINVAL },
 		{ "load mixed remote=x", -EINVAL }, { "load mixed remote=", -EINVAL },
-		{ "load mixed pinned=2", -EINVAL }, { "load mixed pinned=-1", -EINVAL },
+		{ "load mixed pinned=100", 0, 0, 100 },
+		{ "load mixed pinned=101", -EINVAL }, { "load mixed pinned=-1", -EINVAL },
 		{ "load shadow remote=10", -EINVAL }, { "load shadow pinned=1", -EINVAL },
+		{ "load mixed pinned=30 deferrable=20", 0, 0, 30, 20 },
+		{ "load long deferrable=100 pinned=100", 0, 0, 100, 100 },
+		{ "load expiring deferrable=0x0a", 0, 0, 0, 10 },
+		{ "load mixed deferrable=101", -EINVAL },
+		{ "load mixed deferrable=-1", -EINVAL },
+		{ "load mixed deferrable=", -EINVAL },
+		{ "load mixed deferred=10", -EINVAL },
+		{ "load shadow deferrable=10", -EINVAL },
 	};
 	struct twheel_cmd cmd;
 	unsigned int i;
@@ -213,8 +225,12 @@ static void percpu_parse_remote(struct kunit *test)
 			continue;
 		KUNIT_EXPECT_EQ_MSG(test, cmd.p.remote, lines[i].remote, "%s", lines[i].line);
 		KUNIT_EXPECT_EQ_MSG(test, cmd.p.pinned, lines[i].pinned, "%s", lines[i].line);
+		KUNIT_EXPECT_EQ_MSG(test, cmd.p.deferrable, lines[i].deferrable,
+				    "%s", lines[i].line);
 		KUNIT_EXPECT_EQ_MSG(test, !!(cmd.p.set & BIT(TWHEEL_KEY_REMOTE)),
 				    !!strstr(lines[i].line, "remote="), "%s", lines[i].line);
+		KUNIT_EXPECT_EQ_MSG(test, !!(cmd.p.set & BIT(TWHEEL_KEY_DEFERRABLE)),
+				    !!strstr(lines[i].line, "deferrable="), "%s", lines[i].line);
 	}
 }
 

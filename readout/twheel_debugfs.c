@@ -120,6 +120,12 @@ static const struct tw_key tw_keys[] = {
 	TW_RS("on_ops", on_ops, TW_CAP_PERCPU),
 	TW_RS("migrations", migrations, TW_CAP_PERCPU),
 	TW_RS("pulled", pulled, TW_CAP_PERCPU),
+	TW_RS("arms_local", arms_base[TWHEEL_BASE_LOCAL], TW_CAP_BASES),
+	TW_RS("arms_global", arms_base[TWHEEL_BASE_GLOBAL], TW_CAP_BASES),
+	TW_RS("arms_def", arms_base[TWHEEL_BASE_DEF], TW_CAP_BASES),
+	TW_RS("runs_local", runs_base[TWHEEL_BASE_LOCAL], TW_CAP_BASES),
+	TW_RS("runs_global", runs_base[TWHEEL_BASE_GLOBAL], TW_CAP_BASES),
+	TW_RS("runs_def", runs_base[TWHEEL_BASE_DEF], TW_CAP_BASES),
 };
 
 /* Histograms: name_n, _max, _avg, _p50, _p99, _hist each. */
@@ -279,9 +285,10 @@ static int stats_show(struct seq_file *m, void *unused)
 		   twheel_wl_names[p->type]);
 	seq_printf(m, "state: %s\n", tw_state_names[tw_wl.state]);
 	if (tw_wl.state != TW_EMPTY)
-		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u on=%u\n",
+		seq_printf(m, "params: count=%u seed=%llu min=%u max=%u cancel=%u ops=%u duration=%u budget=%u slack=%u remote=%u pinned=%u on=%u deferrable=%u\n",
 			   p->count, p->seed, p->min, p->max, p->cancel, p->ops,
-			   p->duration, p->budget, p->slack, p->remote, p->pinned, p->on);
+			   p->duration, p->budget, p->slack, p->remote, p->pinned, p->on,
+			   p->deferrable);
 	if (tw_wl.state != TW_EMPTY) {
 		seq_printf(m, "demand_per_s: %llu\n", tw_wl.adm.demand_per_s);
 		seq_printf(m, "demand_cpu_ms_per_s: %llu\n",

@@ -140,14 +140,17 @@ struct tw_demand_sum {
 
 /*
  * The demand of p on the busiest of the n CPUs it is spread over (n: 0 or
- * 1, on the one tick's CPU).
+ * 1, on the one tick's CPU). Per-CPU instances and the kernel's timers
+ * weigh each op that reaches another CPU's (remote=, on=) as
+ * TWHEEL_REMOTE_OP_WEIGHT ops (twheel_wl_op_weight()).
  */
 static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
 			  unsigned int n, struct tw_demand_sum *sum)
 {
+	u32 ppm = twheel_wl_remote_ppm(p, n);
 	struct twheel_demand d;
 	struct tw_runner *r;
-	u64 cb_ns, op_ns, cb, ops, burst;
+	u64 cb_ns, op_ns, cb, ops, burst, weighed;
 
 	memset(sum, 0, sizeof(*sum));
 	twheel_wl_demand(p, HZ, &d);
@@ -167,8 +170,11 @@ static void tw_demand_sum(const struct twheel_params *p, unsigned long mask,
 			ops = DIV_ROUND_UP_ULL(ops, n);
 			sum->ns += (d.ops_per_s - ops) * tw_opover_ns;
 		}
+		/* a remote op takes a second lock and moves its timer */
+		weighed = n > 1 && (r->inst || (r->caps & TW_CAP_KERNEL)) ?
+			  twheel_wl_op_weight(ops, ppm) : ops;
 		sum->events += cb + ops;
-		sum->ns += cb * cb_ns + ops * op_ns;
+		sum->ns += cb * cb_ns + weighed * op_ns;
 		sum->burst_ns += burst * cb_ns;
 	}
 }

@@ -108,12 +108,30 @@ static __always_inline void tw_engine_mod(struct tw_engine_runner *er,
 		tw_engine_mod_range(er->e, kind, t, lo, hi);
 }
 
-static __always_inline void tw_engine_del_one(struct tw_engine_runner *er,
+static __always_inline bool tw_engine_del_one(struct tw_engine_runner *er,
 					      enum twheel_kind kind,
 					      struct twheel_timer *t)
 {
-	if (twheel_del_as(er->e, kind, t))
+	bool was_pending = twheel_del_as(er->e, kind, t);
+
+	if (was_pending)
 		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
+	return was_pending;
+}
+
+/* Whether w is a deferrable timer (BASE_DEF): counted in def_pending. */
+static bool tw_engine_def(const struct tw_wtimer *w)
+{
+	return tw_wl.p.deferrable && tw_wtimer_base(w) == TWHEEL_BASE_DEF;
+}
+
+/* A deferrable timer's pending state went from was to now. */
+static void tw_engine_def_count(struct tw_engine_runner *er, bool was, bool now)
+{
+	if (now && !was)
+		er->def_pending++;
+	else if (was && !now && er->def_pending)
+		er->def_pending--;
 }
 
 /*
@@ -129,8 +147,12 @@ static __always_inline void tw_engine_arm_as(struct tw_runner *r,
 	struct twheel_timer *t = &tw_et(w)->t;
 	unsigned long lo = expires + er->clock_offset;
 	unsigned long slack = tw_runner_slack(expires);
+	bool def = tw_engine_def(w);
+	bool was = def && twheel_pending(er->e, t);
 
 	tw_engine_mod(er, kind, t, lo, lo + slack);
+	if (def)
+		tw_engine_def_count(er, was, twheel_pending(er->e, t));
 	if (slack && twheel_pending(er->e, t))
 		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
 	if (er->feed)
@@ -143,7 +165,8 @@ static __always_inline void tw_engine_del_as(struct tw_runner *r,
 {
 	struct tw_engine_runner *er = tw_er(r);
 
-	tw_engine_del_one(er, kind, &tw_et(w)->t);
+	if (tw_engine_del_one(er, kind, &tw_et(w)->t) && tw_engine_def(w))
+		tw_engine_def_count(er, true, false);
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
 }
@@ -188,6 +211,9 @@ static void tw_engine_run_one(struct twheel_timer *t, unsigned long jiffy,
 
 	tw_runner_ran(r, (long)(jiffy - expires),
 		      (s64)(ktime_get_ns() - et->w.nominal_ns));
+	tw_runner_ran_base(r, &et->w);
+	if (tw_engine_def(&et->w))
+		tw_engine_def_count(tw_er(r), true, false);
 	/* not moved to another instance while its callback runs */
 	r->running = &et->w;
 	tw_runner_unlock(r);
@@ -312,7 +338,8 @@ static void tw_engine_tick(struct tw_runner *r, unsigned long now)
 
 /*
  * tick=nohz: how long the tick may sleep for this engine. A tick the budget
- * stopped, or a clock behind, wants the next jiffy.
+ * stopped, or a clock behind, wants the next jiffy. Deferrable timers wake
+ * no tick (twheel_idle_next()): they run at the next it has anyway.
  */
 static unsigned long tw_engine_next_event(struct tw_runner *r,
 					  unsigned long now, unsigned long limit)
@@ -323,7 +350,9 @@ static unsigned long tw_engine_next_event(struct tw_runner *r,
 
 	spin_lock_bh(&r->lock);
 	if (!er->backlog && e->clk == next)
-		d = twheel_next_event(e, limit);
+		d = twheel_idle_next(twheel_next_event(e, limit),
+				     twheel_stats_pending(&e->st),
+				     er->def_pending, limit);
 	spin_unlock_bh(&r->lock);
 	return d;
 }
@@ -406,8 +435,11 @@ static void tw_engine_move(struct tw_runner *from, struct tw_runner *to,
 	struct tw_engine_runner *er = tw_er(from);
 	struct twheel_timer *t = &tw_et(w)->t;
 
-	if (twheel_detach(er->e, t))
+	if (twheel_detach(er->e, t)) {
 		trace_twheel_cancel(er->e, t, er->clock_offset, t->expires);
+		if (tw_engine_def(w))
+			tw_engine_def_count(er, true, false);
+	}
 	if (er->feed)
 		tw_feed(er)->kick(er->feed);
 	twheel_timer_setup(tw_er(to)->e, t, tw_engine_timer_fn);
@@ -416,7 +448,7 @@ static void tw_engine_move(struct tw_runner *from, struct tw_runner *to,
 /* What every engine runner's ops have; arm, del, tick, bench_op set apart. */
 #define TW_ENGINE_RUNNER_OPS					\
 	.timer_size	= sizeof(struct tw_engine_timer),	\
-	.caps		= TW_CAP_ENGINE,			\
+	.caps		= TW_CAP_ENGINE | TW_CAP_BASES,		\
 	.init		= tw_engine_runner_init,		\
 	.release	= tw_engine_runner_release,		\
 	.reserve	= tw_engine_reserve,			\

@@ -20,6 +20,8 @@
  * @tick_jiffies: a tick's own span
  * @backlog: the last tick stopped at the budget
  * @feed: the state of the engine's feed (twheel_ops.feed), if it has one
+ * @def_pending: of the engine's pending timers, the deferrable ones
+ *	(deferrable=): what its idle next event leaves out (twheel_idle_next())
  *
  * The runner's priv (struct tw_runner.priv) for every engine kind.
  */
@@ -32,6 +34,7 @@ struct tw_engine_runner {
 	unsigned int tick_jiffies;
 	bool backlog;
 	void *feed;
+	u64 def_pending;
 };
 
 static inline struct tw_engine_runner *tw_er(const struct tw_runner *r)

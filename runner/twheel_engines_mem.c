@@ -319,11 +319,13 @@ u32 tw_engine_max_timers(struct tw_runner *r)
  * @r: the runner
  *
  * The cancelled timers a lazy engine still links are let go of
- * (twheel_purge()) before their memory goes. Takes the runner's lock.
+ * (twheel_purge()) before their memory goes; none is pending, deferrable
+ * or not. Takes the runner's lock.
  */
 void tw_engine_forget(struct tw_runner *r)
 {
 	spin_lock_bh(&r->lock);
+	tw_er(r)->def_pending = 0;
 	twheel_purge(tw_er(r)->e);
 	spin_unlock_bh(&r->lock);
 }

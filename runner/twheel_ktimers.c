@@ -64,6 +64,7 @@ static void tw_k_ran(struct tw_runner *r, struct tw_wtimer *w, u64 asked_ns)
 
 	spin_lock(&r->lock);
 	r->st->expired++;
+	tw_runner_ran_base(r, w);
 	if (r->ops->pending(r, w)) {
 		r->rs.runs++;
 		r->rs.rearmed_inflight++;
@@ -263,6 +264,7 @@ static void tw_tl_ran_percpu(struct tw_runner *r, struct tw_ktimer *kt)
 	/* pairs with tw_runner_arm_at()'s smp_wmb() */
 	smp_rmb();
 	in->st->expired++;
+	tw_runner_ran_base(in, w);
 	if (timer_pending(&kt->tl) || READ_ONCE(kt->tl.expires) != expires) {
 		in->rs.runs++;
 		in->rs.rearmed_inflight++;
@@ -285,13 +287,15 @@ static void tw_tl_fn(struct timer_list *tl)
 }
 
 /*
- * pinned=1: TIMER_PINNED, which keeps the timer on the arming CPU's
- * BASE_LOCAL (Linux 6.12's get_timer_this_cpu_base()) and out of the
- * idle CPUs' timer migration.
+ * The kernel's own flags by the workload's shares (twheel_wl_timer_flags()):
+ * TIMER_PINNED keeps the timer on the arming CPU's BASE_LOCAL and out of
+ * the idle CPUs' timer migration, TIMER_DEFERRABLE files it in BASE_DEF,
+ * which wakes no idle CPU (Linux 6.12's get_timer_this_cpu_base()).
  */
 static void tw_tl_setup(struct tw_runner *r, struct tw_wtimer *w)
 {
-	timer_setup(&tw_kt(w)->tl, tw_tl_fn, tw_wl.p.pinned ? TIMER_PINNED : 0);
+	timer_setup(&tw_kt(w)->tl, tw_tl_fn,
+		    twheel_wl_timer_flags(&tw_wl.p, w->id));
 }
 
 /*
@@ -299,12 +303,18 @@ static void tw_tl_setup(struct tw_runner *r, struct tw_wtimer *w)
  * no runner lock around mod_timer() and timer_delete() (runner_lock: none;
  * the kernel's base locks, which twheel does not count); else the
  * runner's one lock around them and in every callback (shared); and the
- * flags its timers were set up with.
+ * flags its timers were set up with: 0, or the share of each.
  */
 static void tw_tl_show(struct seq_file *m, struct tw_runner *r)
 {
+	const struct twheel_params *p = &tw_wl.p;
+
 	seq_printf(m, "runner_lock: %s\n", r->inst ? "none" : "shared");
-	seq_printf(m, "timer_flags: %s\n", tw_wl.p.pinned ? "TIMER_PINNED" : "0");
+	if (!twheel_wl_has_bases(p))
+		seq_puts(m, "timer_flags: 0\n");
+	else
+		seq_printf(m, "timer_flags: TIMER_PINNED=%u%% TIMER_DEFERRABLE=%u%%\n",
+			   p->pinned, p->deferrable);
 	if (r->opcost.n)
 		seq_printf(m, "op_mod_same_expiry: %u\n", r->opcost.mod_same);
 }
@@ -360,7 +370,7 @@ static bool tw_tl_busy_cost(struct tw_runner *r, struct twheel_hist *h)
 
 const struct tw_runner_ops tw_timer_list_runner_ops = {
 	.timer_size	= sizeof(struct tw_ktimer),
-	.caps		= TW_CAP_KERNEL | TW_CAP_LOCKFREE,
+	.caps		= TW_CAP_KERNEL | TW_CAP_LOCKFREE | TW_CAP_BASES,
 	.setup		= tw_tl_setup,
 	.arm		= tw_tl_arm,
 	.del		= tw_tl_del,

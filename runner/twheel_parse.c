@@ -107,7 +107,7 @@ static int tw_parse_cpus(char *val, struct twheel_params *p, char *why,
 	return 0;
 }
 
-#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget slack cpus remote pinned on"
+#define TW_KEY_LIST "count seed min max cancel ops duration engines force budget slack cpus remote pinned on deferrable"
 
 static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_COUNT]	= "count",
@@ -125,6 +125,7 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_REMOTE]	= "remote",
 	[TWHEEL_KEY_PINNED]	= "pinned",
 	[TWHEEL_KEY_ON]		= "on",
+	[TWHEEL_KEY_DEFERRABLE]	= "deferrable",
 };
 
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
@@ -166,10 +167,13 @@ static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 		return tw_parse_u32(key, val, 0, TWHEEL_MAX_REMOTE, &p->remote,
 				    why, why_len);
 	case TWHEEL_KEY_PINNED:
-		return tw_parse_u32(key, val, 0, 1, &p->pinned, why, why_len);
+		return tw_parse_u32(key, val, 0, 100, &p->pinned, why, why_len);
 	case TWHEEL_KEY_ON:
 		return tw_parse_u32(key, val, 0, TWHEEL_MAX_REMOTE, &p->on,
 				    why, why_len);
+	case TWHEEL_KEY_DEFERRABLE:
+		return tw_parse_u32(key, val, 0, 100, &p->deferrable, why,
+				    why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
 	}
@@ -233,7 +237,7 @@ static int tw_parse_kv(char *kv, struct twheel_params *p, char *why,
  * takes arguments, the other verbs refuse any: a workload name
  * (twheel_wl_names), then
  * key=value pairs (count seed min max cancel ops duration engines force
- * budget slack cpus remote pinned on)
+ * budget slack cpus remote pinned on deferrable)
  * separated by blanks, each checked against its limit. @cmd->p gets the
  * workload's defaults (twheel_params_default()) with the given keys on
  * top, recorded in @cmd->p.set; a shadow load's keys but count duration

@@ -137,6 +137,7 @@ void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
 {
 	if (r->caps & TW_CAP_LOCKFREE) {
 		r->ops->arm(r, w, expires);
+		r->rs.arms_base[tw_wtimer_base(w)]++;
 		/* a callback that sees these sees the timer pending */
 		smp_wmb();
 		WRITE_ONCE(w->expires, expires);
@@ -146,6 +147,7 @@ void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
 	w->expires = expires;
 	w->nominal_ns = nominal_ns;
 	r->ops->arm(r, w, expires);
+	r->rs.arms_base[tw_wtimer_base(w)]++;
 }
 
 /* When jiffy expires is due, estimated from now (none if already past). */
@@ -216,6 +218,34 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 	tw_runner_judge(r, r->ops->caps & TW_CAP_NS_TIME ? late_ns < 0 : late_j < 0,
 			late_j);
 	twheel_hist_add(&r->rs.late_ns, max_t(s64, late_ns, 0));
+}
+
+/**
+ * tw_wtimer_base() - the base a workload timer's flags file it in
+ * @w: the timer
+ *
+ * Return: twheel_wl_base() by the loaded workload's pinned= and
+ * deferrable= shares; TWHEEL_BASE_GLOBAL without them (the shadow's
+ * twins among them).
+ */
+enum twheel_tbase tw_wtimer_base(const struct tw_wtimer *w)
+{
+	if (!twheel_wl_has_bases(&tw_wl.p))
+		return TWHEEL_BASE_GLOBAL;
+	return twheel_wl_base(&tw_wl.p, w->id);
+}
+
+/**
+ * tw_runner_ran_base() - count a run of a workload timer by its base
+ * @r: its runner, or the per-CPU instance that counts the run
+ * @w: the timer that ran
+ *
+ * Beside tw_runner_ran(), which knows no timer. Context: as
+ * tw_runner_ran().
+ */
+void tw_runner_ran_base(struct tw_runner *r, const struct tw_wtimer *w)
+{
+	r->rs.runs_base[tw_wtimer_base(w)]++;
 }
 
 /**

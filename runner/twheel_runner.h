@@ -96,6 +96,9 @@ struct tw_runner;
  * @pulled: callbacks of this instance that another CPU's tick ran while
  *	this instance's CPU slept (tick=nohz, the pull model), or after the
  *	kernel moved its tick away from a CPU gone offline
+ * @arms_base: armings (adds and re-arms) of timers of each base (enum
+ *	twheel_tbase, by the workload's pinned= and deferrable= shares)
+ * @runs_base: of @runs, those of timers of each base
  *
  * @act_ops, @act_ns, @remote_ops, @migrations and the lock keys are kept
  * per CPU on the acquirer's side (struct tw_lockstat), never under the
@@ -141,6 +144,8 @@ struct tw_run_stats {
 	u64 on_ops;
 	u64 migrations;
 	u64 pulled;
+	u64 arms_base[TWHEEL_NR_TBASES];
+	u64 runs_base[TWHEEL_NR_TBASES];
 };
 
 /* Who takes a runner lock (struct tw_lockstat). */
@@ -296,6 +301,8 @@ struct tw_config {
  * callbacks take no runner lock, and count per CPU (the timer_list).
  */
 #define TW_CAP_LOCKFREE	BIT(6)
+/* It files timers by their flags' base (pinned=, deferrable=): per-base keys. */
+#define TW_CAP_BASES	BIT(7)
 
 /**
  * struct tw_runner_ops - what makes a runner
@@ -577,6 +584,8 @@ void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
 unsigned long tw_runner_slack(unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
+enum twheel_tbase tw_wtimer_base(const struct tw_wtimer *w);
+void tw_runner_ran_base(struct tw_runner *r, const struct tw_wtimer *w);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx);
 void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,

@@ -47,6 +47,8 @@ EXPORT_SYMBOL_GPL(tw_stats_add);
  */
 void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 {
+	unsigned int b;
+
 	t->ticks += rs->ticks;
 	t->catchups += rs->catchups;
 	t->missed += rs->missed;
@@ -83,6 +85,10 @@ void tw_run_stats_add(struct tw_run_stats *t, const struct tw_run_stats *rs)
 	t->on_ops += rs->on_ops;
 	t->migrations += rs->migrations;
 	t->pulled += rs->pulled;
+	for (b = 0; b < TWHEEL_NR_TBASES; b++) {
+		t->arms_base[b] += rs->arms_base[b];
+		t->runs_base[b] += rs->runs_base[b];
+	}
 }
 EXPORT_SYMBOL_GPL(tw_run_stats_add);
 

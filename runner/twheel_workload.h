@@ -50,6 +50,7 @@ enum twheel_key {
 	TWHEEL_KEY_REMOTE,
 	TWHEEL_KEY_PINNED,
 	TWHEEL_KEY_ON,
+	TWHEEL_KEY_DEFERRABLE,
 	TWHEEL_KEY_NR,
 };
 
@@ -81,15 +82,18 @@ enum twheel_key {
  * @remote: per cent of each CPU's activity ops that pick a timer of
  *	another CPU's block (twheel_wl_remote()); 0: none. Needs a workload
  *	spread over two CPUs or more
- * @pinned: 1: the workload's timers are each CPU's own (the kernel's
- *	TIMER_PINNED, BASE_LOCAL): with tick=nohz and pull=1 no other CPU
- *	runs them for a CPU asleep. A re-arm from another CPU moves a pinned
- *	timer there as any other (mod_timer() enqueues on the calling CPU's
- *	base; TIMER_PINNED picks only which of its bases)
+ * @pinned: per cent of the workload's timers set up TIMER_PINNED (the
+ *	kernel's BASE_LOCAL: twheel_wl_timer_flags()); 0: none. A re-arm
+ *	from another CPU moves a pinned timer there as any other (mod_timer()
+ *	enqueues on the calling CPU's base; TIMER_PINNED picks only which of
+ *	its bases)
  * @on: per cent of each CPU's re-arming ops aimed at another CPU, as
  *	add_timer_on() does (twheel_wl_on()): the timer is armed in that
  *	CPU's instance and stays there (twheel_wl_on_stays()); 0: none.
  *	Needs a workload spread over two CPUs or more
+ * @deferrable: per cent of the workload's timers set up TIMER_DEFERRABLE
+ *	(the kernel's BASE_DEF: none of them wakes a CPU whose tick sleeps);
+ *	0: none
  *
  * twheel_params_default() gives a workload's defaults, twheel_parse_cmd()
  * the load line's values on top of them.
@@ -112,6 +116,7 @@ struct twheel_params {
 	u32 remote;
 	u32 pinned;
 	u32 on;
+	u32 deferrable;
 };
 
 enum twheel_verb {
@@ -197,7 +202,32 @@ bool twheel_wl_remote_stays(bool cancel, bool pending, bool running,
 bool twheel_wl_on(const struct twheel_params *p, u64 tick, u32 j, u32 idx,
 		  u32 n, const struct twheel_op *op, u32 *target);
 bool twheel_wl_on_stays(bool at_target, bool running);
+/* What admission weighs a remote op as, in local ops (twheel_wl_op_weight()). */
+#define TWHEEL_REMOTE_OP_WEIGHT	2
+u32 twheel_wl_remote_ppm(const struct twheel_params *p, u32 n);
+u64 twheel_wl_op_weight(u64 ops, u32 remote_ppm);
 void twheel_wl_demand(const struct twheel_params *p, unsigned int hz,
 		      struct twheel_demand *d);
+
+/*
+ * A CPU's three timer bases, numbered as Linux 6.12's kernel/time/timer.c
+ * numbers them with CONFIG_NO_HZ_COMMON (6.9 on): a timer's flags pick one
+ * (twheel_timer_base()).
+ */
+enum twheel_tbase {
+	TWHEEL_BASE_LOCAL,	/* TIMER_PINNED: its CPU's own */
+	TWHEEL_BASE_GLOBAL,	/* the rest: an idle CPU's go to the pull */
+	TWHEEL_BASE_DEF,	/* TIMER_DEFERRABLE: never wakes an idle CPU */
+	TWHEEL_NR_TBASES,
+};
+
+extern const char *const twheel_tbase_names[TWHEEL_NR_TBASES];
+
+enum twheel_tbase twheel_timer_base(u32 flags);
+u32 twheel_wl_timer_flags(const struct twheel_params *p, u32 id);
+enum twheel_tbase twheel_wl_base(const struct twheel_params *p, u32 id);
+bool twheel_wl_has_bases(const struct twheel_params *p);
+unsigned long twheel_idle_next(unsigned long d, u64 pending, u64 def_pending,
+			       unsigned long none);
 
 #endif /* TWHEEL_WORKLOAD_H */

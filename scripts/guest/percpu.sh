@@ -7,14 +7,17 @@
 # nothing early, the instances' locks counted on the acquirers' side: one
 # acquisition an activity op, none nested. On 2 CPUs or more, remote=30:
 # timers re-armed from another CPU move there (migrations, remote_ops on
-# each CPU, the totals their sums), every guarantee kept; pinned=1: they
-# move too; on=30: re-arms aimed at another CPU move there (on_ops,
-# migrations); remote= and on= out of range or without 2 CPUs refused; the
-# timer_list's ops take no runner lock (runner_lock: none), its timers
-# TIMER_PINNED with pinned=1. tick=nohz: each
+# each CPU, the totals their sums), every guarantee kept; pinned=30
+# deferrable=20: they move too, each run counted in its timer's base; on=30:
+# re-arms aimed at another CPU move there (on_ops, migrations); remote=, on=,
+# pinned= and deferrable= out of range or without 2 CPUs refused; the
+# timer_list's ops take no runner lock (runner_lock: none), its timers set
+# up with the shares' flags. A burst at pinned=30 deferrable=20: each base's
+# arms and runs exactly its share, per CPU and in total. tick=nohz: each
 # CPU's tick sleeps, and with pull=1 CPUs awake run the timers of CPUs
-# asleep (pulled), pull=0 each its own; every guarantee kept; rmmod with
-# the activity on (remote=50, and pulling). Then percpu=0 as
+# asleep (pulled), pull=0 each its own; every guarantee kept; deferrable=100:
+# no timer wakes a sleeping tick; rmmod with the activity on (remote=50
+# pinned=30 deferrable=20, and pulling). Then percpu=0 as
 # it always was (no per-CPU block, no cpus line), and percpu=0 with
 # cpus=all (one instance, its ops from every CPU's tick), remote=30 there
 # too; rmmod each time.
@@ -75,13 +78,14 @@ judge() {
 	esac
 }
 
-# run TAG LOAD-ARGS...: load, 4 s of activity, stop, keep the stats
+# run TAG LOAD-ARGS...: load, secs (4) s of activity, stop, keep the stats
+secs=4
 run() {
 	tag=$1
 	shift
 	load_fit "$@" || { bad "$tag: load $*"; return 1; }
 	ctl start || { bad "$tag: start"; return 1; }
-	sleep 4
+	sleep $secs
 	ctl stop || bad "$tag: stop"
 	cat $d/stats > /tmp/pc.stats
 	snap /tmp/pc.stats
@@ -139,11 +143,43 @@ fi
 ctl bench || bad "percpu=1: bench"
 [ "$(get classic/cpu0 pending)" = 0 ] || bad "percpu=1: pending after bench"
 
+# bases TAG BLOCK N: a block of a burst of N timers at pinned=30
+# deferrable=20, each armed once and run once: of each hundred timers 30
+# pinned (BASE_LOCAL), 20 deferrable (BASE_DEF), 50 neither, exactly
+bases() {
+	for b in local:30 global:50 def:20; do
+		for k in arms runs; do
+			sv v "$2" "${k}_${b%:*}"
+			[ "$v" = $(($3 * ${b#*:} / 100)) ] ||
+				bad "$1 [$2]: ${k}_${b%:*} ${v:-missing}, not $(($3 * ${b#*:} / 100))"
+		done
+	done
+}
+secs=2
+if run "percpu=1 pinned=30 deferrable=20" burst count=$count min=20 max=80 $force cpus=all pinned=30 deferrable=20; then
+	for e in $engines timer_list; do
+		judge "percpu=1 burst pinned=30 deferrable=20" "$e" "$e"
+		bases "percpu=1 burst pinned=30 deferrable=20" "$e" "$count"
+		c=0
+		while [ $c -lt "$cpus" ] && [ "$e" != timer_list ] && [ $((count % (cpus * 100))) = 0 ]; do
+			bases "percpu=1 burst pinned=30 deferrable=20" "$e/cpu$c" $((count / cpus))
+			c=$((c + 1))
+		done
+	done
+	[ "$(g timer_list timer_flags)" = TIMER_PINNED=30 ] && [ "$(sget timer_list timer_flags 3)" = TIMER_DEFERRABLE=20 ] ||
+		bad "pinned=30 deferrable=20 [timer_list]: timer_flags $(g timer_list timer_flags) $(sget timer_list timer_flags 3)"
+	ok "percpu=1 burst of $count pinned=30 deferrable=20: every engine and timer_list armed and ran exactly 30 % of each hundred timers in BASE_LOCAL, 20 % in BASE_DEF, per CPU and in total; classic runs local/global/def $(g classic runs_local)/$(g classic runs_global)/$(g classic runs_def)"
+fi
+secs=4
+# (a refused write takes seconds on the debug kernel: KUnit's
+# percpu_parse_remote has the other bad values)
+ctl load mixed cpus=all deferrable=101 2>/dev/null && bad "deferrable=101 taken"
+
 # remote=: bad values refused; on one CPU refused too (nowhere to go)
 for v in 101 -1 x ""; do
 	ctl load mixed cpus=all remote=$v 2>/dev/null && bad "remote=$v taken"
 done
-ctl load mixed cpus=all pinned=2 2>/dev/null && bad "pinned=2 taken"
+ctl load mixed cpus=all pinned=101 2>/dev/null && bad "pinned=101 taken"
 for v in 101 -1 x ""; do
 	ctl load mixed cpus=all on=$v 2>/dev/null && bad "on=$v taken"
 done
@@ -184,10 +220,16 @@ else
 		remote "percpu=1 remote=30"
 		ok "percpu=1 remote=30 on $cpus CPUs: every engine's timers moved on each, exact engines exact, none early; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, lock contended $(g classic lock_contended) of $(g classic lock_acquired), wait p99 $(g classic lock_wait_ns_p99) ns; per op: $(g classic lock_per_op_acquired) acquisitions, $(g classic lock_per_op_contended) contended, $(g classic lock_per_op_wait_ns) ns waited; per remote op: $(g classic lock_per_remote_op_acquired), $(g classic lock_per_remote_op_contended), $(g classic lock_per_remote_op_wait_ns) ns; overload stops $(sed -n 's/^overload_stops: //p' /tmp/pc.stats)"
 	fi
-	if run "percpu=1 remote=30 pinned=1" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=1; then
-		remote "percpu=1 remote=30 pinned=1"
-		[ "$(g timer_list timer_flags)" = TIMER_PINNED ] || bad "pinned=1 [timer_list]: timer_flags $(g timer_list timer_flags)"
-		ok "percpu=1 remote=30 pinned=1: pinned timers re-armed from another CPU moved to it as the kernel's do; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations"
+	if run "percpu=1 remote=30 pinned=30 deferrable=20" mixed count=$count ops=$ops $force cpus=all remote=30 pinned=30 deferrable=20; then
+		remote "percpu=1 remote=30 pinned=30 deferrable=20"
+		for e in $engines timer_list; do
+			sv v "$e" runs
+			[ "$v" = $(($(g "$e" runs_local) + $(g "$e" runs_global) + $(g "$e" runs_def))) ] ||
+				bad "remote=30 pinned=30 deferrable=20 [$e]: runs $v, not runs_local + runs_global + runs_def"
+			[ "$(g "$e" runs_local)" -gt 0 ] && [ "$(g "$e" runs_def)" -gt 0 ] ||
+				bad "remote=30 pinned=30 deferrable=20 [$e]: runs_local $(g "$e" runs_local), runs_def $(g "$e" runs_def)"
+		done
+		ok "percpu=1 remote=30 pinned=30 deferrable=20: pinned and deferrable timers re-armed from another CPU moved to it as the kernel's do, every run counted in its base; classic: $(g classic remote_ops) remote ops, $(g classic migrations) migrations, runs local/global/def $(g classic runs_local)/$(g classic runs_global)/$(g classic runs_def)"
 	fi
 	# on=30: re-arms aimed at another CPU (add_timer_on()) move there
 	if run "percpu=1 on=30" mixed count=$count ops=$ops $force cpus=all on=30; then
@@ -257,23 +299,54 @@ if [ "$cpus" -ge 2 ]; then
 			fi
 			ok "percpu=1 tick=nohz pull=$pl: every engine exact where it claims, none early, per CPU; wakeups by CPU $w; $pulled timers pulled (classic $(g classic pulled))"
 		fi
-		# pinned=1: every timer its CPU's own, none pulled, every CPU wakes
-		if [ $pl = 1 ] && run "percpu=1 tick=nohz pull=1 pinned=1" long count=$count min=8 max=200 $force cpus=all pinned=1; then
-			[ "$(sed -n 's/^pull: //p' /tmp/pc.stats)" = off ] || bad "nohz pinned=1: stats says pull: $(sed -n 's/^pull: //p' /tmp/pc.stats)"
+		# pinned=100: every timer its CPU's own, none pulled, every CPU wakes
+		if [ $pl = 1 ] && run "percpu=1 tick=nohz pull=1 pinned=100" long count=$count min=8 max=200 $force cpus=all pinned=100; then
+			[ "$(sed -n 's/^pull: //p' /tmp/pc.stats)" = off ] || bad "nohz pinned=100: stats says pull: $(sed -n 's/^pull: //p' /tmp/pc.stats)"
 			pulled=0
 			for e in $engines; do
-				judge "nohz pinned=1" "$e" "$e"
+				judge "nohz pinned=100" "$e" "$e"
 				sv v "$e" pulled
 				pulled=$((pulled + ${v:-0}))
 			done
-			[ "$pulled" = 0 ] || bad "nohz pinned=1: $pulled timers pulled"
-			ok "percpu=1 tick=nohz pull=1 pinned=1: no timer pulled, every guarantee kept; wakeups by CPU since insmod $(wk)"
+			[ "$pulled" = 0 ] || bad "nohz pinned=100: $pulled timers pulled"
+			ok "percpu=1 tick=nohz pull=1 pinned=100: no timer pulled, every guarantee kept; wakeups by CPU since insmod $(wk)"
+		fi
+		# deferrable=100: a burst due 250..300 jiffies after start (at
+		# HZ 250, 1 to 1.2 s). Start arms every timer from one base jiffy
+		# with the ticks stopped and its first ticks may run some already
+		# due (a slow start: a tick the CPU has anyway), so count from
+		# 0.5 s on: 1.5 s later, every timer due meanwhile, none has
+		# run. No deferrable timer woke a CPU whose tick slept.
+		if [ $pl = 1 ] && load_fit burst count=$count min=250 max=300 $force cpus=all deferrable=100 && ctl start; then
+			f0=$fails
+			sleep 0.5
+			cat $d/stats > /tmp/pc.stats0
+			sleep 1.5
+			cat $d/stats > /tmp/pc.stats
+			ctl stop || bad "nohz deferrable=100: stop"
+			snap /tmp/pc.stats0
+			r0=""
+			for e in $engines; do
+				sv v "$e" runs
+				sv p "$e" pending
+				r0="$r0$v:$p "
+			done
+			snap /tmp/pc.stats
+			for e in $engines; do
+				a0=${r0%% *}
+				r0=${r0#* }
+				sv v "$e" runs
+				sv p "$e" pending
+				[ "$v:$p" = "$a0" ] || bad "nohz deferrable=100 [$e]: runs:pending $a0 at 0.5 s, $v:$p at 2 s, with every CPU's tick asleep"
+				[ "${a0#*:}" -gt 0 ] || bad "nohz deferrable=100 [$e]: nothing pending at 0.5 s (start took the whole burst's 1 s)"
+			done
+			[ $fails = $f0 ] && ok "percpu=1 tick=nohz deferrable=100: none of the $count deferrable timers due 1 to 1.2 s after start ran between 0.5 s and 2 s on any engine ($(g classic pending) pending on classic); wakeups by CPU since insmod $(wk)"
 		fi
 		rmmod twheel || bad "rmmod percpu=1 tick=nohz"
 	done
 	# rmmod under load, every engine: remote=50 (timers moving between
 	# the CPUs' instances), then tick=nohz with timers being pulled
-	for m in "mixed ops=$ops remote=50" "long min=8 max=200 tick=nohz"; do
+	for m in "mixed ops=$ops remote=50 pinned=30 deferrable=20" "long min=8 max=200 tick=nohz"; do
 		case "$m" in *tick=nohz) t=tick=nohz ;; *) t= ;; esac
 		insmod /lib/twheel/twheel.ko percpu=1 engines=all $t ||
 			{ bad "insmod percpu=1 $t"; continue; }
@@ -283,7 +356,7 @@ if [ "$cpus" -ge 2 ]; then
 		rmmod twheel || bad "rmmod under load ($m)"
 		[ -d $d ] && bad "rmmod under load ($m): $d still there"
 	done
-	ok "rmmod under load on every engine: remote=50 periodic, and long under tick=nohz pull=1"
+	ok "rmmod under load on every engine: remote=50 pinned=30 deferrable=20 periodic, and long under tick=nohz pull=1"
 fi
 
 # percpu=0: as it always was, and the one instance shared by every CPU
