@@ -46,8 +46,8 @@ static void tw_engine_free(struct tw_engine_runner *er)
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS) through
  * the registry's one constructor, with its state and the storage it needs
  * allocated here, as its ops size it for the configuration: cap timers
- * (the heap's array), cfg->hash_slots (the hashed wheels' slots, and the
- * spare arrays hash_vec keeps), cfg->max_interval (simple's MaxInterval).
+ * (the heap's array) and the engines' parameters, cfg->engine (the hashed
+ * wheels' slots, the spare arrays hash_vec keeps, simple's MaxInterval).
  * Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
@@ -55,15 +55,12 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned int cap)
 {
 	const struct twheel_ops *ops = twheel_engine_ops[kind];
-	struct twheel_config ec = {
-		.depth = cfg->modern_depth,
-		.slots = cfg->hash_slots,
-		.max_interval = cfg->max_interval,
-		.cap = cap,
-		.keep = cfg->vec_keep,
-	};
-	size_t size = twheel_storage_size(ops, &ec);
+	struct twheel_config ec = cfg->engine;
+	size_t size;
 	int ret;
+
+	ec.cap = cap;
+	size = twheel_storage_size(ops, &ec);
 
 	er->storage = NULL;
 	er->feed = NULL;
