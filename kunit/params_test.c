@@ -60,6 +60,35 @@ static void params_range_edges(struct kunit *test)
 	}
 }
 
+/* Each entry sets the member its name says. */
+static void params_offsets(struct kunit *test)
+{
+	struct twheel_config cfg = { 0 };
+
+	twheel_config_default(&cfg);
+	cfg.depth = 3;
+	cfg.slots = 16;
+	cfg.max_interval = 32;
+	cfg.keep = 5;
+	KUNIT_EXPECT_EQ(test, twheel_param_get(&twheel_engine_params[0], &cfg), 3U);
+	KUNIT_EXPECT_EQ(test, twheel_param_get(&twheel_engine_params[1], &cfg), 16U);
+	KUNIT_EXPECT_EQ(test, twheel_param_get(&twheel_engine_params[2], &cfg), 32U);
+	KUNIT_EXPECT_EQ(test, twheel_param_get(&twheel_engine_params[3], &cfg), 5U);
+}
+
+/* With two out of range, the first in the list is the one named. */
+static void params_first_refused(struct kunit *test)
+{
+	struct twheel_config cfg;
+
+	twheel_config_default(&cfg);
+	cfg.keep = 65537;
+	cfg.slots = 3;
+	KUNIT_EXPECT_PTR_EQ(test, twheel_config_check(&cfg), &twheel_engine_params[1]);
+	cfg.depth = 1;
+	KUNIT_EXPECT_PTR_EQ(test, twheel_config_check(&cfg), &twheel_engine_params[0]);
+}
+
 /* The names are the module parameters' (docs/usage.md). */
 static void params_names(struct kunit *test)
 {
@@ -76,6 +105,8 @@ static void params_names(struct kunit *test)
 static struct kunit_case tw_params_cases[] = {
 	KUNIT_CASE(params_defaults),
 	KUNIT_CASE(params_range_edges),
+	KUNIT_CASE(params_offsets),
+	KUNIT_CASE(params_first_refused),
 	KUNIT_CASE(params_names),
 	{}
 };
