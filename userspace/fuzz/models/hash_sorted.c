@@ -27,7 +27,7 @@ static bool fz_sorted_collected(const struct fz_engine *fe,
 static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	const struct twheel_hash *h = &fz_engine_of(fe, struct twheel_hash_sorted, wheel.e)->wheel;
+	const struct twheel_hash *h = fz_engine_of(fe, struct twheel_hash, e);
 	const struct twheel_timer *t, *prev;
 	unsigned long b, n, in_slots = 0;
 	const struct list_head *p;
