@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * twheel engine runners: what they hold beside their timers. The engine's
- * state and storage and its feed (twheel_ops.feed), set up, grown for a
+ * state and storage and its feed (tw_feed_of()), set up, grown for a
  * load and released; room for an engine fed as it is armed; the
  * calibration on a scratch engine of the same kind. The ops that arm,
  * delete and tick are twheel_engines.c's, which makes each engine
@@ -19,7 +19,7 @@
 #include <linux/spinlock.h>
 #include "runner/twheel_state.h"
 #include "runner/twheel_engines.h"
-#include "engines/feed.h"
+#include "runner/twheel_feed.h"
 
 static u64 tw_engine_clock_ns(void)
 {
@@ -55,6 +55,7 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned int cap)
 {
 	const struct twheel_ops *ops = twheel_engine_ops[kind];
+	const struct twheel_feed_ops *feed = tw_feed_of(kind);
 	struct twheel_config ec = cfg->engine;
 	size_t size;
 	int ret;
@@ -75,9 +76,9 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		}
 	}
 	ret = twheel_create(ops, er->state, clk, &ec, er->storage, &er->e);
-	if (!ret && ops->feed) {
-		er->feed = kzalloc(ops->feed->size, GFP_KERNEL);
-		ret = er->feed ? ops->feed->init(er->feed, er->e) : -ENOMEM;
+	if (!ret && feed) {
+		er->feed = kzalloc(feed->size, GFP_KERNEL);
+		ret = er->feed ? feed->init(er->feed, er->e) : -ENOMEM;
 		if (ret) {
 			kfree(er->feed);
 			er->feed = NULL;
