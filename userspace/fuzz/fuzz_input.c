@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "replay_order.h"
 
 #define FZ_FILES	8

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "replay.h"
+#include "replay_lib.h"
 
 #define fz_check(cond, what)						\
 	do {								\

@@ -18,7 +18,7 @@
  *   clock. hrtimers: an expiry or now over RP_DMG_HR_PAST_NS behind the
  *   trace's CLOCK_MONOTONIC.
  */
-#include "replay.h"
+#include "replay_lib.h"
 #include "trace.h"
 
 /*

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the simple engine (fuzz.h): its MaxInterval from
+ * The fuzzer's model of the simple engine (fuzz_lib.h): its MaxInterval from
  * the input; it refuses a delta of MaxInterval or more (-ERANGE), and
  * picks the last jiffy below it for a range that reaches beyond; each
  * timer in the slot of its jiffy, rounds 0.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/simple.h"
 
 static void fz_simple_config(struct fz_ctx *ctx, struct twheel_config *cfg)

@@ -7,8 +7,8 @@
  * ns). rp_run() then plays a list through one engine. See replay_core.c
  * for the tracepoints' rules and how each is handled.
  */
-#ifndef TWHEEL_REPLAY_H
-#define TWHEEL_REPLAY_H
+#ifndef TWHEEL_REPLAY_LIB_H
+#define TWHEEL_REPLAY_LIB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -495,4 +495,4 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	   uint32_t nsh, int collect, enum rp_mode mode, struct rp_result *res);
 void rp_result_free(struct rp_result *res);
 
-#endif /* TWHEEL_REPLAY_H */
+#endif /* TWHEEL_REPLAY_LIB_H */
