@@ -19,7 +19,7 @@
  *   trace's CLOCK_MONOTONIC.
  */
 #include "replay_lib.h"
-#include "trace.h"
+#include "replay_trace.h"
 
 /*
  * A timer_list event whose jiffies are more than RP_MAX_JUMP from the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Offline replay of a kernel timer trace through the engines, in user
- * space. rp_line() takes the trace line by line (trace.h parses it) and
+ * space. rp_line() takes the trace line by line (replay_trace.h parses it) and
  * turns its events into two lists of operations, one per stream: the
  * timer_list events (ticks are jiffies) and the hrtimer events (ticks are
  * ns). rp_run() then plays a list through one engine. See replay_core.c
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "twheel.h"
-#include "trace.h"
+#include "replay_trace.h"
 #include "shadow/twheel_events.h"
 
 /* Line numbers kept per kind of bad line, for the report. */
