@@ -257,8 +257,6 @@ struct twheel_config {
 	unsigned int keep;
 };
 
-struct twheel_feed_ops;
-
 /**
  * struct twheel_ops - what makes an engine one kind of engine
  * @name: the engine's name ("classic", "modern", "reference")
@@ -322,8 +320,6 @@ struct twheel_feed_ops;
  *	array)
  * @grow: optional: moves into that new storage, room for that many; 0, or
  *	an error and nothing changed. The caller frees the old storage
- * @feed: optional, the module only: memory it is fed as it is armed
- *	(hash_vec); NULL: it needs none
  * @narrow: its documented limit: pending expiries must lie within LONG_MAX
  *	of one another (it orders them by time_before() between them, which
  *	is no order beyond that); the others order them against the clock
@@ -375,7 +371,6 @@ struct twheel_ops {
 	unsigned long (*max_timers)(const struct twheel_engine *e);
 	size_t (*grow_size)(const struct twheel_engine *e, unsigned long timers);
 	int (*grow)(struct twheel_engine *e, void *storage, unsigned long timers);
-	const struct twheel_feed_ops *feed;
 	bool narrow;
 	bool sparse;
 };

@@ -21,10 +21,8 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "engines/hash.h"
-#include "engines/hash_vec.h"
 #include "engines/modern.h"
-#include "engines/simple.h"
+#include "engines/params.h"
 #include "driver/twheel_bench.h"
 #include "readout/twheel_compare.h"
 #include "readout/twheel_debugfs.h"
@@ -61,9 +59,28 @@ module_param(engines, charp, 0444);
 MODULE_PARM_DESC(engines, "what workloads run on: " TW_ENGINE_NAMES
 		 ",timer_list,hrtimer,shadow, or all (shadow: the kernel's timer_list traffic, mirrored into the engines)");
 
-static unsigned int modern_depth = TW_MODERN_DEFAULT_DEPTH;
-module_param(modern_depth, uint, 0444);
-MODULE_PARM_DESC(modern_depth, "levels of the modern wheel (2..9; default 9 if HZ > 100, else 8)");
+/*
+ * The engines' parameters (engines/param_list.h), members of tw_ecfg. Each
+ * ends in a build-time check of its default: a function, as the kernel's
+ * param_check_*() are, so the list needs no separator.
+ */
+static struct twheel_config tw_ecfg = {
+#define TWHEEL_PARAM(field, def, ...)	.field = def,
+#include "engines/param_list.h"
+#undef TWHEEL_PARAM
+};
+
+#define TWHEEL_PARAM(field, def, min, max, pow2, desc, name)		\
+	module_param_named(name, tw_ecfg.field, uint, 0444);		\
+	MODULE_INFO(parm, #name ":" desc);				\
+	static inline void __maybe_unused tw_param_check_##field(void)	\
+	{								\
+		enum { d = (def) };					\
+		static_assert(d >= (min) && d <= (max) &&		\
+			      (!(pow2) || !(d & (d - 1))));		\
+	}
+#include "engines/param_list.h"
+#undef TWHEEL_PARAM
 
 static unsigned int tick_jiffies = 1;
 module_param(tick_jiffies, uint, 0444);
@@ -80,18 +97,6 @@ MODULE_PARM_DESC(pull, "with tick=nohz and percpu=1: 1, a CPU whose tick sleeps 
 static unsigned int budget;
 module_param(budget, uint, 0444);
 MODULE_PARM_DESC(budget, "our engines' work per tick when a load gives no budget= (callbacks and cascaded timers; 0: no limit, the default)");
-
-static unsigned int hash_slots = TW_HASH_DEFAULT_SLOTS;
-module_param(hash_slots, uint, 0444);
-MODULE_PARM_DESC(hash_slots, "slots of the hashed wheels (docs/engines.md says which; a power of two, 2..1048576; default 256)");
-
-static unsigned int max_interval = TW_SIMPLE_DEFAULT_INTERVAL;
-module_param(max_interval, uint, 0444);
-MODULE_PARM_DESC(max_interval, "the simple engine's MaxInterval: its slots, the first delta it refuses (a power of two, 2..1048576; default 4096)");
-
-static unsigned int hash_vec_keep = TW_VEC_KEEP_FIRST;
-module_param(hash_vec_keep, uint, 0444);
-MODULE_PARM_DESC(hash_vec_keep, "spare arrays the hash_vec engine keeps of its smallest size (0..65536; default 64) and, at most 4, of each size up to 4 KiB; 0 keeps none: arms into empty slots are then refused with -ENOMEM whenever no spare is about, a test of that path");
 
 static unsigned int wrap_secs;
 module_param(wrap_secs, uint, 0444);
@@ -158,11 +163,11 @@ static int tw_load_unclamped(const struct twheel_params *p, unsigned long mask)
 	if (p->type == TWHEEL_WL_SHADOW)
 		return 0;
 	if (mask & BIT(TWHEEL_MODERN)) {
-		cut = tw_lvl_start(modern_depth);
+		cut = tw_lvl_start(tw_ecfg.depth);
 		if (reach >= cut) {
 			pr_warn_ratelimited("load: max=%u%s reaches %llu jiffies: the modern wheel (%u levels) clamps deltas from %lu on, and a clamped timer runs early\n",
 					    p->max, p->slack ? " with its slack" : "",
-					    reach, modern_depth, cut);
+					    reach, tw_ecfg.depth, cut);
 			return -EINVAL;
 		}
 	}
@@ -387,9 +392,8 @@ static const struct file_operations control_fops = {
 static int __init twheel_init(void)
 {
 	const struct tw_modparams mp = {
-		.modern_depth = modern_depth, .tick = tick, .budget = budget,
-		.tick_jiffies = tick_jiffies, .hash_slots = hash_slots,
-		.max_interval = max_interval, .hash_vec_keep = hash_vec_keep,
+		.engine = tw_ecfg, .tick = tick, .budget = budget,
+		.tick_jiffies = tick_jiffies,
 		.wrap_secs = wrap_secs, .engines = engines, .percpu = percpu,
 		.pull = pull,
 	};
@@ -411,7 +415,7 @@ static int __init twheel_init(void)
 	tw_compare_debugfs(tw_root);
 	tw_tick_start();
 	pr_info("loaded: HZ=%d, engines=%s, modern depth %u, tick every %u jiffies\n",
-		HZ, engines, modern_depth, tick_jiffies);
+		HZ, engines, tw_ecfg.depth, tick_jiffies);
 	if (wrap_secs)
 		pr_info("test: engine clock %lu, wraps in %u s\n",
 			jiffies + tw_cfg.clock_offset, wrap_secs);

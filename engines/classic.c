@@ -115,9 +115,7 @@ static bool tw_classic_process_clk(struct twheel_classic *c, bool count)
 	collected = test_bit(idx, c->pending_map);
 	if (collected)
 		tw_classic_collect_slot(c, idx);
-	if (count && (cascaded || collected))
-		e->st.events++;
-	return collected;
+	return tw_cw_jiffy_done(e, count, cascaded, collected);
 }
 
 static bool tw_classic_process(struct twheel_engine *e)
@@ -213,8 +211,7 @@ static int tw_classic_create(void *state, unsigned long clk,
 const struct twheel_ops twheel_classic_ops = {
 	.name		= "classic",
 	.kind		= TWHEEL_CLASSIC,
-	.setup		= tw_cw_setup,
-	.pending	= tw_cw_pending,
+	TW_CW_OPS,
 	.enqueue	= tw_classic_enqueue,
 	.dequeue	= tw_classic_dequeue,
 	.bucket_of	= tw_classic_bucket_of,
@@ -223,7 +220,6 @@ const struct twheel_ops twheel_classic_ops = {
 	.next_event	= tw_classic_next_event,
 	.pop		= tw_classic_ops_pop,
 	.count		= tw_classic_count,
-	.range_pick	= tw_cw_range_pick,
 	.guarantee	= "exact",
 	.size		= sizeof(struct twheel_classic),
 	.offset		= offsetof(struct twheel_classic, e),
@@ -248,12 +244,8 @@ EXPORT_SYMBOL_GPL(twheel_classic_ops);
  */
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk)
 {
-	unsigned int i;
-
 	tw_engine_init(&c->e, &twheel_classic_ops, clk, TW_CLASSIC_LEVELS);
-	INIT_LIST_HEAD(&c->collected);
-	bitmap_zero(c->pending_map, TW_CLASSIC_BUCKETS);
-	for (i = 0; i < TW_CLASSIC_BUCKETS; i++)
-		INIT_LIST_HEAD(&c->vec[i]);
+	tw_cw_init_slots(c->vec, c->pending_map, TW_CLASSIC_BUCKETS,
+			 &c->collected);
 }
 EXPORT_SYMBOL_GPL(twheel_classic_init);

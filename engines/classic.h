@@ -18,6 +18,7 @@
 #define TWHEEL_ENGINES_CLASSIC_H
 
 #include "twheel.h"
+#include "engines/wheel.h"
 
 /* Classic (Linux 2.6) wheel: tv1 of 256 slots, tv2..tv5 of 64. */
 #define TW_TVR_BITS		8
@@ -49,11 +50,6 @@ struct twheel_classic {
 void twheel_classic_init(struct twheel_classic *c, unsigned long clk);
 bool twheel_classic_tick(struct twheel_classic *c);
 
-static inline struct twheel_classic *twheel_to_classic(struct twheel_engine *e)
-{
-	return container_of(e, struct twheel_classic, e);
-}
-
 /*
  * The slot the 2.6 wheel files expires in when its clock is clk. Level n
  * (n >= 1) takes deltas of [2^(6n + 2), 2^(6n + 8)), so its number follows
@@ -62,13 +58,11 @@ static inline struct twheel_classic *twheel_to_classic(struct twheel_engine *e)
 static __always_inline unsigned int tw_classic_index(unsigned long expires,
 						     unsigned long clk)
 {
+	unsigned int lvl, idx = tw_wheel_near_slot(expires, clk, TW_TVR_SIZE);
 	unsigned long delta = expires - clk;
-	unsigned int lvl;
 
-	if (delta < TW_TVR_SIZE)
-		return expires & (TW_TVR_SIZE - 1);
-	if ((long)delta < 0)		/* in the past: the jiffy about to run */
-		return clk & (TW_TVR_SIZE - 1);
+	if (idx < TW_TVR_SIZE)
+		return idx;
 	if (delta > TW_CLASSIC_MAX_DELTA) {
 		expires = clk + TW_CLASSIC_MAX_DELTA;
 		delta = TW_CLASSIC_MAX_DELTA;

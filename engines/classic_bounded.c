@@ -184,9 +184,7 @@ static bool tw_classic_bounded_process_clk(struct twheel_classic_bounded *c,
 	collected = test_bit(idx, c->pending_map);
 	if (collected)
 		tw_classic_bounded_collect_slot(c, idx);
-	if (count && (spread || collected))
-		e->st.events++;
-	return collected;
+	return tw_cw_jiffy_done(e, count, spread, collected);
 }
 
 static bool tw_classic_bounded_process(struct twheel_engine *e)
@@ -288,8 +286,7 @@ static int tw_classic_bounded_create(void *state, unsigned long clk,
 const struct twheel_ops twheel_classic_bounded_ops = {
 	.name		= "classic_bounded",
 	.kind		= TWHEEL_CLASSIC_BOUNDED,
-	.setup		= tw_cw_setup,
-	.pending	= tw_cw_pending,
+	TW_CW_OPS,
 	.enqueue	= tw_classic_bounded_enqueue,
 	.dequeue	= tw_classic_bounded_dequeue,
 	.bucket_of	= tw_classic_bounded_bucket_of,
@@ -298,7 +295,6 @@ const struct twheel_ops twheel_classic_bounded_ops = {
 	.next_event	= tw_classic_bounded_next_event,
 	.pop		= tw_classic_bounded_ops_pop,
 	.count		= tw_classic_bounded_count,
-	.range_pick	= tw_cw_range_pick,
 	.guarantee	= "exact, no clamp: up to LONG_MAX ahead",
 	.size		= sizeof(struct twheel_classic_bounded),
 	.offset		= offsetof(struct twheel_classic_bounded, e),
@@ -325,15 +321,11 @@ EXPORT_SYMBOL_GPL(twheel_classic_bounded_ops);
 void twheel_classic_bounded_init(struct twheel_classic_bounded *c,
 				 unsigned long clk)
 {
-	unsigned int i;
-
 	tw_engine_init(&c->e, &twheel_classic_bounded_ops, clk, TW_CLASSIC_LEVELS);
-	INIT_LIST_HEAD(&c->collected);
+	tw_cw_init_slots(c->vec, c->pending_map, TW_BOUNDED_BUCKETS,
+			 &c->collected);
 	c->spread_at = clk;
 	c->chunk = TW_BOUNDED_CHUNK;
 	memset(c->nr, 0, sizeof(c->nr));
-	bitmap_zero(c->pending_map, TW_BOUNDED_BUCKETS);
-	for (i = 0; i < TW_BOUNDED_BUCKETS; i++)
-		INIT_LIST_HEAD(&c->vec[i]);
 }
 EXPORT_SYMBOL_GPL(twheel_classic_bounded_init);

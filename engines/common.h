@@ -189,6 +189,37 @@ static inline bool tw_cw_pending(const struct twheel_timer *t)
 	return t->list.next;
 }
 
+/* Every slot of vec (n of them) empty, its bit clear, nothing collected. */
+static inline void tw_cw_init_slots(struct list_head *vec, unsigned long *map,
+				    unsigned int n, struct list_head *collected)
+{
+	unsigned int i;
+
+	INIT_LIST_HEAD(collected);
+	bitmap_zero(map, n);
+	for (i = 0; i < n; i++)
+		INIT_LIST_HEAD(&vec[i]);
+}
+
+/*
+ * The end of a classic wheel's jiffy: with count (the fast path's tick), a
+ * jiffy with work, cascaded (or spread) or collected, counts in
+ * st.events. Returns collected.
+ */
+static inline bool tw_cw_jiffy_done(struct twheel_engine *e, bool count,
+				    bool moved, bool collected)
+{
+	if (count && (moved || collected))
+		e->st.events++;
+	return collected;
+}
+
+/* The members of struct twheel_ops both classic wheels share. */
+#define TW_CW_OPS						\
+	.setup		= tw_cw_setup,				\
+	.pending	= tw_cw_pending,			\
+	.range_pick	= tw_cw_range_pick
+
 /* twheel_ops.pop: the first collected timer, marked not pending. */
 static inline struct twheel_timer *tw_cw_ops_pop(struct list_head *collected)
 {
@@ -322,6 +353,20 @@ static inline size_t tw_hash_wheel_storage_size(const struct twheel_config *cfg)
 {
 	return twheel_hash_storage_size(cfg->slots);
 }
+
+/*
+ * The members of struct twheel_ops the hashed wheels share: how a timer is
+ * set up, looked at, taken out and popped, the count, the next event and
+ * the buckets (the slots). Each engine's ops add its own enqueue, process,
+ * state, constructor, guarantee and limits.
+ */
+#define TW_HASH_WHEEL_OPS						\
+	.setup = tw_slots_setup, .pending = tw_slots_pending,		\
+	.dequeue = tw_hash_wheel_dequeue, .pop = tw_hash_wheel_pop,	\
+	.bucket_of = tw_no_bucket_of, .count = tw_hash_wheel_count,	\
+	.next_event = tw_hash_wheel_next_event,				\
+	.entry = TWHEEL_GENERIC_ENTRY,					\
+	.buckets = tw_hash_buckets, .nr_buckets = tw_hash_nr_buckets
 
 /*
  * A range pick for wheels whose levels start at 2^base jiffies and grow by

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hash_sorted engine: Varghese & Lauck's scheme 5, one-jiffy slots of
- * lists sorted by expiry, the head of the clock's slot looked at each
- * jiffy. See struct twheel_hash_sorted and engines/hash_sorted.h for its
- * guarantee and costs.
+ * lists sorted by expiry (a struct twheel_hash), the head of the clock's
+ * slot looked at each jiffy. See engines/hash_sorted.h for its guarantee
+ * and costs.
  */
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
@@ -15,7 +15,7 @@
 
 static struct twheel_hash *to_hs(const struct twheel_engine *e)
 {
-	return &container_of(e, struct twheel_hash_sorted, wheel.e)->wheel;
+	return tw_hash_wheel(e);
 }
 
 /*
@@ -69,52 +69,23 @@ static unsigned long tw_hs_max_timers(const struct twheel_engine *e)
 static int tw_hash_sorted_create(void *state, unsigned long clk,
 				 const struct twheel_config *cfg, void *storage)
 {
-	return twheel_hash_sorted_init(state, clk, storage, cfg->slots);
+	return tw_hash_wheel_init(state, &twheel_hash_sorted_ops, clk, storage,
+				  cfg->slots);
 }
 
-/* hash_sorted's ops: struct twheel_hash_sorted, twheel_hash_sorted_init(). */
+/* hash_sorted's ops: a struct twheel_hash, its slots sorted. */
 const struct twheel_ops twheel_hash_sorted_ops = {
 	.name		= "hash_sorted",
 	.kind		= TWHEEL_HASH_SORTED,
-	.setup		= tw_slots_setup,
-	.pending	= tw_slots_pending,
+	TW_HASH_WHEEL_OPS,
 	.enqueue	= tw_hs_enqueue,
-	.dequeue	= tw_hash_wheel_dequeue,
-	.bucket_of	= tw_no_bucket_of,
 	.process	= tw_hs_process,
-	.count		= tw_hash_wheel_count,
-	.next_event	= tw_hash_wheel_next_event,
-	.pop		= tw_hash_wheel_pop,
 	.guarantee	= "exact",
-	.size		= sizeof(struct twheel_hash_sorted),
-	.offset		= offsetof(struct twheel_hash_sorted, wheel.e),
+	.size		= sizeof(struct twheel_hash),
+	.offset		= offsetof(struct twheel_hash, e),
 	.storage_size	= tw_hash_wheel_storage_size,
 	.init		= tw_hash_sorted_create,
-	.entry		= TWHEEL_GENERIC_ENTRY,
-	.buckets	= tw_hash_buckets,
-	.nr_buckets	= tw_hash_nr_buckets,
 	.max_timers	= tw_hs_max_timers,
 	.narrow		= true,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_sorted_ops);
-
-/**
- * twheel_hash_sorted_init() - set up an empty hash_sorted engine
- * @h: the engine; the caller's storage
- * @clk: the first jiffy it is to process
- * @storage: twheel_hash_storage_size(@nr_slots) bytes, the caller's, for
- *	the slots and their bitmap; its contents do not matter
- * @nr_slots: slots, a power of two from 2 to 2^TW_HASH_MAX_BITS
- *
- * Every slot empty, every counter at 0, @h->wheel.e.clock_ns NULL; its
- * one level is level 0. Nothing is allocated.
- *
- * Return: 0, or -EINVAL if @nr_slots is not a power of two in range.
- */
-int twheel_hash_sorted_init(struct twheel_hash_sorted *h, unsigned long clk,
-			    void *storage, unsigned int nr_slots)
-{
-	return tw_hash_wheel_init(&h->wheel, &twheel_hash_sorted_ops, clk,
-				  storage, nr_slots);
-}
-EXPORT_SYMBOL_GPL(twheel_hash_sorted_init);

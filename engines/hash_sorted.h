@@ -27,18 +27,11 @@
 /* The most timers the module loads, a slot on average (max_timers). */
 #define TW_HASH_SORTED_PER_SLOT	512
 
-/**
- * struct twheel_hash_sorted - the hashed wheel with sorted slots (scheme 5)
- * @wheel: its slots, bitmap and collected list, as the hash engine's
- *	(every timer's @rounds is 0 there); its lists sorted by expiry
- *
- * Set up by twheel_hash_sorted_init().
+/*
+ * Its state is a struct twheel_hash (engines/hash.h), every timer's
+ * @rounds 0, its slots' lists sorted by expiry: twheel_create() with
+ * twheel_hash_sorted_ops makes one of cfg->slots slots (-EINVAL if that is
+ * not a power of two in range).
  */
-struct twheel_hash_sorted {
-	struct twheel_hash wheel;
-};
-
-int twheel_hash_sorted_init(struct twheel_hash_sorted *h, unsigned long clk,
-			    void *storage, unsigned int nr_slots);
 
 #endif /* TWHEEL_ENGINES_HASH_SORTED_H */

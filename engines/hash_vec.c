@@ -493,6 +493,5 @@ const struct twheel_ops twheel_hash_vec_ops = {
 	.buckets	= tw_vec_buckets,
 	.nr_buckets	= tw_vec_nr_buckets,
 	.max_timers	= tw_hash_vec_max_timers,
-	.feed		= TW_HASH_VEC_FEED,
 };
 EXPORT_SYMBOL_GPL(twheel_hash_vec_ops);

@@ -41,7 +41,6 @@
 #define TWHEEL_ENGINES_HASH_VEC_H
 
 #include "twheel.h"
-#include "engines/feed.h"
 
 /* Array sizes: order k holds 4 << k entries, k below TW_VEC_ORDERS. */
 #define TW_VEC_MIN_SHIFT	2
@@ -173,13 +172,5 @@ static inline struct twheel_hash_vec *twheel_to_hash_vec(struct twheel_engine *e
 {
 	return container_of(e, struct twheel_hash_vec, e);
 }
-
-/* Its feed (engines/hash_vec_feed.c) is the module's: twheel_ops.feed. */
-#ifdef __KERNEL__
-extern const struct twheel_feed_ops twheel_hash_vec_feed_ops;
-#define TW_HASH_VEC_FEED	(&twheel_hash_vec_feed_ops)
-#else
-#define TW_HASH_VEC_FEED	NULL
-#endif
 
 #endif /* TWHEEL_ENGINES_HASH_VEC_H */

@@ -40,6 +40,7 @@
 #define TWHEEL_ENGINES_RATAS_H
 
 #include "twheel.h"
+#include "engines/wheel.h"
 
 #define TW_RATAS_BITS		8
 #define TW_RATAS_SIZE		BIT(TW_RATAS_BITS)
@@ -81,13 +82,11 @@ static __always_inline struct twheel_ratas *twheel_to_ratas(struct twheel_engine
 static __always_inline unsigned int tw_ratas_index(unsigned long expires,
 						   unsigned long clk)
 {
+	unsigned int lvl, shift, idx = tw_wheel_near_slot(expires, clk, TW_RATAS_SIZE);
 	unsigned long delta = expires - clk;
-	unsigned int lvl, shift;
 
-	if (delta < TW_RATAS_SIZE)
-		return expires & (TW_RATAS_SIZE - 1);
-	if ((long)delta < 0)		/* in the past: the jiffy about to run */
-		return clk & (TW_RATAS_SIZE - 1);
+	if (idx < TW_RATAS_SIZE)
+		return idx;
 	lvl = __fls(delta) / TW_RATAS_BITS;
 	shift = lvl * TW_RATAS_BITS;
 	if ((((clk & ((1UL << shift) - 1)) + delta) >> shift) >= TW_RATAS_SIZE) {

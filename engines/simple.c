@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simple engine: Varghese & Lauck's scheme 4, one circle of
- * MaxInterval one-jiffy slots; deltas beyond it are refused. See struct
- * twheel_simple and engines/simple.h for its guarantee and costs.
+ * MaxInterval one-jiffy slots (a struct twheel_hash); deltas beyond it
+ * are refused. See engines/simple.h for its guarantee and costs.
  */
 #include <linux/kernel.h>
 #include <linux/bitmap.h>
@@ -14,7 +14,7 @@
 
 static struct twheel_hash *to_simple(const struct twheel_engine *e)
 {
-	return &container_of(e, struct twheel_simple, wheel.e)->wheel;
+	return tw_hash_wheel(e);
 }
 
 /* A delta below MaxInterval, or an expiry already past. */
@@ -77,53 +77,23 @@ static size_t tw_simple_storage_size(const struct twheel_config *cfg)
 static int tw_simple_create(void *state, unsigned long clk,
 			    const struct twheel_config *cfg, void *storage)
 {
-	return twheel_simple_init(state, clk, storage, cfg->max_interval);
+	return tw_hash_wheel_init(state, &twheel_simple_ops, clk, storage,
+				  cfg->max_interval);
 }
 
-/* The simple engine's ops: struct twheel_simple, twheel_simple_init(). */
+/* The simple engine's ops: a struct twheel_hash of MaxInterval slots. */
 const struct twheel_ops twheel_simple_ops = {
 	.name		= "simple",
 	.kind		= TWHEEL_SIMPLE,
-	.setup		= tw_slots_setup,
-	.pending	= tw_slots_pending,
+	TW_HASH_WHEEL_OPS,
 	.enqueue	= tw_simple_enqueue,
-	.dequeue	= tw_hash_wheel_dequeue,
-	.bucket_of	= tw_no_bucket_of,
 	.process	= tw_simple_process,
-	.count		= tw_hash_wheel_count,
-	.next_event	= tw_hash_wheel_next_event,
-	.pop		= tw_hash_wheel_pop,
 	.admit		= tw_simple_admit,
 	.range_pick	= tw_simple_range_pick,
 	.guarantee	= "exact below its MaxInterval, refuses beyond (-ERANGE)",
-	.size		= sizeof(struct twheel_simple),
-	.offset		= offsetof(struct twheel_simple, wheel.e),
+	.size		= sizeof(struct twheel_hash),
+	.offset		= offsetof(struct twheel_hash, e),
 	.storage_size	= tw_simple_storage_size,
 	.init		= tw_simple_create,
-	.entry		= TWHEEL_GENERIC_ENTRY,
-	.buckets	= tw_hash_buckets,
-	.nr_buckets	= tw_hash_nr_buckets,
 };
 EXPORT_SYMBOL_GPL(twheel_simple_ops);
-
-/**
- * twheel_simple_init() - set up an empty simple engine
- * @s: the engine; the caller's storage
- * @clk: the first jiffy it is to process
- * @storage: twheel_hash_storage_size(@max_interval) bytes, the caller's,
- *	for the slots and their bitmap; its contents do not matter
- * @max_interval: MaxInterval: the slots, and the first delta (from the
- *	clock) refused; a power of two from 2 to 2^TW_HASH_MAX_BITS
- *
- * Every slot empty, every counter at 0, @s->wheel.e.clock_ns NULL; its
- * one level is level 0. Nothing is allocated.
- *
- * Return: 0, or -EINVAL if @max_interval is not a power of two in range.
- */
-int twheel_simple_init(struct twheel_simple *s, unsigned long clk,
-		       void *storage, unsigned int max_interval)
-{
-	return tw_hash_wheel_init(&s->wheel, &twheel_simple_ops, clk, storage,
-				  max_interval);
-}
-EXPORT_SYMBOL_GPL(twheel_simple_init);

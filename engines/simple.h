@@ -26,18 +26,11 @@
 /* MaxInterval: a power of two from 2 to 2^TW_HASH_MAX_BITS. */
 #define TW_SIMPLE_DEFAULT_INTERVAL	4096
 
-/**
- * struct twheel_simple - one circle of MaxInterval slots (scheme 4)
- * @wheel: its slots, bitmap and collected list, as the hash engine's
- *	(MaxInterval slots; every timer's @rounds is 0 there)
- *
- * Set up by twheel_simple_init().
+/*
+ * Its state is a struct twheel_hash (engines/hash.h) of MaxInterval slots,
+ * every timer's @rounds 0: twheel_create() with twheel_simple_ops makes
+ * one for cfg->max_interval (-EINVAL if that is not a power of two in
+ * range).
  */
-struct twheel_simple {
-	struct twheel_hash wheel;
-};
-
-int twheel_simple_init(struct twheel_simple *s, unsigned long clk,
-		       void *storage, unsigned int max_interval);
 
 #endif /* TWHEEL_ENGINES_SIMPLE_H */

@@ -10,16 +10,19 @@
 #include "engines/hash_sorted.h"
 
 /* A hash_sorted engine of nr_slots slots, freed with the case. */
-static struct twheel_hash_sorted *tw_hs_new(struct kunit *test, unsigned long clk,
-					    unsigned int nr_slots)
+static struct twheel_hash *tw_hs_new(struct kunit *test, unsigned long clk,
+				     unsigned int nr_slots)
 {
-	struct twheel_hash_sorted *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	const struct twheel_config cfg = { .slots = nr_slots };
+	struct twheel_hash *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct twheel_engine *e;
 	void *mem;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	mem = tw_kvzalloc(test, twheel_hash_storage_size(nr_slots));
 	KUNIT_ASSERT_NOT_NULL(test, mem);
-	KUNIT_ASSERT_EQ(test, twheel_hash_sorted_init(h, clk, mem, nr_slots), 0);
+	KUNIT_ASSERT_EQ(test, twheel_create(&twheel_hash_sorted_ops, h, clk, &cfg,
+					    mem, &e), 0);
 	return h;
 }
 
@@ -28,9 +31,8 @@ static struct twheel_hash_sorted *tw_hs_new(struct kunit *test, unsigned long cl
  * the clock if past), the bitmap as the slots are. Returns the timers.
  */
 static unsigned long tw_hs_check(struct kunit *test,
-				 const struct twheel_hash_sorted *hs)
+				 const struct twheel_hash *h)
 {
-	const struct twheel_hash *h = &hs->wheel;
 	const struct twheel_timer *t, *prev;
 	unsigned long b, n = 0, bad = 0, want;
 
@@ -53,14 +55,14 @@ static unsigned long tw_hs_check(struct kunit *test,
 }
 
 /* Timer ids in slot b's order, into ids[]; returns how many. */
-static unsigned int tw_hs_slot(const struct twheel_hash_sorted *hs,
+static unsigned int tw_hs_slot(const struct twheel_hash *hs,
 			       unsigned long b, const struct tw_rec *r,
 			       unsigned int *ids, unsigned int max)
 {
 	const struct twheel_timer *t;
 	unsigned int n = 0;
 
-	list_for_each_entry(t, &hs->wheel.slots[b], hash_link)
+	list_for_each_entry(t, &hs->slots[b], hash_link)
 		if (n < max)
 			ids[n++] = container_of(t, struct tw_rec, t) - r;
 	return n;
@@ -75,8 +77,8 @@ static void hash_sorted_insertion(struct kunit *test)
 {
 	static const unsigned long x[] = { 3, 43, 19, 59, 19, 3 };
 	static const unsigned int order[] = { 0, 5, 2, 4, 1, 3 };
-	struct twheel_hash_sorted *hs = tw_hs_new(test, 0, 8);
-	struct twheel_engine *e = &hs->wheel.e;
+	struct twheel_hash *hs = tw_hs_new(test, 0, 8);
+	struct twheel_engine *e = &hs->e;
 	unsigned int ids[8], i;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
@@ -127,8 +129,8 @@ static void hash_sorted_insertion(struct kunit *test)
 static void tw_hs_every(struct kunit *test, unsigned long clk)
 {
 	const unsigned int n = 4004;
-	struct twheel_hash_sorted *hs = tw_hs_new(test, clk, 16);
-	struct twheel_engine *e = &hs->wheel.e;
+	struct twheel_hash *hs = tw_hs_new(test, clk, 16);
+	struct twheel_engine *e = &hs->e;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 
@@ -157,8 +159,8 @@ static void hash_sorted_clock_wrap(struct kunit *test)
 /* Deleting the head, the tail and the only timer of a slot. */
 static void hash_sorted_delete(struct kunit *test)
 {
-	struct twheel_hash_sorted *hs = tw_hs_new(test, 100, 4);
-	struct twheel_engine *e = &hs->wheel.e;
+	struct twheel_hash *hs = tw_hs_new(test, 100, 4);
+	struct twheel_engine *e = &hs->e;
 	unsigned int ids[4];
 	struct tw_ctx ctx;
 	struct tw_rec *r;
@@ -173,7 +175,7 @@ static void hash_sorted_delete(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[1].t));
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[2].t));
 	KUNIT_EXPECT_TRUE(test, twheel_del(e, &r[3].t));
-	KUNIT_EXPECT_FALSE(test, test_bit(2, hs->wheel.map));
+	KUNIT_EXPECT_FALSE(test, test_bit(2, hs->map));
 	KUNIT_ASSERT_EQ(test, tw_hs_slot(hs, 1, r, ids, 4), 1U);
 	KUNIT_EXPECT_EQ(test, ids[0], 0U);
 	tw_run_until(&ctx, 200);

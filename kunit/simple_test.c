@@ -9,17 +9,27 @@
 #include "tw_test.h"
 #include "engines/simple.h"
 
-/* A simple engine of max_interval slots, freed with the case. */
-static struct twheel_simple *tw_simple_new(struct kunit *test, unsigned long clk,
-					   unsigned int max_interval)
+/* Makes a simple engine of max_interval slots in s, its slots in mem. */
+static int tw_simple_init(struct twheel_hash *s, unsigned long clk, void *mem,
+			  unsigned int max_interval)
 {
-	struct twheel_simple *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	const struct twheel_config cfg = { .max_interval = max_interval };
+	struct twheel_engine *e;
+
+	return twheel_create(&twheel_simple_ops, s, clk, &cfg, mem, &e);
+}
+
+/* A simple engine of max_interval slots, freed with the case. */
+static struct twheel_hash *tw_simple_new(struct kunit *test, unsigned long clk,
+					 unsigned int max_interval)
+{
+	struct twheel_hash *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	void *mem;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	mem = tw_kvzalloc(test, twheel_hash_storage_size(max_interval));
 	KUNIT_ASSERT_NOT_NULL(test, mem);
-	KUNIT_ASSERT_EQ(test, twheel_simple_init(s, clk, mem, max_interval), 0);
+	KUNIT_ASSERT_EQ(test, tw_simple_init(s, clk, mem, max_interval), 0);
 	return s;
 }
 
@@ -30,9 +40,9 @@ static struct twheel_simple *tw_simple_new(struct kunit *test, unsigned long clk
 static void tw_simple_every(struct kunit *test, unsigned int max_interval,
 			    unsigned long clk)
 {
-	struct twheel_simple *s = tw_simple_new(test, clk, max_interval);
+	struct twheel_hash *s = tw_simple_new(test, clk, max_interval);
 	unsigned int n = max_interval + 3, i, wrong = 0;
-	struct twheel_engine *e = &s->wheel.e;
+	struct twheel_engine *e = &s->e;
 	struct tw_rec *r, *out;
 	struct tw_ctx ctx;
 
@@ -53,7 +63,7 @@ static void tw_simple_every(struct kunit *test, unsigned int max_interval,
 	KUNIT_EXPECT_EQ(test, wrong, 0U);
 	KUNIT_EXPECT_EQ(test, out[0].fired + out[1].fired, 0U);
 	KUNIT_EXPECT_EQ(test, ctx.bad, 0UL);
-	KUNIT_EXPECT_TRUE(test, bitmap_empty(s->wheel.map, max_interval));
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(s->map, max_interval));
 	tw_check_invariant(test, e);
 }
 
@@ -80,8 +90,8 @@ static void simple_every_delta_across_wrap(struct kunit *test)
  */
 static void simple_refused_range(struct kunit *test)
 {
-	struct twheel_simple *s = tw_simple_new(test, 500, 32);
-	struct twheel_engine *e = &s->wheel.e;
+	struct twheel_hash *s = tw_simple_new(test, 500, 32);
+	struct twheel_engine *e = &s->e;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
 
@@ -127,8 +137,8 @@ static void simple_refused_range(struct kunit *test)
 static void simple_fifo(struct kunit *test)
 {
 	static const unsigned int order[] = { 5, 0, 3, 1, 4, 2 };
-	struct twheel_simple *s = tw_simple_new(test, 70, 16);
-	struct twheel_engine *e = &s->wheel.e;
+	struct twheel_hash *s = tw_simple_new(test, 70, 16);
+	struct twheel_engine *e = &s->e;
 	unsigned int seq[6], i;
 	struct tw_ctx ctx;
 	struct tw_rec *r;
@@ -156,19 +166,19 @@ static void simple_fifo(struct kunit *test)
 static void simple_init_refuses(struct kunit *test)
 {
 	static const unsigned int bad[] = { 0, 1, 3, 4095, 1U << 21 };
-	struct twheel_simple s;
+	struct twheel_hash s;
 	unsigned long mem[8];
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, twheel_simple_init(&s, 0, mem, bad[i]), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, tw_simple_init(&s, 0, mem, bad[i]), -EINVAL,
 				    "MaxInterval %u", bad[i]);
-	KUNIT_EXPECT_EQ(test, twheel_simple_init(&s, 0, NULL, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tw_simple_init(&s, 0, NULL, 2), -EINVAL);
 	KUNIT_EXPECT_EQ(test, twheel_hash_storage_size(4096),
 			4096 * sizeof(struct list_head) + 4096 / 8);
 	KUNIT_ASSERT_LE(test, twheel_hash_storage_size(2), sizeof(mem));
-	KUNIT_EXPECT_EQ(test, twheel_simple_init(&s, 9, mem, 2), 0);
-	KUNIT_EXPECT_EQ(test, s.wheel.mask, 1UL);
+	KUNIT_EXPECT_EQ(test, tw_simple_init(&s, 9, mem, 2), 0);
+	KUNIT_EXPECT_EQ(test, s.mask, 1UL);
 }
 
 static struct kunit_case tw_simple_cases[] = {

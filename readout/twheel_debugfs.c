@@ -324,7 +324,7 @@ static int levels_show(struct seq_file *m, void *unused)
 	unsigned int depth = READ_ONCE(tw_levels_depth);
 
 	seq_printf(m, "# modern wheel at HZ %u, %u levels (running: HZ %d, %u levels)\n",
-		   hz, depth, HZ, tw_cfg->modern_depth);
+		   hz, depth, HZ, tw_cfg->engine.depth);
 	seq_puts(m, "# range_ms: as the comment atop the kernel's kernel/time/timer.c writes it (its quirks included); files_jiffies: the deltas the wheel really files in the level\n");
 	seq_puts(m, "level offset  gran_jiffies   gran_ms  range_ms                        files_jiffies\n");
 	for (lvl = 0; lvl < depth; lvl++) {
@@ -376,7 +376,7 @@ static ssize_t levels_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	if (hz == HZ && !(p && *skip_spaces(p)))
-		depth = tw_cfg->modern_depth;
+		depth = tw_cfg->engine.depth;
 	WRITE_ONCE(tw_levels_hz, hz);
 	WRITE_ONCE(tw_levels_depth, depth);
 	return len;
@@ -415,7 +415,7 @@ void tw_readouts_debugfs(struct dentry *root, const struct tw_config *cfg)
 
 	tw_cfg = cfg;
 	tw_levels_hz = HZ;
-	tw_levels_depth = cfg->modern_depth;
+	tw_levels_depth = cfg->engine.depth;
 	debugfs_create_file("stats", 0400, root, NULL, &stats_fops);
 	debugfs_create_file("levels", 0600, root, NULL, &levels_fops);
 	tw_for_each_runner(r) {

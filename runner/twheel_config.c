@@ -10,11 +10,9 @@
 #include <linux/kernel.h>
 #include <linux/bitops.h>
 #include <linux/jiffies.h>
-#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "engines/hash.h"
-#include "engines/modern.h"
+#include "engines/params.h"
 #include "runner/twheel_state.h"
 
 /*
@@ -60,10 +58,25 @@ static int tw_parse_engine_param(const char *list, unsigned long *mask,
 	return ret;
 }
 
-/* Whether v is a power of two from 2 to the hash engines' largest. */
-static bool tw_slots_ok(unsigned int v)
+/*
+ * The engines' parameters (engines/params.h) in range, or -EINVAL with a
+ * warning naming the first one that is not.
+ */
+static int tw_engine_params_ok(const struct twheel_config *ec)
 {
-	return v >= 2 && v <= 1U << TW_HASH_MAX_BITS && is_power_of_2(v);
+	const struct twheel_param *bad = twheel_config_check(ec);
+	unsigned int v;
+
+	if (!bad)
+		return 0;
+	v = twheel_param_get(bad, ec);
+	if (bad->pow2)
+		pr_warn("%s=%u is not a power of two in %u..%u\n", bad->name,
+			v, bad->min, bad->max);
+	else
+		pr_warn("%s=%u is out of range (%u..%u)\n", bad->name, v,
+			bad->min, bad->max);
+	return -EINVAL;
 }
 
 /**
@@ -74,7 +87,8 @@ static bool tw_slots_ok(unsigned int v)
  * @mask: on success, the runners engines= names
  * @nohz: on success, whether tick=nohz (else tick=periodic)
  *
- * Checks one parameter after the other, in the order of struct
+ * Checks one parameter after the other, the engines' first (in the order
+ * of engines/params.h), then the others in the order of struct
  * tw_modparams, and refuses the first out of range with a warning naming
  * it. Process context (module init): allocates.
  *
@@ -86,11 +100,9 @@ int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 	unsigned long named;
 	int ret;
 
-	if (mp->modern_depth < 2 || mp->modern_depth > TW_MODERN_MAX_LEVELS) {
-		pr_warn("modern_depth=%u is out of range (2..%u)\n",
-			mp->modern_depth, TW_MODERN_MAX_LEVELS);
-		return -EINVAL;
-	}
+	ret = tw_engine_params_ok(&mp->engine);
+	if (ret)
+		return ret;
 	*nohz = !strcmp(mp->tick, "nohz");
 	if (!*nohz && strcmp(mp->tick, "periodic")) {
 		pr_warn("tick=%s: periodic or nohz\n", mp->tick);
@@ -104,21 +116,6 @@ int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 	if (!mp->tick_jiffies || mp->tick_jiffies > HZ) {
 		pr_warn("tick_jiffies=%u is out of range (1..%d)\n",
 			mp->tick_jiffies, HZ);
-		return -EINVAL;
-	}
-	if (!tw_slots_ok(mp->hash_slots)) {
-		pr_warn("hash_slots=%u is not a power of two in 2..%u\n",
-			mp->hash_slots, 1U << TW_HASH_MAX_BITS);
-		return -EINVAL;
-	}
-	if (!tw_slots_ok(mp->max_interval)) {
-		pr_warn("max_interval=%u is not a power of two in 2..%u\n",
-			mp->max_interval, 1U << TW_HASH_MAX_BITS);
-		return -EINVAL;
-	}
-	if (mp->hash_vec_keep > 65536) {
-		pr_warn("hash_vec_keep=%u is out of range (0..65536)\n",
-			mp->hash_vec_keep);
 		return -EINVAL;
 	}
 	if (mp->wrap_secs > 86400) {
@@ -147,11 +144,8 @@ int tw_config_parse(const struct tw_modparams *mp, struct tw_config *cfg,
 	if (mp->percpu)
 		*mask &= ~BIT(TWHEEL_SHADOW);
 	cfg->percpu = mp->percpu;
-	cfg->modern_depth = mp->modern_depth;
+	cfg->engine = mp->engine;
 	cfg->tick_jiffies = mp->tick_jiffies;
-	cfg->hash_slots = mp->hash_slots;
-	cfg->max_interval = mp->max_interval;
-	cfg->vec_keep = mp->hash_vec_keep;
 	/* engine time = ULONG_MAX + 1 (that is, 0) wrap_secs from now */
 	cfg->clock_offset = mp->wrap_secs ?
 		0UL - jiffies - (unsigned long)mp->wrap_secs * HZ : 0;

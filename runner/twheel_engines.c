@@ -20,7 +20,7 @@
 #include <linux/smp.h>
 #include "runner/twheel_state.h"
 #include "runner/twheel_engines.h"
-#include "engines/feed.h"
+#include "runner/twheel_feed.h"
 #include "engines/registry.h"
 
 #define CREATE_TRACE_POINTS

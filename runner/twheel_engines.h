@@ -7,6 +7,7 @@
 #ifndef _TWHEEL_ENGINES_H
 #define _TWHEEL_ENGINES_H
 
+#include "runner/twheel_feed.h"
 #include "runner/twheel_runner.h"
 
 /**
@@ -19,7 +20,7 @@
  * @clock_offset: engine time is jiffies plus this (wrap_secs=)
  * @tick_jiffies: a tick's own span
  * @backlog: the last tick stopped at the budget
- * @feed: the state of the engine's feed (twheel_ops.feed), if it has one
+ * @feed: the state of the engine's feed (tw_feed_of()), if it has one
  * @def_pending: of the engine's pending timers, the deferrable ones
  *	(deferrable=): what its idle next event leaves out (twheel_idle_next())
  *
@@ -42,11 +43,11 @@ static inline struct tw_engine_runner *tw_er(const struct tw_runner *r)
 	return r->priv;
 }
 
-/* The engine's feed, if it has one (twheel_ops.feed). */
+/* The engine's feed, if it has one (runner/twheel_feed.h). */
 static inline const struct twheel_feed_ops *
 tw_feed(const struct tw_engine_runner *er)
 {
-	return er->e->ops->feed;
+	return tw_feed_of(er->e->kind);
 }
 
 /* twheel_engines_mem.c: the engine runner's memory, its calibration */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * twheel engine runners: what they hold beside their timers. The engine's
- * state and storage and its feed (twheel_ops.feed), set up, grown for a
+ * state and storage and its feed (tw_feed_of()), set up, grown for a
  * load and released; room for an engine fed as it is armed; the
  * calibration on a scratch engine of the same kind. The ops that arm,
  * delete and tick are twheel_engines.c's, which makes each engine
@@ -19,7 +19,7 @@
 #include <linux/spinlock.h>
 #include "runner/twheel_state.h"
 #include "runner/twheel_engines.h"
-#include "engines/feed.h"
+#include "runner/twheel_feed.h"
 
 static u64 tw_engine_clock_ns(void)
 {
@@ -46,8 +46,8 @@ static void tw_engine_free(struct tw_engine_runner *er)
  * Sets up the engine of kind (a runner index below TWHEEL_NR_KINDS) through
  * the registry's one constructor, with its state and the storage it needs
  * allocated here, as its ops size it for the configuration: cap timers
- * (the heap's array), cfg->hash_slots (the hashed wheels' slots, and the
- * spare arrays hash_vec keeps), cfg->max_interval (simple's MaxInterval).
+ * (the heap's array) and the engines' parameters, cfg->engine (the hashed
+ * wheels' slots, the spare arrays hash_vec keeps, simple's MaxInterval).
  * Process context.
  */
 static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
@@ -55,15 +55,13 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 				unsigned int cap)
 {
 	const struct twheel_ops *ops = twheel_engine_ops[kind];
-	struct twheel_config ec = {
-		.depth = cfg->modern_depth,
-		.slots = cfg->hash_slots,
-		.max_interval = cfg->max_interval,
-		.cap = cap,
-		.keep = cfg->vec_keep,
-	};
-	size_t size = twheel_storage_size(ops, &ec);
+	const struct twheel_feed_ops *feed = tw_feed_of(kind);
+	struct twheel_config ec = cfg->engine;
+	size_t size;
 	int ret;
+
+	ec.cap = cap;
+	size = twheel_storage_size(ops, &ec);
 
 	er->storage = NULL;
 	er->feed = NULL;
@@ -78,9 +76,9 @@ static int tw_engine_setup_kind(struct tw_engine_runner *er, int kind,
 		}
 	}
 	ret = twheel_create(ops, er->state, clk, &ec, er->storage, &er->e);
-	if (!ret && ops->feed) {
-		er->feed = kzalloc(ops->feed->size, GFP_KERNEL);
-		ret = er->feed ? ops->feed->init(er->feed, er->e) : -ENOMEM;
+	if (!ret && feed) {
+		er->feed = kzalloc(feed->size, GFP_KERNEL);
+		ret = er->feed ? feed->init(er->feed, er->e) : -ENOMEM;
 		if (ret) {
 			kfree(er->feed);
 			er->feed = NULL;

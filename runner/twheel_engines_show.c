@@ -11,7 +11,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "runner/twheel_engines.h"
-#include "engines/feed.h"
+#include "runner/twheel_feed.h"
 
 /**
  * tw_engine_show() - an engine runner's part of stats
@@ -69,7 +69,7 @@ void tw_engine_show(struct seq_file *m, struct tw_runner *r)
 		seq_printf(m, "lazy_held_bytes: %llu\nlazy_held_max_bytes: %llu\n",
 			   lazy * r->ops->timer_size, lazy_max * r->ops->timer_size);
 	if (!r->inst && tw_er(r)->feed)
-		e->ops->feed->show(m, tw_er(r)->feed);
+		tw_feed(tw_er(r))->show(m, tw_er(r)->feed);
 }
 
 /* The occupancy of one instance (or of a runner that is one). */

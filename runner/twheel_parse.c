@@ -11,6 +11,7 @@
 #include <linux/errno.h>
 #include <linux/bitops.h>
 #include <linux/ctype.h>
+#include <linux/stddef.h>
 #include "runner/twheel_workload.h"
 
 #define WHY(...) snprintf(why, why_len, __VA_ARGS__)
@@ -128,52 +129,51 @@ static const char *const tw_keys[TWHEEL_KEY_NR] = {
 	[TWHEEL_KEY_DEFERRABLE]	= "deferrable",
 };
 
+/* A key whose value is one u32 of struct twheel_params: its range, its place. */
+struct tw_u32_key {
+	u32 lo;
+	u32 hi;
+	size_t off;
+};
+
+#define TW_U32_KEY(k, l, h, field)					\
+	[TWHEEL_KEY_##k] = { .lo = l, .hi = h,				\
+			     .off = offsetof(struct twheel_params, field) }
+
+/* Every key but seed, cpus and engines (hi 0: not one of these). */
+static const struct tw_u32_key tw_u32_keys[TWHEEL_KEY_NR] = {
+	TW_U32_KEY(COUNT, 1, TWHEEL_MAX_TIMERS, count),
+	TW_U32_KEY(MIN, 1, TWHEEL_MAX_DELTA, min),
+	TW_U32_KEY(MAX, 1, TWHEEL_MAX_DELTA, max),
+	TW_U32_KEY(CANCEL, 0, 100, cancel),
+	TW_U32_KEY(OPS, 0, TWHEEL_MAX_OPS, ops),
+	TW_U32_KEY(DURATION, 0, TWHEEL_MAX_DURATION, duration),
+	TW_U32_KEY(FORCE, 0, 1, force),
+	TW_U32_KEY(BUDGET, 0, TWHEEL_MAX_BUDGET, budget),
+	TW_U32_KEY(SLACK, 0, TWHEEL_MAX_SLACK, slack),
+	TW_U32_KEY(REMOTE, 0, TWHEEL_MAX_REMOTE, remote),
+	TW_U32_KEY(PINNED, 0, 100, pinned),
+	TW_U32_KEY(ON, 0, TWHEEL_MAX_REMOTE, on),
+	TW_U32_KEY(DEFERRABLE, 0, 100, deferrable),
+};
+
 static int tw_parse_val(enum twheel_key k, char *val, struct twheel_params *p,
 			char *why, size_t why_len)
 {
-	const char *key = tw_keys[k];
+	const struct tw_u32_key *u = &tw_u32_keys[k];
 
+	if (u->hi)
+		return tw_parse_u32(tw_keys[k], val, u->lo, u->hi,
+				    (u32 *)((char *)p + u->off), why, why_len);
 	switch (k) {
-	case TWHEEL_KEY_COUNT:
-		return tw_parse_u32(key, val, 1, TWHEEL_MAX_TIMERS, &p->count, why, why_len);
 	case TWHEEL_KEY_SEED:
 		if (kstrtou64(val, tw_base(val), &p->seed)) {
 			WHY("seed=%s is not a 64-bit number", val);
 			return -EINVAL;
 		}
 		return 0;
-	case TWHEEL_KEY_MIN:
-		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->min, why, why_len);
-	case TWHEEL_KEY_MAX:
-		return tw_parse_u32(key, val, 1, TWHEEL_MAX_DELTA, &p->max, why, why_len);
-	case TWHEEL_KEY_CANCEL:
-		return tw_parse_u32(key, val, 0, 100, &p->cancel, why, why_len);
-	case TWHEEL_KEY_OPS:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_OPS, &p->ops, why, why_len);
-	case TWHEEL_KEY_DURATION:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_DURATION, &p->duration,
-				    why, why_len);
-	case TWHEEL_KEY_FORCE:
-		return tw_parse_u32(key, val, 0, 1, &p->force, why, why_len);
-	case TWHEEL_KEY_BUDGET:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_BUDGET, &p->budget,
-				    why, why_len);
-	case TWHEEL_KEY_SLACK:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_SLACK, &p->slack,
-				    why, why_len);
 	case TWHEEL_KEY_CPUS:
 		return tw_parse_cpus(val, p, why, why_len);
-	case TWHEEL_KEY_REMOTE:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_REMOTE, &p->remote,
-				    why, why_len);
-	case TWHEEL_KEY_PINNED:
-		return tw_parse_u32(key, val, 0, 100, &p->pinned, why, why_len);
-	case TWHEEL_KEY_ON:
-		return tw_parse_u32(key, val, 0, TWHEEL_MAX_REMOTE, &p->on,
-				    why, why_len);
-	case TWHEEL_KEY_DEFERRABLE:
-		return tw_parse_u32(key, val, 0, 100, &p->deferrable, why,
-				    why_len);
 	default:
 		return tw_parse_engines(val, &p->engines, why, why_len);
 	}

@@ -270,22 +270,16 @@ struct tw_cost {
 
 /**
  * struct tw_config - module parameters the runners need, passed at init
- * @modern_depth: levels of the modern wheel
+ * @engine: the engines' parameters (engines/params.h: modern_depth=,
+ *	hash_slots=, ...), checked; cap is 0 (each runner sizes its own)
  * @tick_jiffies: the driver ticks every this many jiffies
- * @hash_slots: slots of the hash engine (a power of two)
- * @max_interval: the simple engine's MaxInterval (a power of two)
  * @clock_offset: engine time = jiffies + this (wrap_secs; 0 normally)
- * @vec_keep: spare arrays the hash_vec engine keeps of its smallest size
- *	(and at most TW_VEC_KEEP_SMALL of the others up to 4 KiB): hash_vec_keep
  * @percpu: every engine runner has an instance per CPU (percpu=1)
  */
 struct tw_config {
-	unsigned int modern_depth;
+	struct twheel_config engine;
 	unsigned int tick_jiffies;
-	unsigned int hash_slots;
-	unsigned int max_interval;
 	unsigned long clock_offset;
-	unsigned int vec_keep;
 	bool percpu;
 };
 

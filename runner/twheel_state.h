@@ -21,13 +21,11 @@
 
 /**
  * struct tw_modparams - the module's parameters, as insmod gave them
- * @modern_depth: modern_depth=, levels of the modern wheel
+ * @engine: the engines' parameters (engines/params.h: modern_depth=,
+ *	hash_slots=, max_interval=, hash_vec_keep=)
  * @tick: tick=, "periodic" or "nohz"
  * @budget: budget=, our engines' work per tick (0: no limit)
  * @tick_jiffies: tick_jiffies=, the driver's period in jiffies
- * @hash_slots: hash_slots=, slots of the hash engines
- * @max_interval: max_interval=, the simple engine's MaxInterval
- * @hash_vec_keep: hash_vec_keep=, spare arrays hash_vec keeps
  * @wrap_secs: wrap_secs=, the engines' clock wraps this long after load
  * @engines: engines=, the runners, by name, split by commas, or "all"
  * @percpu: percpu=, 1: an instance of each engine per CPU
@@ -37,13 +35,10 @@
  * tw_config_parse() checks them in this order.
  */
 struct tw_modparams {
-	unsigned int modern_depth;
+	struct twheel_config engine;
 	const char *tick;
 	unsigned int budget;
 	unsigned int tick_jiffies;
-	unsigned int hash_slots;
-	unsigned int max_interval;
-	unsigned int hash_vec_keep;
 	unsigned int wrap_secs;
 	const char *engines;
 	unsigned int percpu;

@@ -9,7 +9,9 @@ A list of engines in a doc sits between <!-- engines --> and
 at its jiffy), written as the engines' names joined by ", ". Without
 --write: prints DOC:LINE for each list that differs from the registry's
 (scripts/engines.sh) and exits 1 if any does, or if README.md or
-docs/usage.md has no list; with --write: rewrites them.
+docs/usage.md has no list; with --write: rewrites them. It also checks
+that docs/usage.md's module parameters have a row for each of the
+engines' parameters (engines/param_list.h), which --write cannot write.
 """
 import glob
 import os
@@ -29,6 +31,24 @@ def registry(root, kind):
         args.append("--" + kind)
     return ", ".join(subprocess.run(args, capture_output=True, text=True,
                                     check=True).stdout.split())
+
+
+# The module parameter of each TWHEEL_PARAM() entry: its last argument.
+PARAM = re.compile(r"^TWHEEL_PARAM\((?:[^()]|\([^()]*\))*?,\s*(\w+)\)\s*$",
+                   re.M | re.S)
+
+
+def params_missing(root):
+    with open(os.path.join(root, "engines", "param_list.h"),
+              encoding="utf-8") as fh:
+        names = PARAM.findall(fh.read())
+    with open(os.path.join(root, "docs", "usage.md"), encoding="utf-8") as fh:
+        usage = fh.read()
+    missing = [n for n in names if "| `%s=` |" % n not in usage]
+    for n in missing:
+        print("docs/usage.md: no row for the module parameter %s= "
+              "(engines/param_list.h)" % n)
+    return len(missing) + (0 if names else 1)
 
 
 def main():
@@ -64,6 +84,7 @@ def main():
     if write:
         return 0
     print("doc-engines: %d engine lists off the registry" % bad)
+    bad += params_missing(root)
     return 1 if bad else 0
 
 

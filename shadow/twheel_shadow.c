@@ -477,7 +477,7 @@ static int tw_sh_init(struct tw_runner *r, const struct tw_config *cfg)
 	hash_init(sh->tbl);
 	INIT_LIST_HEAD(&sh->free);
 	INIT_LIST_HEAD(&sh->detached);
-	sh->depth = cfg->modern_depth;
+	sh->depth = cfg->engine.depth;
 	tw_sh_tps_find(sh);
 	r->priv = sh;
 	return 0;

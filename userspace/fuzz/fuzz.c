@@ -36,10 +36,10 @@
  *
  * This file decodes the input into ops and runs each on the engines;
  * fuzz_ops.c applies an op to one engine and its model, fuzz_check.c
- * checks an engine against its model (fuzz.h): each is given the engine
+ * checks an engine against its model (fuzz_lib.h): each is given the engine
  * it works on, the context with it (fe->ctx).
  */
-#include "fuzz.h"
+#include "fuzz_lib.h"
 #include "twheel_user.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's checks of an engine (fuzz.h), after every op: each timer
+ * The fuzzer's checks of an engine (fuzz_lib.h), after every op: each timer
  * against the model (pending, collected, expiry; the counters and
  * twheel_count() against the model's armed and collected timers), with
  * full the engine's own structure (its model's check: lists and hlists
@@ -9,7 +9,7 @@
  * model. Called by fuzz.c and fuzz_ops.c; calls down into the engine's
  * model (fe->model) and fuzz_model.c only.
  */
-#include "fuzz.h"
+#include "fuzz_lib.h"
 
 /* Smallest distance from clk to a timer's jiffy, at most limit. */
 static unsigned long fz_next(const struct fz_engine *fe, unsigned long limit)

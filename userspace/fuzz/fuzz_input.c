@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the replay's input side: the line parser
- * (trace.c), the merge of several files by timestamp (replay_order.c)
+ * (replay_trace.c), the merge of several files by timestamp (replay_order.c)
  * and the damaged fields left out (replay_damage.c), as twheel-replay
  * reads its TRACE files. The input is the files' texts, split at NUL
  * bytes (a text trace has none): up to FZ_FILES files. They are merged
@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "replay_order.h"
 
 #define FZ_FILES	8

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the fuzzer's engine models (models/<name>.c, fuzz.h) share: the
+ * What the fuzzer's engine models (models/<name>.c, fuzz_lib.h) share: the
  * input's byte that gives a hashed wheel its slots, whether a timer is
  * collected by its engine's model, walks of a bucket's list or hlist and
  * of a collected list, a hashed wheel's slots, a level's processing
@@ -9,7 +9,7 @@
  * the models and fuzz_check.c, it calls none of them (a model only
  * through fe->model).
  */
-#include "fuzz.h"
+#include "fuzz_lib.h"
 
 /* The model of an engine that has no models/<name>.c: nothing to add. */
 const struct fz_model fz_model_default;

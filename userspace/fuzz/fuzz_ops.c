@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's ops on one engine (fuzz.h): each calls the engine, checks
+ * The fuzzer's ops on one engine (fuzz_lib.h): each calls the engine, checks
  * what it returned, and moves the engine's model (struct fz_slot) to what
  * the specification says it must have done: when every timer is due (its
  * jiffy, or what a late engine's model says), what is refused (the
@@ -10,7 +10,7 @@
  * step, next_event) and into the engine's model through fe->model, never
  * up.
  */
-#include "fuzz.h"
+#include "fuzz_lib.h"
 
 /*
  * Timer i armed for expires: due at that jiffy (the clock, if past), or

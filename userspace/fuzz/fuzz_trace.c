@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the trace parser and the replay (trace.c,
+ * libFuzzer target for the trace parser and the replay (replay_trace.c,
  * replay_core.c): the input is a trace's text. It is read line by line,
  * turned into operations and played through every engine; then:
  *  - every line is accounted for once: events, blank, lost, other,
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "replay.h"
+#include "replay_lib.h"
 
 #define fz_check(cond, what)						\
 	do {								\

@@ -12,10 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "twheel.h"
-#include "engines/hash.h"
-#include "engines/hash_vec.h"
-#include "engines/modern.h"
-#include "engines/simple.h"
+#include "engines/params.h"
 
 /**
  * struct tw_user_engine - an engine a tool made, and its memory
@@ -34,13 +31,9 @@ struct tw_user_engine {
 /* What the module loads by default: its parameters' defaults. */
 static inline struct twheel_config tw_user_config(void)
 {
-	struct twheel_config cfg = {
-		.depth = TW_MODERN_DEFAULT_DEPTH,
-		.slots = TW_HASH_DEFAULT_SLOTS,
-		.max_interval = TW_SIMPLE_DEFAULT_INTERVAL,
-		.keep = TW_VEC_KEEP_FIRST,
-	};
+	struct twheel_config cfg = { 0 };
 
+	twheel_config_default(&cfg);
 	return cfg;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hash_vec's arrays in user space (the module's engines/hash_vec_feed.c in miniature):
+ * hash_vec's arrays in user space (the module's runner/twheel_vec_feed.c in miniature):
  * malloc what the engine asks for, free what it hands back. The benchmarks
  * call it between their timed batches, as the module's worker runs between
  * ticks, so its cost is not in the engine's figures.

@@ -4,7 +4,7 @@
  *
  *   replay [OPTIONS] TRACE|- [TRACE...]  (--help lists them; twheel-replay runs it)
  *
- * TRACE is text in any of the three forms (trace.h): the tracefs files,
+ * TRACE is text in any of the three forms (replay_trace.h): the tracefs files,
  * `trace-cmd report`, `perf script`; plain, gzip, xz, zstd or bzip2 (told
  * by its first bytes: the decompressor runs in a pipe); several files, or
  * a directory of per-CPU ones, are merged by timestamp (replay_in.c). One

@@ -18,7 +18,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include "replay.h"
+#include "replay_lib.h"
 
 #define RP_PROG		"twheel-replay"
 #define RP_VERSION	"1.1"
@@ -127,7 +127,7 @@ void rp_ir_run(const struct rp_trace *tr);
 
 /* replay_rows.c */
 /*
- * Lateness against a second reference (replay.h's @late_b): @n values
+ * Lateness against a second reference (replay_lib.h's @late_b): @n values
  * (0: no figure), @early of them before it (counted 0 late), @ontime the
  * share 0 late.
  */

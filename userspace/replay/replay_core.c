@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/jiffies.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "shadow/twheel_events.h"
 
 /* A stream's ticks per second: the traced machine's HZ, or ns. */

@@ -18,8 +18,8 @@
  *   clock. hrtimers: an expiry or now over RP_DMG_HR_PAST_NS behind the
  *   trace's CLOCK_MONOTONIC.
  */
-#include "replay.h"
-#include "trace.h"
+#include "replay_lib.h"
+#include "replay_trace.h"
 
 /*
  * A timer_list event whose jiffies are more than RP_MAX_JUMP from the

@@ -16,7 +16,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "shadow/twheel_events.h"
 
 /*

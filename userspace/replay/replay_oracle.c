@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/jiffies.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "twheel_user.h"
 
 /* The oracle's wheel and bases, at the first start with the fields. */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "replay_order.h"
-#include "trace.h"
+#include "replay_trace.h"
 
 struct rp_ix {
 	uint64_t key;		/* the timestamp, ns */

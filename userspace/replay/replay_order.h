@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "replay.h"
+#include "replay_lib.h"
 
 /* A line's place, as the user knows it: its file (an index) and line. */
 #define RP_AT_LINE_BITS	40

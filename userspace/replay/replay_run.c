@@ -10,7 +10,7 @@
 #include <time.h>
 #include <valgrind/callgrind.h>
 #include <linux/jiffies.h>
-#include "replay.h"
+#include "replay_lib.h"
 #include "twheel_user.h"
 #include "vec_pool.h"
 

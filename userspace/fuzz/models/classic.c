@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the classic wheel (fuzz.h): tv1's 256 slots and
+ * The fuzzer's model of the classic wheel (fuzz_lib.h): tv1's 256 slots and
  * tv2..tv5's 64, each slot's list and bit, the levels' counts, the
  * collected list; its range pick at the cascade points; next_event may
  * stop early for a cascade.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/classic.h"
 
 static bool fz_classic_collected(const struct fz_engine *fe,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of classic_bounded (fuzz.h): its cascade chunk from
+ * The fuzzer's model of classic_bounded (fuzz_lib.h): its cascade chunk from
  * the input (small: a pool's few timers spread over several ticks), each
  * timer in the slot its specification gives, the classic wheel's range
  * pick; next_event may stop early for a cascade.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/classic_bounded.h"
 
 /* The chunk: 1 to 64 timers a tick, one byte of the input. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the erlang engine (fuzz.h): Erlang/OTP's soon
+ * The fuzzer's model of the erlang engine (fuzz_lib.h): Erlang/OTP's soon
  * wheel of 2^14 one-jiffy slots, its later wheel of 2^14 slots of 2^13
  * jiffies, its at-once list and its slot range counters. Every slot's
  * hlist well linked, each timer in it armed, due at its expiry and in the
@@ -14,7 +14,7 @@
  * next_event may stop early, at a non-empty later slot's move point (a
  * timer moved into the soon wheel, or one of a later revolution kept).
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/erlang.h"
 
 static bool fz_erlang_collected(const struct fz_engine *fe,

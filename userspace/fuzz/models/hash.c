@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the hash engine (fuzz.h): its slots from the
+ * The fuzzer's model of the hash engine (fuzz_lib.h): its slots from the
  * input, each timer in the slot of its jiffy with the rounds that bring it
  * there; advances kept below 2^16 jiffies (it visits each non-empty slot
  * once a turn however far its timers are, as Netty's wheel ticks through
  * idle time, or a run would take minutes); next_event may stop early at a
  * slot whose timers only wait a round.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/hash.h"
 
 static void fz_hash_config(struct fz_ctx *ctx, struct twheel_config *cfg)

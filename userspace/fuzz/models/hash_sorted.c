@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of hash_sorted (fuzz.h): its slots from the input,
+ * The fuzzer's model of hash_sorted (fuzz_lib.h): its slots from the input,
  * each timer in the slot of its jiffy, every slot sorted by expiry;
  * advances kept below 2^16 jiffies, as the hash engine's; next_event may
  * stop early at a slot whose timers only wait a round.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/hash_sorted.h"
 
 static void fz_sorted_config(struct fz_ctx *ctx, struct twheel_config *cfg)
@@ -27,7 +27,7 @@ static bool fz_sorted_collected(const struct fz_engine *fe,
 static void fz_check_sorted(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	const struct twheel_hash *h = &fz_engine_of(fe, struct twheel_hash_sorted, wheel.e)->wheel;
+	const struct twheel_hash *h = fz_engine_of(fe, struct twheel_hash, e);
 	const struct twheel_timer *t, *prev;
 	unsigned long b, n, in_slots = 0;
 	const struct list_head *p;

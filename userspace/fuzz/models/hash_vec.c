@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of hash_vec (fuzz.h): its slots from the input, its
+ * The fuzzer's model of hash_vec (fuzz_lib.h): its slots from the input, its
  * pool of arrays fed and drained by the input (the pop-all op's second
  * half), the refusals that follow from it (-ENOMEM; a mod disarms)
  * predicted from the slots and the pool alone, its structure checked
@@ -10,7 +10,7 @@
  * at a slot whose timers only wait a round.
  */
 #include <linux/log2.h>
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/hash_vec.h"
 
 /* The arrays given to the engine and not taken back yet. */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the heap (fuzz.h): an array room for the pool,
+ * The fuzzer's model of the heap (fuzz_lib.h): an array room for the pool,
  * each slot's timer pointing back at it, no child before its parent.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/heap.h"
 
 /* Room for every timer of the pool from the start. */

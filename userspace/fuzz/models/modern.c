@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the modern wheel (fuzz.h), built at the depth
+ * The fuzzer's model of the modern wheel (fuzz_lib.h), built at the depth
  * FZ_VARIANT (8 or 9: targets fuzz-modern8 and fuzz-modern9). Its expiry
  * rule, the kernel's calc_wheel_index() in closed form: a timer runs at
  * its bucket's expiry, never early unless clamped beyond the range, late
@@ -9,7 +9,7 @@
  * clock; each armed timer in the bucket of the rule; the buckets' bitmap,
  * hlists and levels, the collected tail; its range pick.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/modern.h"
 
 /* fuzz variants: 8 9 */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the ordered engine (V&L scheme 2, fuzz.h): its
+ * The fuzzer's model of the ordered engine (V&L scheme 2, fuzz_lib.h): its
  * list sorted by expiry, every timer in it armed.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/hash.h"
 #include "engines/ordered.h"
 

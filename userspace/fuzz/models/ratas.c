@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of ratas (seed 002's wheel, fuzz.h): every slot's
+ * The fuzzer's model of ratas (seed 002's wheel, fuzz_lib.h): every slot's
  * hlist well linked, each timer in it armed and in the slot its next
  * processing point makes exact; the range pick at its levels' powers of
  * 256; next_event may stop early for a promotion.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/ratas.h"
 
 static bool fz_ratas_collected(const struct fz_engine *fe,

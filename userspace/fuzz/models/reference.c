@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the reference engine (fuzz.h), the oracle every
+ * The fuzzer's model of the reference engine (fuzz_lib.h), the oracle every
  * target runs beside its engine: its two trees hold what is armed, in
  * order of expiry, and what is due, in order of collection.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/reference.h"
 
 /* Collected: not in the armed tree. */

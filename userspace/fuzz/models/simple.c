@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the simple engine (fuzz.h): its MaxInterval from
+ * The fuzzer's model of the simple engine (fuzz_lib.h): its MaxInterval from
  * the input; it refuses a delta of MaxInterval or more (-ERANGE), and
  * picks the last jiffy below it for a range that reaches beyond; each
  * timer in the slot of its jiffy, rounds 0.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/simple.h"
 
 static void fz_simple_config(struct fz_ctx *ctx, struct twheel_config *cfg)
@@ -16,7 +16,7 @@ static void fz_simple_config(struct fz_ctx *ctx, struct twheel_config *cfg)
 /* Its MaxInterval less one: its slots' mask. */
 static unsigned long fz_simple_mask(const struct fz_engine *fe)
 {
-	return container_of(fe->e, struct twheel_simple, wheel.e)->wheel.mask;
+	return container_of(fe->e, struct twheel_hash, e)->mask;
 }
 
 /* A delta from its clock of MaxInterval or more is refused. */
@@ -52,7 +52,7 @@ static bool fz_simple_collected(const struct fz_engine *fe,
 static void fz_check_simple(struct fz_engine *fe, unsigned long armed,
 			    unsigned long due)
 {
-	const struct twheel_hash *h = &fz_engine_of(fe, struct twheel_simple, wheel.e)->wheel;
+	const struct twheel_hash *h = fz_engine_of(fe, struct twheel_hash, e);
 
 	fz_check_slots(fe, armed, due, h->slots, h->map, h->mask, 0, &h->collected);
 }

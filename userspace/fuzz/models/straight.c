@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of the straight engine (V&L scheme 1, fuzz.h): every
+ * The fuzzer's model of the straight engine (V&L scheme 1, fuzz_lib.h): every
  * timer in its list, due (the list's base + its ticks left) at the
  * model's jiffy.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/hash.h"
 #include "engines/straight.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's model of volt (seed 003's wheel, fuzz.h): every slot, the
+ * The fuzzer's model of volt (seed 003's wheel, fuzz_lib.h): every slot, the
  * overflow list and the collected list as the model says, each level's
  * occupancy word, and its lazy cancel: every cancelled timer still linked
  * is not pending in the model, lazy_held is their number and
@@ -9,7 +9,7 @@
  * detached to move to another instance) is unlinked and unflagged;
  * next_event may stop early to re-file a slot or reclaim.
  */
-#include "../fuzz.h"
+#include "../fuzz_lib.h"
 #include "engines/volt.h"
 
 /* The most cancelled timers it held linked after any step of this input. */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The module's side of an engine that is fed memory as it is armed
- * (twheel_ops.feed; hash_vec's is engines/hash_vec_feed.c).
+ * twheel runner layer: the module's side of an engine that is fed memory
+ * as it is armed (hash_vec's feed is twheel_vec_feed.c), found by the
+ * engine's kind: the engines themselves know nothing of it.
  */
-#ifndef TWHEEL_ENGINES_FEED_H
-#define TWHEEL_ENGINES_FEED_H
+#ifndef TWHEEL_FEED_H
+#define TWHEEL_FEED_H
 
 #include <linux/types.h>
+#include "twheel.h"
 
 struct seq_file;
 struct spinlock;
@@ -31,8 +33,8 @@ struct twheel_engine;
  * @show: its lines of the engine's stats
  *
  * The engines never allocate: one that needs memory as it is armed (hash_vec)
- * asks for it, and this is the module's side, engines/<name>_feed.c, built
- * into the module only (the user-space tools feed it their way).
+ * asks for it, and this is the module's side, runner/twheel_<name>_feed.c
+ * (the user-space tools feed it their way).
  */
 struct twheel_feed_ops {
 	size_t size;
@@ -46,4 +48,12 @@ struct twheel_feed_ops {
 	void (*show)(struct seq_file *m, void *feed);
 };
 
-#endif /* TWHEEL_ENGINES_FEED_H */
+extern const struct twheel_feed_ops tw_vec_feed_ops;
+
+/* The feed of an engine of kind, or NULL: it needs none. */
+static inline const struct twheel_feed_ops *tw_feed_of(enum twheel_kind kind)
+{
+	return kind == TWHEEL_HASH_VEC ? &tw_vec_feed_ops : NULL;
+}
+
+#endif /* TWHEEL_FEED_H */

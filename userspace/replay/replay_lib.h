@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Offline replay of a kernel timer trace through the engines, in user
- * space. rp_line() takes the trace line by line (trace.h parses it) and
+ * space. rp_line() takes the trace line by line (replay_trace.h parses it) and
  * turns its events into two lists of operations, one per stream: the
  * timer_list events (ticks are jiffies) and the hrtimer events (ticks are
  * ns). rp_run() then plays a list through one engine. See replay_core.c
  * for the tracepoints' rules and how each is handled.
  */
-#ifndef TWHEEL_REPLAY_H
-#define TWHEEL_REPLAY_H
+#ifndef TWHEEL_REPLAY_LIB_H
+#define TWHEEL_REPLAY_LIB_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "twheel.h"
-#include "trace.h"
+#include "replay_trace.h"
 #include "shadow/twheel_events.h"
 
 /* Line numbers kept per kind of bad line, for the report. */
@@ -495,4 +495,4 @@ int rp_run(const struct rp_engine_kind *k, const struct rp_stream *s,
 	   uint32_t nsh, int collect, enum rp_mode mode, struct rp_result *res);
 void rp_result_free(struct rp_result *res);
 
-#endif /* TWHEEL_REPLAY_H */
+#endif /* TWHEEL_REPLAY_LIB_H */

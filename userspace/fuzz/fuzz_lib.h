@@ -32,8 +32,8 @@
  * fuzz.c, fuzz_ops.c and fuzz_check.c reach a model only through
  * fe->model; each of them reports a failed check with fz_report(), below.
  */
-#ifndef TW_FUZZ_H
-#define TW_FUZZ_H
+#ifndef TW_FUZZ_LIB_H
+#define TW_FUZZ_LIB_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -290,4 +290,4 @@ void fz_check_point(struct fz_engine *fe, unsigned int i, unsigned long fire,
 void fz_pick_levels(struct fz_engine *fe, unsigned long lo, unsigned long hi,
 		    unsigned long x, int step, int top);
 
-#endif /* TW_FUZZ_H */
+#endif /* TW_FUZZ_LIB_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The timer events of a kernel trace in text: see trace.h. A line is
+ * The timer events of a kernel trace in text: see replay_trace.h. A line is
  *
  *	PREFIX TIMESTAMP: [SYSTEM:]EVENT: FIELDS
  *
@@ -16,7 +16,7 @@
  * byte is looked at within the length given; nothing is allocated.
  */
 #include <string.h>
-#include "trace.h"
+#include "replay_trace.h"
 
 /* In the order of enum tp_type and enum tp_form. */
 static const char *const tp_names[TP_NR_TYPES] = {

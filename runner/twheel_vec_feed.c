@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hash_vec's arrays, the module's side: the engine never allocates; it asks
+ * twheel runner layer: hash_vec's arrays, the module's side: the engine never allocates; it asks
  * for spare arrays ahead of need and hands back those it no longer wants
  * (engines/hash_vec.h). Here they are allocated and freed in process
  * context with no lock held, and given or taken under the runner's lock:
  * at load, between the batches of process-context loops that arm many
  * timers, and from a work item the tick and the ops queue when the engine
- * asks. The engine's twheel_ops.feed (struct twheel_feed_ops): built into
- * the module only, not into the user-space tools, which feed it their way.
+ * asks. hash_vec's feed (struct twheel_feed_ops, tw_feed_of()); the
+ * user-space tools feed it their way.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -16,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "engines/hash_vec.h"
+#include "runner/twheel_feed.h"
 
 /**
  * struct tw_vec_feed - what keeps one hash_vec engine in arrays
@@ -230,8 +231,8 @@ static int tw_vec_prefill(void *feed, unsigned int timers)
 	return tw_vec_refill(f);
 }
 
-/* hash_vec's twheel_ops.feed. */
-const struct twheel_feed_ops twheel_hash_vec_feed_ops = {
+/* hash_vec's feed (tw_feed_of()). */
+const struct twheel_feed_ops tw_vec_feed_ops = {
 	.size		= sizeof(struct tw_vec_feed),
 	.init		= tw_vec_feed_init,
 	.set_lock	= tw_vec_set_lock,

@@ -5,8 +5,8 @@
  * report` and `perf script`. One line at a time, from a buffer that need not
  * be NUL-terminated; no allocation, no global state.
  */
-#ifndef TWHEEL_TRACE_H
-#define TWHEEL_TRACE_H
+#ifndef TWHEEL_REPLAY_TRACE_H
+#define TWHEEL_REPLAY_TRACE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -124,4 +124,4 @@ enum tp_kind tp_parse_line(const char *s, size_t n, struct tp_event *ev);
 const char *tp_type_name(enum tp_type type);
 const char *tp_form_name(enum tp_form form);
 
-#endif /* TWHEEL_TRACE_H */
+#endif /* TWHEEL_REPLAY_TRACE_H */
