@@ -191,20 +191,20 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 	struct tw_cpu_tick *ct = container_of(h, struct tw_cpu_tick, t);
 	unsigned long now = jiffies, sleep = tw_tick_jiffies;
 	u64 t0 = ktime_get_ns();
-	bool ops;
+	bool ops, pulling = tw_pulling();
 
 	WRITE_ONCE(ct->wakeups, ct->wakeups + 1);
-	if (tw_pulling())
-		tw_group_wake(ct->cpu);
+	tw_group_own(ct->cpu, now, pulling);
 	ops = tw_runners_cpu_tick(ct->cpu, now, ct->ticks_run);
 	if (ops)
 		ct->ticks_run++;
-	if (tw_pulling())
-		tw_group_pull(now);
+	if (pulling)
+		tw_group_pull(ct->cpu, now);
 	if (tw_nohz && !(ops && tw_wl.p.ops))
 		sleep = tw_cpu_tick_sleep(ct, now);
 	else
 		tw_runners_cpu_planned(ct->cpu, sleep);
+	tw_group_unown(ct->cpu);
 	tw_softirq_own_ns(ktime_get_ns() - t0);
 	if (!sleep)
 		return HRTIMER_NORESTART;
@@ -238,6 +238,8 @@ void tw_tick_show(struct seq_file *m)
 	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
 	if (tw_percpu)
 		seq_printf(m, "pull: %s\n", tw_pulling() ? "on" : "off");
+	if (tw_percpu && tw_pulling())
+		tw_group_show(m, &tw_tick_cpus);
 	for_each_cpu(cpu, &tw_tick_cpus)
 		seq_printf(m, "wakeups_cpu%u: %llu\n", cpu,
 			   READ_ONCE(per_cpu_ptr(&tw_cpu_tick, cpu)->wakeups));
@@ -257,10 +259,14 @@ void tw_tick_show(struct seq_file *m)
  * Also hands the runner layer the overload guard (struct
  * tw_workload.starved) and the first planned sleep. Module init, before
  * tw_tick_start().
+ *
+ * Return: 0, or tw_group_init()'s error.
  */
-void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
-		  bool percpu)
+int tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
+		 bool percpu)
 {
+	int ret;
+
 	unsigned int cpu;
 
 	tw_tick_jiffies = tick_jiffies;
@@ -270,7 +276,9 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
 	tw_wl.planned = tick_jiffies;
 	tw_wl.starved = tw_guard_starved;
 	tw_guard_init(tick_jiffies);
-	tw_group_init(tick_jiffies);
+	ret = tw_group_init(tick_jiffies);
+	if (ret)
+		return ret;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 	for_each_possible_cpu(cpu) {
@@ -279,6 +287,17 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
 		ct->cpu = cpu;
 		tw_hrtimer_setup(&ct->t, tw_cpu_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 	}
+	return 0;
+}
+
+/**
+ * tw_tick_exit() - free what tw_tick_init() set up
+ *
+ * Module exit or a failed init, the tick stopped (tw_tick_cancel()).
+ */
+void tw_tick_exit(void)
+{
+	tw_group_exit();
 }
 
 /**
