@@ -31,6 +31,7 @@ void tw_group_own(unsigned int cpu, unsigned long now, bool pulling);
 void tw_group_unown(unsigned int cpu);
 void tw_group_planned(unsigned int cpu, unsigned long d);
 void tw_group_pull(unsigned int self, unsigned long now);
+bool tw_group_armed(unsigned int cpu, unsigned long now, unsigned long expires);
 unsigned long tw_group_sleep(unsigned int self, unsigned long now,
 			     unsigned long d);
 

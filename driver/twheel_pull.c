@@ -43,6 +43,12 @@
  *   place at a time, __run_timers() under the base's lock); its own tick
  *   waits for a pull to end, a puller skips a CPU whose tick runs and
  *   looks again the next jiffy.
+ * - A timer armed on a sleeping CPU's instance by another CPU (an on=
+ *   arm, or a re-arm where its callback runs) takes its first event up
+ *   the hierarchy to the first group with a migrator, whose next tick
+ *   sees it; with every CPU asleep and the event first, the CPU is woken
+ *   (tw_group_armed(), the kernel's tmigr_new_timer() and
+ *   trigger_dyntick_cpu()). Deferrable timers never wake one.
  * A workload with pinned= or deferrable= timers is not pulled: a CPU's
  * instance holds all three of its bases' timers in one engine, and the
  * kernel pulls only BASE_GLOBAL's (BASE_LOCAL's are the CPU's own,
@@ -54,7 +60,8 @@
 /**
  * struct tw_pull_cpu - a CPU under the pull model
  * @running: 1 while its instances tick, by it or by a puller
- * @idle: its tick sleeps, its events handed over (its own tick only)
+ * @idle: its tick sleeps, its events handed over (written by its own
+ *	tick, read by tw_group_armed() anywhere)
  * @pulls: idle CPUs it pulled the timers of, since the module was loaded
  * @top: its ticks as the top group's migrator
  */
@@ -132,7 +139,7 @@ void tw_group_own(unsigned int cpu, unsigned long now, bool pulling)
 		cpu_relax();
 	if (pulling && pc->idle) {
 		tw_tmigr_activate(&tw_tmigr, cpu, now);
-		pc->idle = false;
+		WRITE_ONCE(pc->idle, false);
 	}
 }
 
@@ -204,12 +211,32 @@ unsigned long tw_group_sleep(unsigned int self, unsigned long now,
 	struct tw_pull_cpu *pc = per_cpu_ptr(&tw_pull_cpu, self);
 	unsigned long first;
 
-	pc->idle = true;
+	WRITE_ONCE(pc->idle, true);
 	if (!tw_tmigr_deactivate(&tw_tmigr, self, now, tw_group_next(now, d),
 				 &first))
 		return 0;
 	return time_after(first, now + tw_group_period) ? first - now :
 							  tw_group_period;
+}
+
+/**
+ * tw_group_armed() - a timer was armed on another CPU's instance
+ * @cpu: the CPU whose instance it is
+ * @now: the jiffy
+ * @expires: the jiffy it is due at
+ *
+ * If @cpu sleeps, its first event goes up the hierarchy as far as a group
+ * with a migrator (tw_tmigr_new_timer()). Not for a deferrable timer.
+ * An activity op (softirq).
+ *
+ * Return: whether @cpu is to be woken: every CPU sleeps and @expires comes
+ * before what the last of them wakes for.
+ */
+bool tw_group_armed(unsigned int cpu, unsigned long now, unsigned long expires)
+{
+	if (!READ_ONCE(per_cpu_ptr(&tw_pull_cpu, cpu)->idle))
+		return false;
+	return tw_tmigr_new_timer(&tw_tmigr, cpu, now, expires);
 }
 
 /**

@@ -36,6 +36,8 @@
 
 #include <linux/kernel.h>
 #include <linux/hrtimer.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -62,11 +64,17 @@ static struct hrtimer tw_tick;
  *	their activity ops in step (the kernel's ticks are skewed per CPU
  *	too, skew_tick=)
  *
+ * @kick: an IPI that starts @t on @cpu at once: a timer armed there moved
+ *	its first event earlier while every CPU slept (tw_tick_armed())
+ * @kicking: 1 while @kick is in flight
+ *
  * Under the pull model, the group keeps what it knows of the CPU
  * (twheel_pull.c).
  */
 struct tw_cpu_tick {
 	struct hrtimer t;
+	call_single_data_t kick;
+	atomic_t kicking;
 	unsigned int cpu;
 	u64 ticks_run;
 	u64 wakeups;
@@ -81,6 +89,7 @@ static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
 static bool tw_pull;
 static bool tw_percpu;	/* percpu=1: the CPUs' ticks may pull */
+static bool tw_ticks_on;	/* started, not cancelled: a kick may start one */
 static u64 tw_wakeups;
 /* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
 
@@ -212,6 +221,38 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * A CPU's kick, on it (hardirq): its tick runs at once, unless every tick
+ * is stopped.
+ */
+static void tw_cpu_tick_kick(void *arg)
+{
+	struct tw_cpu_tick *ct = arg;
+
+	if (READ_ONCE(tw_ticks_on))
+		hrtimer_start(&ct->t, 0, HRTIMER_MODE_REL_PINNED_SOFT);
+	atomic_set_release(&ct->kicking, 0);
+}
+
+/*
+ * struct tw_workload.armed: a timer, not deferrable, was armed on @cpu's
+ * instance by another CPU. Under the pull model a CPU asleep hears of it
+ * (its first event goes up the hierarchy), and is woken if every CPU
+ * sleeps and it comes first, as the kernel's trigger_dyntick_cpu()
+ * wakes an idle CPU. Softirq (an activity op).
+ */
+static void tw_tick_armed(unsigned int cpu, unsigned long expires)
+{
+	struct tw_cpu_tick *ct = per_cpu_ptr(&tw_cpu_tick, cpu);
+
+	if (!tw_pulling() || !tw_group_armed(cpu, jiffies, expires))
+		return;
+	/* one kick in flight is enough */
+	if (!atomic_cmpxchg(&ct->kicking, 0, 1) &&
+	    smp_call_function_single_async(cpu, &ct->kick))
+		atomic_set(&ct->kicking, 0);
+}
+
 /* Starts a CPU's tick, on the CPU this runs on. */
 static void tw_cpu_tick_begin(struct tw_cpu_tick *ct)
 {
@@ -286,7 +327,9 @@ int tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
 
 		ct->cpu = cpu;
 		tw_hrtimer_setup(&ct->t, tw_cpu_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
+		INIT_CSD(&ct->kick, tw_cpu_tick_kick, ct);
 	}
+	tw_wl.armed = tw_tick_armed;
 	return 0;
 }
 
@@ -330,6 +373,7 @@ void tw_tick_start(void)
 		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1))
 			tw_cpu_tick_begin(per_cpu_ptr(&tw_cpu_tick, cpu));
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+	WRITE_ONCE(tw_ticks_on, true);
 }
 
 /**
@@ -351,12 +395,17 @@ void tw_tick_rearmed(void)
  * tw_tick_cancel() - stop the driver's tick
  *
  * Cancels the tick's hrtimer and every per-CPU tick's, and waits for a
- * tick in progress to finish. Process context, may sleep.
+ * tick in progress to finish, and for a kick in flight (tw_tick_armed()).
+ * Process context, may sleep.
  */
 void tw_tick_cancel(void)
 {
 	unsigned int cpu;
 
+	WRITE_ONCE(tw_ticks_on, false);
+	for_each_possible_cpu(cpu)
+		while (atomic_read_acquire(&per_cpu_ptr(&tw_cpu_tick, cpu)->kicking))
+			usleep_range(10, 20);
 	hrtimer_cancel(&tw_tick);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&tw_cpu_tick, cpu)->t);
