@@ -407,7 +407,11 @@ static int __init twheel_init(void)
 	ret = tw_runners_init(mask, &tw_cfg, tw_runner_impl);
 	if (ret)
 		return ret;
-	tw_tick_init(tick_jiffies, nohz, pull, tw_cfg.percpu);
+	ret = tw_tick_init(tick_jiffies, nohz, pull, tw_cfg.percpu);
+	if (ret) {
+		tw_runners_release();
+		return ret;
+	}
 	tw_softirq_init();
 	tw_root = debugfs_create_dir("twheel", NULL);
 	debugfs_create_file("control", 0200, tw_root, NULL, &control_fops);
@@ -437,6 +441,7 @@ static void __exit twheel_exit(void)
 	tw_runners_release();
 	mutex_unlock(&tw_ctl);
 	tw_softirq_exit();
+	tw_tick_exit();
 	pr_info("unloaded\n");
 }
 

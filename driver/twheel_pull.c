@@ -2,106 +2,103 @@
 /*
  * twheel: the driver's pull model, under which the CPUs' ticks that are
  * awake expire the timers of those asleep (tick=nohz, percpu=1, pull=1).
- * The CPUs' ticks (twheel_tick.c) call it.
+ * The CPUs' ticks (twheel_tick.c) call it; the hierarchy of groups it
+ * keeps, after the kernel's timer migration, is twheel_tmigr.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/bottom_half.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
-#include <linux/lockdep.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include <linux/spinlock.h>
+#include <linux/processor.h>
+#include <linux/seq_file.h>
 #include "runner/twheel_state.h"
 #include "driver/twheel_driver.h"
+#include "driver/twheel_tmigr.h"
 
 /*
  * The pull model: tick=nohz, percpu=1, pull=1 and a workload with neither
- * pinned= nor deferrable= timers. It is the kernel's timer migration since 6.9
- * (kernel/time/timer_migration.c) in its simplest form, one group of every
- * CPU with a tick:
- * - a CPU whose tick goes to sleep hands the first jiffy with work on its
- *   instances to the group (its bit in @idle, its tw_cpu_tick.next) and
- *   wakes for none of its timers;
- * - a CPU whose tick runs expires, in that tick, what is due on every CPU
- *   asleep: that CPU's instances tick here (tw_group_pull(), counted in
- *   their pulled key), and their next jiffy with work goes back to the
- *   group;
- * - the last CPU to go to sleep wakes for the group's first jiffy with
- *   work, its own or another's.
+ * pinned= nor deferrable= timers. It is the kernel's timer migration since
+ * 6.9 (kernel/time/timer_migration.c): CPUs in groups of pull_group (8, as
+ * the kernel's), groups in groups as many levels up as it takes.
+ * - A CPU's tick that goes to sleep is its idle entry: it hands the first
+ *   jiffy with work on its instances to its group (tw_tmigr_deactivate())
+ *   and wakes for none of its timers, unless it is the last CPU awake:
+ *   that one wakes for the first jiffy with work of all of them.
+ * - A CPU's tick that runs after a sleep is its idle exit
+ *   (tw_tmigr_activate()); a CPU whose tick runs every period (activity
+ *   ops) stays active and touches no group.
+ * - Every tick of a CPU awake reads, without a lock, the first jiffy of
+ *   each group it is the migrator of (tw_tmigr_check()): a CPU that is
+ *   the migrator of none reads one word. If one is due it pulls: the
+ *   idle CPU's instances tick here (tw_group_pull_cpu(), counted in their
+ *   pulled key) and their next jiffy with work goes back to the group.
+ * - A CPU's own tick and a puller never tick its instances at once: each
+ *   CPU has a running mark (the kernel runs a timer base's expiry in one
+ *   place at a time, __run_timers() under the base's lock); its own tick
+ *   waits for a pull to end, a puller skips a CPU whose tick runs and
+ *   looks again the next jiffy.
+ * - A timer armed on a sleeping CPU's instance by another CPU (an on=
+ *   arm, or a re-arm where its callback runs) takes its first event up
+ *   the hierarchy to the first group with a migrator, whose next tick
+ *   sees it; with every CPU asleep and the event first, the CPU is woken
+ *   (tw_group_armed(), the kernel's tmigr_new_timer() and
+ *   trigger_dyntick_cpu()). Deferrable timers never wake one.
  * A workload with pinned= or deferrable= timers is not pulled: a CPU's
  * instance holds all three of its bases' timers in one engine, and the
  * kernel pulls only BASE_GLOBAL's (BASE_LOCAL's are the CPU's own,
  * BASE_DEF's wait for its tick); then each CPU wakes for its own, as with
  * pull=0, but for its deferrable timers.
- * A sleeping CPU's instances change only by pulls (which hand their next
- * jiffy back) and by remote ops, which only CPUs with activity ops make,
- * and those tick every jiffy and pull. A CPU asleep is not woken but by a
- * control command, which stops every tick first, so no CPU wakes while
- * another pulls its timers (@gen says so). A puller runs each sleeper's
- * instances with the budget of a tick each.
+ * A puller runs each sleeper's instances with the budget of a tick each.
  */
-struct tw_group {
-	raw_spinlock_t lock;	/* the masks; each CPU's struct tw_group_cpu */
-	struct cpumask idle;		/* asleep, their timers handed over */
-	struct cpumask pulling;		/* asleep, a CPU awake pulling them */
-	struct cpumask ticking;		/* the CPUs with a tick of their own */
-};
 
 /**
- * struct tw_group_cpu - a CPU of the group, under tw_group's lock
- * @next: asleep: the first jiffy with work on its instances, which the
- *	CPUs awake look after
- * @has_next: @next is set: its instances have work
- * @gen: its wake-ups, so that a CPU that pulled its timers does not hand
- *	back a @next from before it woke
+ * struct tw_pull_cpu - a CPU under the pull model
+ * @running: 1 while its instances tick, by it or by a puller
+ * @idle: its tick sleeps, its events handed over (written by its own
+ *	tick, read by tw_group_armed() anywhere)
+ * @pulls: idle CPUs it pulled the timers of, since the module was loaded
+ * @top: its ticks as the top group's migrator
  */
-struct tw_group_cpu {
-	unsigned long next;
-	bool has_next;
-	u32 gen;
+struct tw_pull_cpu {
+	atomic_t running;
+	bool idle;
+	u64 pulls;
+	u64 top;
 };
 
-static struct tw_group tw_group = {
-	.lock = __RAW_SPIN_LOCK_UNLOCKED(tw_group.lock),
+static DEFINE_PER_CPU(struct tw_pull_cpu, tw_pull_cpu);
+
+/* pull_group=: the module's parameter, 2, 4 or 8 (insmod refuses others) */
+static unsigned int tw_pull_group = TW_TMIGR_CHILDREN;
+
+static int tw_pull_group_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n < 2 || n > TW_TMIGR_CHILDREN || !is_power_of_2(n))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops tw_pull_group_ops = {
+	.set = tw_pull_group_set,
+	.get = param_get_uint,
 };
 
-static DEFINE_PER_CPU(struct tw_group_cpu, tw_group_cpu);
+module_param_cb(pull_group, &tw_pull_group_ops, &tw_pull_group, 0444);
+MODULE_PARM_DESC(pull_group, "under pull=1: CPUs in a group of the pull model's hierarchy, and groups in a group above them (2, 4 or 8; default 8, the kernel's TMIGR_CHILDREN_PER_GROUP)");
+static struct tw_tmigr tw_tmigr;
 static unsigned int tw_group_period;	/* the ticks', in jiffies */
-
-/**
- * tw_group_wake() - a CPU's tick runs: it is awake, its timers its own again
- * @cpu: the CPU
- *
- * Its own tick, under the pull model (softirq).
- */
-void tw_group_wake(unsigned int cpu)
-{
-	raw_spin_lock(&tw_group.lock);
-	cpumask_clear_cpu(cpu, &tw_group.idle);
-	per_cpu_ptr(&tw_group_cpu, cpu)->gen++;
-	raw_spin_unlock(&tw_group.lock);
-}
-
-/*
- * The first CPU asleep at or after @from whose timers are due at @now, or
- * nr_cpu_ids.
- */
-static unsigned int tw_group_due(unsigned int from, unsigned long now)
-	__must_hold(&tw_group.lock)
-{
-	struct tw_group_cpu *o;
-	unsigned int cpu;
-
-	lockdep_assert_held(&tw_group.lock);
-	for_each_cpu(cpu, &tw_group.idle) {
-		o = per_cpu_ptr(&tw_group_cpu, cpu);
-		if (cpu >= from && o->has_next && !time_before(now, o->next) &&
-		    !cpumask_test_cpu(cpu, &tw_group.pulling))
-			return cpu;
-	}
-	return nr_cpu_ids;
-}
 
 /**
  * tw_group_planned() - when a CPU's instances expect their tick
@@ -118,45 +115,80 @@ void tw_group_planned(unsigned int cpu, unsigned long d)
 				    max_t(unsigned long, d + 1, tw_group_period));
 }
 
+/* a CPU's first jiffy with work, @d after @now + 1, in the hierarchy's terms */
+static unsigned long tw_group_next(unsigned long now, unsigned long d)
+{
+	return d == ULONG_MAX ? tw_tmigr_never(now) : now + d + 1;
+}
+
 /**
- * tw_group_pull() - an awake CPU's tick pulls the timers of those asleep
+ * tw_group_own() - a CPU's own tick begins
+ * @cpu: the CPU
+ * @now: the tick's jiffy
+ * @pulling: under the pull model
+ *
+ * Waits for a puller to finish with its instances (the running mark) and,
+ * after a sleep, is its idle exit. Its own tick (softirq); under the pull
+ * model or not, the mark is taken.
+ */
+void tw_group_own(unsigned int cpu, unsigned long now, bool pulling)
+{
+	struct tw_pull_cpu *pc = per_cpu_ptr(&tw_pull_cpu, cpu);
+
+	while (atomic_cmpxchg_acquire(&pc->running, 0, 1))
+		cpu_relax();
+	if (pulling && pc->idle) {
+		tw_tmigr_activate(&tw_tmigr, cpu, now);
+		WRITE_ONCE(pc->idle, false);
+	}
+}
+
+/**
+ * tw_group_unown() - a CPU's own tick ends
+ * @cpu: the CPU
+ */
+void tw_group_unown(unsigned int cpu)
+{
+	atomic_set_release(&per_cpu_ptr(&tw_pull_cpu, cpu)->running, 0);
+}
+
+/* A puller runs what is due on an idle CPU: tw_tmigr_pull_fn */
+static unsigned long tw_group_pull_cpu(unsigned int cpu, unsigned long now,
+				       void *arg)
+{
+	struct tw_pull_cpu *pc = per_cpu_ptr(&tw_pull_cpu, cpu);
+	unsigned long d;
+
+	/* its own tick runs: it hands its own over; look again next jiffy */
+	if (atomic_cmpxchg_acquire(&pc->running, 0, 1))
+		return now + 1;
+	tw_runners_cpu_advance(cpu, now);
+	d = tw_runners_cpu_next(cpu, now, ULONG_MAX);
+	tw_group_planned(cpu, d);
+	atomic_set_release(&pc->running, 0);
+	return tw_group_next(now, d);
+}
+
+/**
+ * tw_group_pull() - a CPU awake pulls the timers of those asleep, if due
+ * @self: the CPU
  * @now: the tick's jiffy
  *
- * What is due on each CPU asleep runs here, and that CPU's next jiffy with
- * work goes back to the group. A CPU's tick, under the pull model
- * (softirq).
+ * A lock-free look at the first jiffy of each group @self is the migrator
+ * of; only if one is due are groups locked and idle CPUs pulled. A CPU's
+ * tick, under the pull model (softirq), its running mark held.
  */
-void tw_group_pull(unsigned long now)
+void tw_group_pull(unsigned int self, unsigned long now)
 {
-	unsigned int from = 0, cpu;
-	struct tw_group_cpu *o;
-	unsigned long d;
-	u32 gen;
+	struct tw_pull_cpu *pc = per_cpu_ptr(&tw_pull_cpu, self);
+	unsigned int n;
 
-	for (;;) {
-		raw_spin_lock(&tw_group.lock);
-		cpu = tw_group_due(from, now);
-		if (cpu >= nr_cpu_ids) {
-			raw_spin_unlock(&tw_group.lock);
-			return;
-		}
-		o = per_cpu_ptr(&tw_group_cpu, cpu);
-		cpumask_set_cpu(cpu, &tw_group.pulling);
-		gen = o->gen;
-		raw_spin_unlock(&tw_group.lock);
-		tw_runners_cpu_advance(cpu, now);
-		d = tw_runners_cpu_next(cpu, now, ULONG_MAX);
-		tw_group_planned(cpu, d);
-		raw_spin_lock(&tw_group.lock);
-		cpumask_clear_cpu(cpu, &tw_group.pulling);
-		/* a CPU asleep wakes only by a control command: not meanwhile */
-		if (!WARN_ON_ONCE(o->gen != gen)) {
-			o->has_next = d != ULONG_MAX;
-			o->next = now + d + 1;
-		}
-		raw_spin_unlock(&tw_group.lock);
-		from = cpu + 1;
-	}
+	if (tw_tmigr_migrator_levels(&tw_tmigr, self) == tw_tmigr.levels)
+		WRITE_ONCE(pc->top, pc->top + 1);
+	if (!tw_tmigr_check(&tw_tmigr, self, now))
+		return;
+	n = tw_tmigr_handle(&tw_tmigr, self, now, tw_group_pull_cpu, NULL);
+	WRITE_ONCE(pc->pulls, pc->pulls + n);
 }
 
 /**
@@ -166,62 +198,108 @@ void tw_group_pull(unsigned long now)
  * @d: its instances' first jiffy with work is @d jiffies after @now + 1;
  *	ULONG_MAX: none
  *
- * Hands that jiffy to the group. Its own tick (softirq).
+ * Its idle entry: hands that jiffy to its group. Its own tick (softirq),
+ * its running mark held.
  *
- * Return: the jiffies to sleep: 0 (until a control command) while another
- * CPU is awake, else until the group's first jiffy with work.
+ * Return: the jiffies to sleep: 0 (until a control command or a wake)
+ * while a migrator looks after its timers, else (the last CPU awake)
+ * until the first jiffy with work of every CPU.
  */
 unsigned long tw_group_sleep(unsigned int self, unsigned long now,
 			     unsigned long d)
 {
-	struct tw_group_cpu *ct = per_cpu_ptr(&tw_group_cpu, self);
-	unsigned long first = 0;
-	struct tw_group_cpu *o;
-	unsigned int cpu;
-	bool any = false;
+	struct tw_pull_cpu *pc = per_cpu_ptr(&tw_pull_cpu, self);
+	unsigned long first;
 
-	raw_spin_lock(&tw_group.lock);
-	ct->has_next = d != ULONG_MAX;
-	ct->next = now + d + 1;
-	cpumask_set_cpu(self, &tw_group.idle);
-	if (cpumask_equal(&tw_group.idle, &tw_group.ticking)) {
-		for_each_cpu(cpu, &tw_group.idle) {
-			o = per_cpu_ptr(&tw_group_cpu, cpu);
-			if (o->has_next && (!any || time_before(o->next, first))) {
-				first = o->next;
-				any = true;
-			}
-		}
-	}
-	raw_spin_unlock(&tw_group.lock);
-	if (!any)
+	WRITE_ONCE(pc->idle, true);
+	if (!tw_tmigr_deactivate(&tw_tmigr, self, now, tw_group_next(now, d),
+				 &first))
 		return 0;
 	return time_after(first, now + tw_group_period) ? first - now :
 							  tw_group_period;
 }
 
 /**
+ * tw_group_armed() - a timer was armed on another CPU's instance
+ * @cpu: the CPU whose instance it is
+ * @now: the jiffy
+ * @expires: the jiffy it is due at
+ *
+ * If @cpu sleeps, its first event goes up the hierarchy as far as a group
+ * with a migrator (tw_tmigr_new_timer()). Not for a deferrable timer.
+ * An activity op (softirq).
+ *
+ * Return: whether @cpu is to be woken: every CPU sleeps and @expires comes
+ * before what the last of them wakes for.
+ */
+bool tw_group_armed(unsigned int cpu, unsigned long now, unsigned long expires)
+{
+	if (!READ_ONCE(per_cpu_ptr(&tw_pull_cpu, cpu)->idle))
+		return false;
+	return tw_tmigr_new_timer(&tw_tmigr, cpu, now, expires);
+}
+
+/**
+ * tw_group_show() - the pull model's read-out
+ * @m: the stats file
+ * @cpus: the CPUs with a tick
+ */
+void tw_group_show(struct seq_file *m, const struct cpumask *cpus)
+{
+	unsigned int cpu;
+
+	seq_printf(m, "pull_group: %u\npull_levels: %u\n", tw_tmigr.per_group,
+		   tw_tmigr.levels);
+	for_each_cpu(cpu, cpus)
+		seq_printf(m, "pulls_cpu%u: %llu\n", cpu,
+			   READ_ONCE(per_cpu_ptr(&tw_pull_cpu, cpu)->pulls));
+	for_each_cpu(cpu, cpus)
+		seq_printf(m, "top_migrator_cpu%u: %llu\n", cpu,
+			   READ_ONCE(per_cpu_ptr(&tw_pull_cpu, cpu)->top));
+}
+
+/**
  * tw_group_start() - every CPU's tick awake, as they all start
  * @ticking: the CPUs with a tick of their own
  *
- * Process context, every tick stopped (tw_tick_start()).
+ * Every other CPU is idle with nothing to pull. Process context, every
+ * tick stopped (tw_tick_start()).
  */
 void tw_group_start(const struct cpumask *ticking)
 {
-	raw_spin_lock_bh(&tw_group.lock);
-	cpumask_clear(&tw_group.idle);
-	cpumask_clear(&tw_group.pulling);
-	cpumask_copy(&tw_group.ticking, ticking);
-	raw_spin_unlock_bh(&tw_group.lock);
+	unsigned int cpu;
+
+	tw_tmigr_reset(&tw_tmigr, jiffies);
+	local_bh_disable();
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(&tw_pull_cpu, cpu)->idle = !cpumask_test_cpu(cpu, ticking);
+		if (cpumask_test_cpu(cpu, ticking))
+			tw_tmigr_activate(&tw_tmigr, cpu, jiffies);
+	}
+	local_bh_enable();
 }
 
 /**
  * tw_group_init() - set the pull model up
  * @tick_jiffies: the ticks' period, in jiffies
  *
+ * Builds the hierarchy over every possible CPU, pull_group= to a group.
  * Module init, with the tick's own (tw_tick_init()).
+ *
+ * Return: 0 or -ENOMEM.
  */
-void tw_group_init(unsigned int tick_jiffies)
+int tw_group_init(unsigned int tick_jiffies)
 {
 	tw_group_period = tick_jiffies;
+	return tw_tmigr_init(&tw_tmigr, nr_cpu_ids, tw_pull_group);
+}
+
+/**
+ * tw_group_exit() - free the pull model's hierarchy
+ *
+ * Module exit, every tick stopped.
+ */
+void tw_group_exit(void)
+{
+	tw_tmigr_free(&tw_tmigr);
 }

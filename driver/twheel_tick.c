@@ -36,6 +36,8 @@
 
 #include <linux/kernel.h>
 #include <linux/hrtimer.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -62,11 +64,17 @@ static struct hrtimer tw_tick;
  *	their activity ops in step (the kernel's ticks are skewed per CPU
  *	too, skew_tick=)
  *
+ * @kick: an IPI that starts @t on @cpu at once: a timer armed there moved
+ *	its first event earlier while every CPU slept (tw_tick_armed())
+ * @kicking: 1 while @kick is in flight
+ *
  * Under the pull model, the group keeps what it knows of the CPU
  * (twheel_pull.c).
  */
 struct tw_cpu_tick {
 	struct hrtimer t;
+	call_single_data_t kick;
+	atomic_t kicking;
 	unsigned int cpu;
 	u64 ticks_run;
 	u64 wakeups;
@@ -81,6 +89,7 @@ static unsigned int tw_tick_jiffies;
 static bool tw_nohz;
 static bool tw_pull;
 static bool tw_percpu;	/* percpu=1: the CPUs' ticks may pull */
+static bool tw_ticks_on;	/* started, not cancelled: a kick may start one */
 static u64 tw_wakeups;
 /* jiffies the tick meant to sleep after its last run (tick_jiffies, or more) */
 
@@ -191,25 +200,57 @@ static enum hrtimer_restart tw_cpu_tick_fn(struct hrtimer *h)
 	struct tw_cpu_tick *ct = container_of(h, struct tw_cpu_tick, t);
 	unsigned long now = jiffies, sleep = tw_tick_jiffies;
 	u64 t0 = ktime_get_ns();
-	bool ops;
+	bool ops, pulling = tw_pulling();
 
 	WRITE_ONCE(ct->wakeups, ct->wakeups + 1);
-	if (tw_pulling())
-		tw_group_wake(ct->cpu);
+	tw_group_own(ct->cpu, now, pulling);
 	ops = tw_runners_cpu_tick(ct->cpu, now, ct->ticks_run);
 	if (ops)
 		ct->ticks_run++;
-	if (tw_pulling())
-		tw_group_pull(now);
+	if (pulling)
+		tw_group_pull(ct->cpu, now);
 	if (tw_nohz && !(ops && tw_wl.p.ops))
 		sleep = tw_cpu_tick_sleep(ct, now);
 	else
 		tw_runners_cpu_planned(ct->cpu, sleep);
+	tw_group_unown(ct->cpu);
 	tw_softirq_own_ns(ktime_get_ns() - t0);
 	if (!sleep)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(h, ns_to_ktime((u64)sleep * TICK_NSEC));
 	return HRTIMER_RESTART;
+}
+
+/*
+ * A CPU's kick, on it (hardirq): its tick runs at once, unless every tick
+ * is stopped.
+ */
+static void tw_cpu_tick_kick(void *arg)
+{
+	struct tw_cpu_tick *ct = arg;
+
+	if (READ_ONCE(tw_ticks_on))
+		hrtimer_start(&ct->t, 0, HRTIMER_MODE_REL_PINNED_SOFT);
+	atomic_set_release(&ct->kicking, 0);
+}
+
+/*
+ * struct tw_workload.armed: a timer, not deferrable, was armed on @cpu's
+ * instance by another CPU. Under the pull model a CPU asleep hears of it
+ * (its first event goes up the hierarchy), and is woken if every CPU
+ * sleeps and it comes first, as the kernel's trigger_dyntick_cpu()
+ * wakes an idle CPU. Softirq (an activity op).
+ */
+static void tw_tick_armed(unsigned int cpu, unsigned long expires)
+{
+	struct tw_cpu_tick *ct = per_cpu_ptr(&tw_cpu_tick, cpu);
+
+	if (!tw_pulling() || !tw_group_armed(cpu, jiffies, expires))
+		return;
+	/* one kick in flight is enough */
+	if (!atomic_cmpxchg(&ct->kicking, 0, 1) &&
+	    smp_call_function_single_async(cpu, &ct->kick))
+		atomic_set(&ct->kicking, 0);
 }
 
 /* Starts a CPU's tick, on the CPU this runs on. */
@@ -238,6 +279,8 @@ void tw_tick_show(struct seq_file *m)
 	seq_printf(m, "wakeups: %llu\n", READ_ONCE(tw_wakeups));
 	if (tw_percpu)
 		seq_printf(m, "pull: %s\n", tw_pulling() ? "on" : "off");
+	if (tw_percpu && tw_pulling())
+		tw_group_show(m, &tw_tick_cpus);
 	for_each_cpu(cpu, &tw_tick_cpus)
 		seq_printf(m, "wakeups_cpu%u: %llu\n", cpu,
 			   READ_ONCE(per_cpu_ptr(&tw_cpu_tick, cpu)->wakeups));
@@ -257,10 +300,14 @@ void tw_tick_show(struct seq_file *m)
  * Also hands the runner layer the overload guard (struct
  * tw_workload.starved) and the first planned sleep. Module init, before
  * tw_tick_start().
+ *
+ * Return: 0, or tw_group_init()'s error.
  */
-void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
-		  bool percpu)
+int tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
+		 bool percpu)
 {
+	int ret;
+
 	unsigned int cpu;
 
 	tw_tick_jiffies = tick_jiffies;
@@ -270,7 +317,9 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
 	tw_wl.planned = tick_jiffies;
 	tw_wl.starved = tw_guard_starved;
 	tw_guard_init(tick_jiffies);
-	tw_group_init(tick_jiffies);
+	ret = tw_group_init(tick_jiffies);
+	if (ret)
+		return ret;
 	tw_period = ns_to_ktime((u64)tick_jiffies * TICK_NSEC);
 	tw_hrtimer_setup(&tw_tick, tw_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
 	for_each_possible_cpu(cpu) {
@@ -278,7 +327,20 @@ void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
 
 		ct->cpu = cpu;
 		tw_hrtimer_setup(&ct->t, tw_cpu_tick_fn, HRTIMER_MODE_REL_PINNED_SOFT);
+		INIT_CSD(&ct->kick, tw_cpu_tick_kick, ct);
 	}
+	tw_wl.armed = tw_tick_armed;
+	return 0;
+}
+
+/**
+ * tw_tick_exit() - free what tw_tick_init() set up
+ *
+ * Module exit or a failed init, the tick stopped (tw_tick_cancel()).
+ */
+void tw_tick_exit(void)
+{
+	tw_group_exit();
 }
 
 /**
@@ -311,6 +373,7 @@ void tw_tick_start(void)
 		if (smp_call_function_single(cpu, tw_cpu_tick_arm, NULL, 1))
 			tw_cpu_tick_begin(per_cpu_ptr(&tw_cpu_tick, cpu));
 	hrtimer_start(&tw_tick, tw_period, HRTIMER_MODE_REL_PINNED_SOFT);
+	WRITE_ONCE(tw_ticks_on, true);
 }
 
 /**
@@ -332,12 +395,17 @@ void tw_tick_rearmed(void)
  * tw_tick_cancel() - stop the driver's tick
  *
  * Cancels the tick's hrtimer and every per-CPU tick's, and waits for a
- * tick in progress to finish. Process context, may sleep.
+ * tick in progress to finish, and for a kick in flight (tw_tick_armed()).
+ * Process context, may sleep.
  */
 void tw_tick_cancel(void)
 {
 	unsigned int cpu;
 
+	WRITE_ONCE(tw_ticks_on, false);
+	for_each_possible_cpu(cpu)
+		while (atomic_read_acquire(&per_cpu_ptr(&tw_cpu_tick, cpu)->kicking))
+			usleep_range(10, 20);
 	hrtimer_cancel(&tw_tick);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&tw_cpu_tick, cpu)->t);

@@ -8,8 +8,9 @@
 
 struct seq_file;
 
-void tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
-		  bool percpu);
+int tw_tick_init(unsigned int tick_jiffies, bool nohz, bool pull,
+		 bool percpu);
+void tw_tick_exit(void);
 void tw_tick_show(struct seq_file *m);
 void tw_tick_show_guard(struct seq_file *m);
 bool tw_guard_starved(void);

@@ -377,6 +377,19 @@ static void tw_op_plan_check(struct tw_wtimer *w, struct tw_op_plan *pl)
 		tw_op_plan(w, pl);
 }
 
+/*
+ * @w was armed on @r, another CPU's instance: the driver hears of it
+ * (struct tw_workload.armed) unless it is deferrable. @r's lock not held.
+ */
+static void tw_runner_armed_on(struct tw_runner *r, struct tw_wtimer *w,
+			       unsigned long expires)
+{
+	void (*armed)(unsigned int cpu, unsigned long expires) = tw_wl.armed;
+
+	if (armed && tw_wtimer_base(w) != TWHEEL_BASE_DEF)
+		armed(r->cpu, expires);
+}
+
 /**
  * tw_runner_remote() - an activity op on a timer of another CPU's instance
  * @in: the instance of the CPU running the op (its lock not held)
@@ -450,7 +463,11 @@ enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
 	if (stays) {
 		tw_runner_touch_at(o, w, cancel, pl);
 		tw_runner_unlock(o);
-		return o == in ? TW_TOUCH_LOCAL : TW_TOUCH_REMOTE;
+		if (o == in)
+			return TW_TOUCH_LOCAL;
+		if (!cancel)
+			tw_runner_armed_on(o, w, pl->expires);
+		return TW_TOUCH_REMOTE;
 	}
 	WRITE_ONCE(w->r, (struct tw_runner *)((unsigned long)o | TW_MIGRATING));
 	o->ops->move(o, to, w);
@@ -463,6 +480,8 @@ enum tw_touch tw_runner_remote_to(struct tw_runner *in, struct tw_runner *to,
 		done = TW_TOUCH_MOVED;
 	}
 	tw_runner_unlock(to);
+	if (done == TW_TOUCH_MOVED && to != in)
+		tw_runner_armed_on(to, w, pl->expires);
 	return done;
 }
 

@@ -75,6 +75,10 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  * @starved: the driver's overload guard, set by the driver at init: true
  *	(and the activity ended) if its tick has been starved; a re-arm asks
  *	it first. NULL: never starved
+ * @armed: the driver's pull model, set by the driver at init: a timer
+ *	that is not deferrable was armed on another CPU's per-CPU instance
+ *	(@cpu, due at @expires), which may sleep with its first event handed
+ *	over (the kernel's trigger_dyntick_cpu()). NULL: nobody to tell
  * @ncpus: the CPUs the loaded workload is spread over (cpus=, or every
  *	online CPU with percpu=1); 0: not spread, the driver's one tick runs
  *	it all (percpu=0 without cpus=)
@@ -84,8 +88,9 @@ enum tw_state { TW_EMPTY, TW_LOADED, TW_RUNNING };
  *	spreads over every online CPU unless cpus= says otherwise; from the
  *	config, by tw_runners_init()
  *
- * The driver sits above the runners: it writes @planned and sets @starved,
- * so that the runner layer reads what it needs without calling up.
+ * The driver sits above the runners: it writes @planned and sets @starved
+ * and @armed, so that the runner layer reads what it needs without
+ * calling up.
  */
 struct tw_workload {
 	enum tw_state state;
@@ -96,6 +101,7 @@ struct tw_workload {
 	struct tw_admission adm;
 	unsigned long planned;
 	bool (*starved)(void);
+	void (*armed)(unsigned int cpu, unsigned long expires);
 	unsigned int ncpus;
 	unsigned int cpu_at[TWHEEL_MAX_CPUS];
 	bool percpu;

@@ -12,7 +12,9 @@
 # the rows of both boots told apart by their cpus column, and prints
 # smp.csv as a table. The 2-vCPU
 # boot also runs scripts/guest/pull.sh: per-CPU ticks under tick=nohz,
-# pull=0 against pull=1, into DIR/pull.md.
+# pull=0 against pull=1, into DIR/pull.md; without --quick a boot at 4
+# vCPUs runs it again with pull_group=2 (two levels of groups) on the
+# stock kernel (the test kernel has NR_CPUS=2), its tables added there.
 # scripts/compare.sh runs it after its own boot; run alone it rewrites
 # smp.csv only.
 #
@@ -99,12 +101,40 @@ awk -F, -v want="cpus pass percpu remote runner reps op_ns op_ns_lo op_ns_hi con
 	{ l = ""; for (j = 1; j <= n; j++) l = l (j > 1 ? "," : "") $c[w[j]]; print l }' "$out/smp.csv" |
 	column -s, -t
 log "wrote $out/smp.csv and $out/smp-rounds.csv"
-awk '/^@@PULL/ { on = 1; next } /^@@END/ { on = 0 } on' "$work/guest-2.out" >"$work/pull.md"
-[ "$(wc -l <"$work/pull.md")" -eq 4 ] || die "the 2-vCPU boot: no pull.sh table"
+# pull.sh's tables: KIND (PULL, PULLMIGR) of a boot's output
+pulltab() { awk -v k="@@$1" '$0 == k { on = 1; next } /^@@END/ { on = 0 } on' "$2"; }
+pulltab PULL "$work/guest-2.out" >"$work/pull.md"
+[ "$(wc -l <"$work/pull.md")" -eq 5 ] || die "the 2-vCPU boot: no pull.sh table"
+if [ $mode = full ]; then
+	log "the pull model at 4 vCPUs, pull_group=2 (stock kernel)"
+	"$TWHEEL_ROOT/scripts/qemu.sh" --kernel stock --smp 4 --no-load --timeout 900 -- \
+		"sh /guest/pull.sh $pull_secs 2" >"$work/guest-4.out" || {
+		qrc=$?
+		[ $qrc -eq 75 ] && exit 75
+		tail -n 30 "$work/guest-4.out" >&2
+		die "the pull model's run at 4 vCPUs failed"
+	}
+	grep -q '^pull: 0 failures' "$work/guest-4.out" || {
+		grep '^FAILED' "$work/guest-4.out" >&2
+		die "the pull model's run at 4 vCPUs broke a guarantee (above)"
+	}
+fi
 {
 	echo "Measured $(date -u +%Y-%m-%d) at commit $(results_commit) with \`scripts/compare-smp.sh$qf\` (scripts/guest/pull.sh $pull_secs), in its QEMU boot at 2 vCPUs ($TWHEEL_CLOCK clock$([ "$TWHEEL_CLOCK" = icount ] && echo ', single-threaded TCG' || echo ', multi-threaded TCG'), $kernel kernel): wakeups a second of each CPU's own tick; classic timers pulled: callbacks a second of one CPU's classic instance that the other CPU's tick ran."
 	echo
 	cat "$work/pull.md"
+	echo
+	echo "Under pull=1, in the span: each CPU's wakeups, the idle CPUs its tick pulled, its ticks as the top group's migrator (stats: wakeups_cpuN, pulls_cpuN, top_migrator_cpuN); then with every timer deferrable."
+	echo
+	pulltab PULLMIGR "$work/guest-2.out"
+	if [ -f "$work/guest-4.out" ]; then
+		echo
+		echo "The same at 4 vCPUs with pull_group=2, two levels of groups (a boot of its own, the stock kernel: Debian's linux-image-6.12-amd64, the test kernel having NR_CPUS=2):"
+		echo
+		pulltab PULL "$work/guest-4.out"
+		echo
+		pulltab PULLMIGR "$work/guest-4.out"
+	fi
 } >"$out/pull.md"
 cat "$out/pull.md"
 log "wrote $out/pull.md"
