@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * twheel module: its parameters, init and exit, the control state machine
- * and the control file /sys/kernel/debug/twheel/control.
- *
- * The map of the module's files and layers is docs/hacking.md.
+ * and the control file /sys/kernel/debug/twheel/control (the map of the
+ * module's files and layers: docs/hacking.md).
  *
  * Locking: tw_ctl (a mutex) serialises control commands and the read-outs
  * that need a stable state (twheel_state.h); each runner has a spinlock
- * (twheel_runner.h).
- * Workload timers are freed only with the tick cancelled and every kernel
- * timer cancelled synchronously, so no callback can touch them.
+ * (twheel_runner.h). Workload timers are freed only with the tick and
+ * every kernel timer cancelled synchronously: no callback can touch them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -392,10 +390,9 @@ static const struct file_operations control_fops = {
 static int __init twheel_init(void)
 {
 	const struct tw_modparams mp = {
-		.engine = tw_ecfg, .tick = tick, .budget = budget,
-		.tick_jiffies = tick_jiffies,
-		.wrap_secs = wrap_secs, .engines = engines, .percpu = percpu,
-		.pull = pull,
+		.engine = tw_ecfg, .tick = tick, .budget = budget, .pull = pull,
+		.tick_jiffies = tick_jiffies, .wrap_secs = wrap_secs,
+		.engines = engines, .percpu = percpu,
 	};
 	unsigned long mask;
 	bool nohz;

@@ -1001,7 +1001,7 @@ FILES = (
     ("shadow.md", "the shadow's table, each engine against the kernel", "scripts/compare.sh"),
     ("smp.csv", "percpu=0 against percpu=1 at remote=0..90 on 2 vCPUs and remote=0 on 1: ns an op, lock contention, remote ops, migrations; the medians of the rounds, every ns column and share with `_lo` and `_hi` (min..max), `reps`, `excluded`, `clock`; pass b is the A/A control (percpu=1 remote=0 again in each round)", "scripts/results.py smp"),
     ("smp-rounds.csv", "every round's row of the SMP section (round, pass, admission)", "scripts/compare-smp.sh"),
-    ("pull.md", "per-CPU ticks under tick=nohz, pull=0 against pull=1", "scripts/compare-smp.sh"),
+    ("pull.md", "per-CPU ticks under tick=nohz, pull=0 against pull=1, one migrator at a time, deferrable timers waking none; at 2 vCPUs, and at 4 with two levels of groups", "scripts/compare-smp.sh (scripts/guest/pull.sh)"),
     ("capabilities.md", "the burst's worst ticks without and with budget=, slack=0 against slack=10, tick=nohz against periodic", "scripts/compare.sh (scripts/guest/capabilities.sh, nohz.sh)"),
     ("ops.png", "op cost: ns per add, mod and del, every runner on every workload", "scripts/plots.sh"),
     ("tick.png", "tick cost: busy tick p99 and worst busy tick", "scripts/plots.sh"),
