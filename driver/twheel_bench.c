@@ -13,6 +13,7 @@
 #include <linux/ktime.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include "driver/twheel_bench.h"
 #include "runner/twheel_state.h"
 #include "runner/twheel_softirq.h"
@@ -21,14 +22,47 @@
 #define TW_BENCH_BATCH		1024
 #define TW_BENCH_MIN_OPS	16384
 
+/* The jiffies a batch began and ended at. */
+struct tw_bench_jif {
+	unsigned long from, to;
+};
+
+/*
+ * After a timed mod batch [i, end) that ran from jiffy @from to @to, with
+ * @add the jiffies of the add batch of the same timers: the mods that
+ * re-armed to the expiry their timer had (the add's jiffy plus its delta
+ * is the mod's jiffy plus its delta), which the kernel's mod_timer()
+ * returns from at once. Known where no tick fell in either batch; the
+ * others are counted as unknown. Untimed.
+ */
+static void tw_bench_same(struct tw_opcost *oc, const struct tw_bench_jif *add,
+			  unsigned long from, unsigned long to, u32 i, u32 end)
+{
+	u32 j;
+
+	if (add->from != add->to || from != to) {
+		oc->mod_unknown += end - i;
+		return;
+	}
+	for (j = i; j < end; j++)
+		if (add->from + twheel_wl_delta(&tw_wl.p, j, 0) ==
+		    from + twheel_wl_delta(&tw_wl.p, j, 1))
+			oc->mod_same++;
+}
+
 /*
  * A batch ends early, untimed, when the runner needs room for its next arm
  * (struct tw_runner_ops.needs_room, asked of runners with room_watch only):
  * it gets it between batches. Each op is on the instance the timer lives
- * in (a per-CPU one with percpu=1).
+ * in (a per-CPU one with percpu=1). With @bj (kernel runners without
+ * room_watch: batches of TW_BENCH_BATCH), the add phase keeps each batch's
+ * jiffies there and the mod phase counts its same-expiry mods from them,
+ * outside the timed part.
  */
-static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
+static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n,
+			  struct tw_bench_jif *bj)
 {
+	unsigned long from, to;
 	u64 t0, sum = 0;
 	struct tw_runner *in = r;
 	struct tw_wtimer *w;
@@ -39,6 +73,7 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 		end = min(n, i + TW_BENCH_BATCH);
 		room = false;
 		local_bh_disable();
+		from = jiffies;
 		t0 = ktime_get_ns();
 		for (j = i; j < end && !room; j++) {
 			w = tw_runner_timer(r, j);
@@ -48,7 +83,13 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n)
 			room = in->room_watch && r->ops->needs_room(in);
 		}
 		sum += ktime_get_ns() - t0;
+		to = jiffies;
 		local_bh_enable();
+		if (bj && op == TW_OP_ADD)
+			bj[i / TW_BENCH_BATCH] = (struct tw_bench_jif){ from, to };
+		else if (bj && op == TW_OP_MOD)
+			tw_bench_same(&r->opcost, &bj[i / TW_BENCH_BATCH], from, to,
+				      i, j);
 		if (room)
 			r->ops->make_room(in);
 		cond_resched();
@@ -60,7 +101,7 @@ static void tw_bench_runner(struct tw_runner *r)
 {
 	u32 reps = DIV_ROUND_UP(TW_BENCH_MIN_OPS, tw_wl.p.count), i;
 	struct tw_opcost *oc = &r->opcost;
-	struct tw_runner *in;
+	struct tw_bench_jif *bj = NULL;
 	enum tw_bench_op op;
 
 	memset(oc, 0, sizeof(*oc));
@@ -69,17 +110,16 @@ static void tw_bench_runner(struct tw_runner *r)
 	 * code paths translated before the clock runs.
 	 */
 	for (op = 0; op < TW_NR_OPS; op++)
-		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH));
-	/* counted on the instance each timer is in: r itself, or r's */
-	tw_for_each_inst(r, in)
-		in->opcost.mod_same = 0;
+		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH), NULL);
+	if ((r->ops->caps & TW_CAP_KERNEL) && !r->room_watch)
+		bj = kvmalloc_array(DIV_ROUND_UP(tw_wl.p.count, TW_BENCH_BATCH),
+				    sizeof(*bj), GFP_KERNEL);
+	oc->mod_counted = !!bj;
 	for (i = 0; i < reps; i++)
 		for (op = 0; op < TW_NR_OPS; op++)
-			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count);
+			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count, bj);
 	oc->n = tw_wl.p.count * reps;
-	if (r->inst)
-		tw_for_each_inst(r, in)
-			oc->mod_same += in->opcost.mod_same;
+	kvfree(bj);
 }
 
 /* Nothing armed: what r's counters say is pending is brought back to 0. */

@@ -315,8 +315,9 @@ static void tw_tl_show(struct seq_file *m, struct tw_runner *r)
 	else
 		seq_printf(m, "timer_flags: TIMER_PINNED=%u%% TIMER_DEFERRABLE=%u%%\n",
 			   p->pinned, p->deferrable);
-	if (r->opcost.n)
-		seq_printf(m, "op_mod_same_expiry: %u\n", r->opcost.mod_same);
+	if (r->opcost.n && r->opcost.mod_counted)
+		seq_printf(m, "op_mod_same_expiry: %u\nop_mod_same_unknown: %u\n",
+			   r->opcost.mod_same, r->opcost.mod_unknown);
 }
 
 /* timer_list has no range API (set_timer_slack() went in 4.8): slack= is ignored. */
@@ -345,22 +346,10 @@ static bool tw_tl_cancel_sync(struct tw_runner *r, struct tw_wtimer *w)
 static void tw_tl_bench_op(struct tw_runner *r, struct tw_wtimer *w,
 			   enum tw_bench_op op, unsigned long delta)
 {
-	struct timer_list *tl = &tw_kt(w)->tl;
-	unsigned long expires = jiffies + delta;
-
-	if (op == TW_OP_DEL) {
-		timer_delete(tl);
-		return;
-	}
-	/*
-	 * The jiffy may not have moved since this timer's add: then the mod
-	 * is mod_timer()'s early return, not a re-queue (a short bench of a
-	 * one-delta workload such as burst's has both, in a share set by
-	 * where the ticks fall).
-	 */
-	if (op == TW_OP_MOD && timer_pending(tl) && tl->expires == expires)
-		r->opcost.mod_same++;
-	mod_timer(tl, expires);
+	if (op == TW_OP_DEL)
+		timer_delete(&tw_kt(w)->tl);
+	else
+		mod_timer(&tw_kt(w)->tl, jiffies + delta);
 }
 
 static bool tw_tl_busy_cost(struct tw_runner *r, struct twheel_hist *h)

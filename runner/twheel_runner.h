@@ -248,12 +248,16 @@ enum tw_bench_op { TW_OP_ADD, TW_OP_MOD, TW_OP_DEL, TW_NR_OPS };
  * @n: ops of each kind; 0: not measured for this load
  * @mod_same: timed mods that re-armed a pending timer to the expiry it
  *	already had, which the kernel's mod_timer() returns from at once
- *	(counted by the timer_list runner, on the instance the timer is in)
+ *	(counted outside the timed part, kernel runners only)
+ * @mod_unknown: timed mods of batches a tick fell in, not counted
+ * @mod_counted: @mod_same and @mod_unknown were counted
  */
 struct tw_opcost {
 	u64 ns[TW_NR_OPS];
 	u32 n;
 	u32 mod_same;
+	u32 mod_unknown;
+	bool mod_counted;
 };
 
 /**
