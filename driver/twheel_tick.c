@@ -403,10 +403,16 @@ void tw_tick_cancel(void)
 	unsigned int cpu;
 
 	WRITE_ONCE(tw_ticks_on, false);
-	for_each_possible_cpu(cpu)
-		while (atomic_read_acquire(&per_cpu_ptr(&tw_cpu_tick, cpu)->kicking))
-			usleep_range(10, 20);
 	hrtimer_cancel(&tw_tick);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&tw_cpu_tick, cpu)->t);
+	/*
+	 * Kicks are sent from the ticks' activity ops only: with every tick
+	 * cancelled none is sent any more, and one in flight finds the
+	 * ticks off. Waiting before the cancels left a window in which a
+	 * tick still running on another CPU could send one after the wait.
+	 */
+	for_each_possible_cpu(cpu)
+		while (atomic_read_acquire(&per_cpu_ptr(&tw_cpu_tick, cpu)->kicking))
+			usleep_range(10, 20);
 }
