@@ -308,7 +308,7 @@ static int compare_show(struct seq_file *m, void *unused)
 	seq_printf(m, "# twheel comparison: Linux %s, HZ=%d, %u CPUs, %u rows (one per engine and stopped run; 'clear' forgets them)\n",
 		   init_utsname()->release, HZ, num_online_cpus(), tw_nrows);
 	seq_puts(m, "# ns are this machine's clock: under QEMU TCG they are emulated-CPU time, so compare the engines by the x timer_list ratios of one run\n");
-	seq_puts(m, "# op ns: mean per op over the N timers (repeated to >= 16384 ops), batches of 1024 with bottom halves off (bench); tick: ticks that ran or cascaded timers (per run: their total time / callbacks run), for timer_list/hrtimer the TIMER_SOFTIRQ/HRTIMER_SOFTIRQ runs that ran workload callbacks (tracepoints; our own tick subtracted); p50/p99 are histogram bucket floors (1/8 of a power of two)\n");
+	seq_puts(m, "# op ns: mean per op over the N timers (repeated to >= 16384 ops), batches of 1024 with bottom halves off (bench); tick: ticks that ran or cascaded timers (per run: their total time / callbacks run), for timer_list/hrtimer the TIMER_SOFTIRQ/HRTIMER_SOFTIRQ runs that ran workload callbacks (tracepoints; our own tick subtracted); p50/p99 are interpolated within histogram buckets (1/8 of a power of two wide)\n");
 	if (why)
 		seq_printf(m, "# kernel softirq cost unavailable: %s\n", why);
 	seq_puts(m, "| workload | N | engine |");

@@ -120,7 +120,7 @@ static __always_inline bool tw_engine_del_one(struct tw_engine_runner *er,
 }
 
 /* Whether w is a deferrable timer (BASE_DEF): counted in def_pending. */
-static bool tw_engine_def(const struct tw_wtimer *w)
+static __always_inline bool tw_engine_def(const struct tw_wtimer *w)
 {
 	return tw_wl.p.deferrable && tw_wtimer_base(w) == TWHEEL_BASE_DEF;
 }

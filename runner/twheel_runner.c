@@ -221,34 +221,6 @@ void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns)
 }
 
 /**
- * tw_wtimer_base() - the base a workload timer's flags file it in
- * @w: the timer
- *
- * Return: twheel_wl_base() by the loaded workload's pinned= and
- * deferrable= shares; TWHEEL_BASE_GLOBAL without them (the shadow's
- * twins among them).
- */
-enum twheel_tbase tw_wtimer_base(const struct tw_wtimer *w)
-{
-	if (!twheel_wl_has_bases(&tw_wl.p))
-		return TWHEEL_BASE_GLOBAL;
-	return twheel_wl_base(&tw_wl.p, w->id);
-}
-
-/**
- * tw_runner_ran_base() - count a run of a workload timer by its base
- * @r: its runner, or the per-CPU instance that counts the run
- * @w: the timer that ran
- *
- * Beside tw_runner_ran(), which knows no timer. Context: as
- * tw_runner_ran().
- */
-void tw_runner_ran_base(struct tw_runner *r, const struct tw_wtimer *w)
-{
-	r->rs.runs_base[tw_wtimer_base(w)]++;
-}
-
-/**
  * tw_runner_ran_j() - account one run known in jiffies only
  * @r: its runner
  * @late_j: jiffies it ran after the jiffy asked for (negative: early)

@@ -582,8 +582,6 @@ void tw_runner_arm_at(struct tw_runner *r, struct tw_wtimer *w,
 unsigned long tw_runner_slack(unsigned long expires);
 void tw_runner_ran(struct tw_runner *r, long late_j, s64 late_ns);
 void tw_runner_ran_j(struct tw_runner *r, long late_j);
-enum twheel_tbase tw_wtimer_base(const struct tw_wtimer *w);
-void tw_runner_ran_base(struct tw_runner *r, const struct tw_wtimer *w);
 void tw_runner_rearm(struct tw_runner *r, struct tw_wtimer *w);
 void tw_runner_activity(struct tw_runner *r, u64 tick, int idx);
 void tw_runner_totals(struct tw_runner *r, struct twheel_stats *st,

@@ -91,18 +91,6 @@ enum twheel_tbase twheel_wl_base(const struct twheel_params *p, u32 id)
 EXPORT_SYMBOL_GPL(twheel_wl_base);
 
 /**
- * twheel_wl_has_bases() - whether a workload has timers outside BASE_GLOBAL
- * @p: the workload
- *
- * Return: true if pinned= or deferrable= gives a share.
- */
-bool twheel_wl_has_bases(const struct twheel_params *p)
-{
-	return p->pinned || p->deferrable;
-}
-EXPORT_SYMBOL_GPL(twheel_wl_has_bases);
-
-/**
  * twheel_idle_next() - what of an instance wakes its CPU's idle tick
  * @d: the engine's answer (jiffies after now + 1 to its first jiffy with
  *	work, twheel_next_event()), its deferrable timers among them

@@ -108,6 +108,41 @@ struct tw_workload {
 };
 
 extern struct tw_workload tw_wl;
+
+/**
+ * tw_wtimer_base() - the base a workload timer's flags file it in
+ * @w: the timer
+ *
+ * Always inline, as tw_runner_ran_base(): asked on every arm and run of
+ * every runner, and the test kernel is built -Os (tinyconfig), where gcc
+ * keeps small static functions out of line.
+ *
+ * Return: twheel_wl_base() by the loaded workload's pinned= and
+ * deferrable= shares; TWHEEL_BASE_GLOBAL without them (the shadow's
+ * twins among them).
+ */
+static __always_inline enum twheel_tbase
+tw_wtimer_base(const struct tw_wtimer *w)
+{
+	if (likely(!twheel_wl_has_bases(&tw_wl.p)))
+		return TWHEEL_BASE_GLOBAL;
+	return twheel_wl_base(&tw_wl.p, w->id);
+}
+
+/**
+ * tw_runner_ran_base() - count a run of a workload timer by its base
+ * @r: its runner, or the per-CPU instance that counts the run
+ * @w: the timer that ran
+ *
+ * Beside tw_runner_ran(), which knows no timer. Context: as
+ * tw_runner_ran().
+ */
+static __always_inline void tw_runner_ran_base(struct tw_runner *r,
+					       const struct tw_wtimer *w)
+{
+	r->rs.runs_base[tw_wtimer_base(w)]++;
+}
+
 extern struct mutex tw_ctl;
 extern struct tw_runner tw_runners[TWHEEL_NR_RUNNERS];
 extern unsigned long tw_runner_mask;

@@ -226,7 +226,20 @@ extern const char *const twheel_tbase_names[TWHEEL_NR_TBASES];
 enum twheel_tbase twheel_timer_base(u32 flags);
 u32 twheel_wl_timer_flags(const struct twheel_params *p, u32 id);
 enum twheel_tbase twheel_wl_base(const struct twheel_params *p, u32 id);
-bool twheel_wl_has_bases(const struct twheel_params *p);
+
+/**
+ * twheel_wl_has_bases() - whether a workload has timers outside BASE_GLOBAL
+ * @p: the workload
+ *
+ * Inline: asked on every arm and run of a workload timer.
+ *
+ * Return: true if pinned= or deferrable= gives a share.
+ */
+static __always_inline bool twheel_wl_has_bases(const struct twheel_params *p)
+{
+	return p->pinned || p->deferrable;
+}
+
 unsigned long twheel_idle_next(unsigned long d, u64 pending, u64 def_pending,
 			       unsigned long none);
 
