@@ -178,6 +178,17 @@ else
 fi
 # the provenance lines name the clock that made the figures
 info="$info clock=$([ $where = host ] && echo host || echo "$TWHEEL_CLOCK")"
+# The optimisation the module was built with: the kernel's (the test
+# kernel comes from tinyconfig, whose CC_OPTIMIZE_FOR_SIZE is -Os; Debian's
+# stock kernel is -O2). Instruction counts follow it.
+if [ $where = guest ]; then
+	if [ "$kernel" = test ]; then
+		grep -q '^CONFIG_CC_OPTIMIZE_FOR_SIZE=y' "$(kbuild_dir test)/.config" 2>/dev/null &&
+			info="$info opt=-Os" || info="$info opt=-O2"
+	else
+		info="$info opt=-O2"
+	fi
+fi
 [ -s "$work/table-sweep" ] || die "no sweep table in the guest output"
 # The rounds: compare.csv (medians, intervals, reps, clock), rounds.csv
 # (every round's row), and the workloads' table for compare.md.

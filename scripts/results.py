@@ -616,7 +616,10 @@ def choosing(dirname):
     clock_text = {"icount": "the instruction clock (QEMU -icount shift=0: one guest ns is one guest instruction)",
                   "wall": "the wall clock (QEMU TCG: emulated-CPU ns, which move with the host's load)",
                   "host": "this machine's own clock"}.get(clock, clock)
-    reps = sorted({r.get("reps") for r in rows if r.get("reps")})
+    reps = sorted({r.get("reps") for r in rows if r.get("reps") not in (None, "", "0")},
+                  key=int)
+    none_count = ["%s on %s" % (r["engine"], r["workload"]) for r in rows
+                  if r.get("reps") == "0"]
     has_iv = any(r.get("op ns_lo") not in (None, "", "n/a") for r in rows)
     exact = set(exact_engines())
     o = []
@@ -631,10 +634,14 @@ def choosing(dirname):
     if prov:
         o.append("The guest's figures: %s" % prov)
     if has_iv:
-        o.append("Every guest figure is the median of the rounds that count (reps: %s), "
+        o.append("Every guest figure is the median of the rounds that count (%s rounds), "
                  "with its interval, the min..max of those rounds [lo..hi]. Two structures "
                  "are ranked only when their intervals do not overlap, else they tie; runs "
-                 "of different N are never ranked against each other." % "/".join(reps))
+                 "of different N are never ranked against each other.%s"
+                 % ("/".join(reps) or "no",
+                    (" No round counts for %s (each lost ticks or ops, or admission changed "
+                     "its load: rounds.csv says which): not ranked." % ", ".join(none_count))
+                    if none_count else ""))
     else:
         o.append("These files hold one round per figure and no interval: nothing below is "
                  "ranked on the guest's ns (a figure alone cannot say whether it is told "

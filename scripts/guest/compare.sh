@@ -79,7 +79,9 @@ runners=$(sed -n 's/^\[\(.*\)\]$/\1/p' $d/stats | grep -v -x 'softirq\|shadow.*'
 shadow=$(grep -c -x '\[shadow\]' $d/stats)
 [ -n "$runners" ] || fail "no runner in $d/stats"
 cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
-echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode cpu=${cpu:-$(uname -m)}"
+# the compiler of the kernel, which built the module with the same flags
+cc=$(sed -n 's/.*gcc[^ ]* ([^)]*) \([0-9][0-9.]*\).*/gcc-\1/p' /proc/version)
+echo "@@INFO kernel=$(uname -r) hz=$(hdr HZ) cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$cs mode=$mode cc=${cc:-unknown} cpu=${cpu:-$(uname -m)}"
 
 # run NAME SECS LOAD-ARGS...: load, bench the ops, run, stop, dump stats.
 # Nothing when engines= names none (this twheel runs none of that group).
