@@ -4,9 +4,10 @@
  *
  * Process context, batches of TW_BENCH_BATCH ops timed with bottom halves
  * off, so no timer softirq runs inside a batch on this CPU. Same timers,
- * same deltas, same order on every runner. Small workloads repeat the
- * add-mod-del round until TW_BENCH_MIN_OPS ops of each kind are timed, so
- * one disturbed batch weighs little.
+ * same deltas, same order on every runner; the deltas are drawn before a
+ * batch's clock starts, so what is timed is the runner's op and the loop.
+ * Small workloads repeat the add-mod-del round until TW_BENCH_MIN_OPS ops
+ * of each kind are timed, so one disturbed batch weighs little.
  */
 #include <linux/kernel.h>
 #include <linux/bottom_half.h>
@@ -22,10 +23,34 @@
 #define TW_BENCH_BATCH		1024
 #define TW_BENCH_MIN_OPS	16384
 
+/* A batch's deltas, drawn before its clock starts; tw_bench() holds tw_ctl. */
+static u32 tw_bench_dl[TW_BENCH_BATCH];
+
 /* The jiffies a batch began and ended at. */
 struct tw_bench_jif {
 	unsigned long from, to;
 };
+
+/*
+ * The delta of bench op @op on timer @j: the workload's draw of its first
+ * arming for the add (and the del, which ignores it), of its second for the
+ * mod. A mod drawn equal to the add (always so where min = max: burst) is
+ * one jiffy longer, so that it moves its timer however many jiffies passed
+ * since the add (one shorter would meet the add's expiry when one had):
+ * the kernel's mod_timer() returns at once for an unchanged expiry, and
+ * the mod's cost would follow where the ticks fell in the bench.
+ */
+static u32 tw_bench_delta(u32 j, enum tw_bench_op op)
+{
+	u32 d0 = twheel_wl_delta(&tw_wl.p, j, 0), d1;
+
+	if (op != TW_OP_MOD)
+		return d0;
+	d1 = twheel_wl_delta(&tw_wl.p, j, 1);
+	if (d1 != d0)
+		return d1;
+	return d1 + 1;
+}
 
 /*
  * After a timed mod batch [i, end) that ran from jiffy @from to @to, with
@@ -45,8 +70,8 @@ static void tw_bench_same(struct tw_opcost *oc, const struct tw_bench_jif *add,
 		return;
 	}
 	for (j = i; j < end; j++)
-		if (add->from + twheel_wl_delta(&tw_wl.p, j, 0) ==
-		    from + twheel_wl_delta(&tw_wl.p, j, 1))
+		if (add->from + tw_bench_delta(j, TW_OP_ADD) ==
+		    from + tw_bench_delta(j, TW_OP_MOD))
 			oc->mod_same++;
 }
 
@@ -57,10 +82,10 @@ static void tw_bench_same(struct tw_opcost *oc, const struct tw_bench_jif *add,
  * in (a per-CPU one with percpu=1). With @bj (kernel runners without
  * room_watch: batches of TW_BENCH_BATCH), the add phase keeps each batch's
  * jiffies there and the mod phase counts its same-expiry mods from them,
- * outside the timed part.
+ * outside the timed part. @dl holds a batch's deltas.
  */
 static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n,
-			  struct tw_bench_jif *bj)
+			  struct tw_bench_jif *bj, u32 *dl)
 {
 	unsigned long from, to;
 	u64 t0, sum = 0;
@@ -71,6 +96,8 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n,
 
 	for (i = 0; i < n; i = j) {
 		end = min(n, i + TW_BENCH_BATCH);
+		for (j = i; j < end; j++)
+			dl[j - i] = tw_bench_delta(j, op);
 		room = false;
 		local_bh_disable();
 		from = jiffies;
@@ -78,8 +105,7 @@ static u64 tw_bench_phase(struct tw_runner *r, enum tw_bench_op op, u32 n,
 		for (j = i; j < end && !room; j++) {
 			w = tw_runner_timer(r, j);
 			in = w->r;
-			r->ops->bench_op(in, w, op,
-					 twheel_wl_delta(&tw_wl.p, j, op == TW_OP_MOD));
+			r->ops->bench_op(in, w, op, dl[j - i]);
 			room = in->room_watch && r->ops->needs_room(in);
 		}
 		sum += ktime_get_ns() - t0;
@@ -110,14 +136,16 @@ static void tw_bench_runner(struct tw_runner *r)
 	 * code paths translated before the clock runs.
 	 */
 	for (op = 0; op < TW_NR_OPS; op++)
-		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH), NULL);
+		tw_bench_phase(r, op, min_t(u32, tw_wl.p.count, TW_BENCH_BATCH),
+			       NULL, tw_bench_dl);
 	if ((r->ops->caps & TW_CAP_KERNEL) && !r->room_watch)
 		bj = kvmalloc_array(DIV_ROUND_UP(tw_wl.p.count, TW_BENCH_BATCH),
 				    sizeof(*bj), GFP_KERNEL);
 	oc->mod_counted = !!bj;
 	for (i = 0; i < reps; i++)
 		for (op = 0; op < TW_NR_OPS; op++)
-			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count, bj);
+			oc->ns[op] += tw_bench_phase(r, op, tw_wl.p.count, bj,
+						     tw_bench_dl);
 	oc->n = tw_wl.p.count * reps;
 	kvfree(bj);
 }

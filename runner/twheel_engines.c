@@ -147,12 +147,16 @@ static __always_inline void tw_engine_arm_as(struct tw_runner *r,
 	struct twheel_timer *t = &tw_et(w)->t;
 	unsigned long lo = expires + er->clock_offset;
 	unsigned long slack = tw_runner_slack(expires);
-	bool def = tw_engine_def(w);
-	bool was = def && twheel_pending(er->e, t);
 
-	tw_engine_mod(er, kind, t, lo, lo + slack);
-	if (def)
+	/* two copies: nothing of the deferrable count on the common path */
+	if (unlikely(tw_engine_def(w))) {
+		bool was = twheel_pending(er->e, t);
+
+		tw_engine_mod(er, kind, t, lo, lo + slack);
 		tw_engine_def_count(er, was, twheel_pending(er->e, t));
+	} else {
+		tw_engine_mod(er, kind, t, lo, lo + slack);
+	}
 	if (slack && twheel_pending(er->e, t))
 		w->nominal_ns += (u64)(t->expires - lo) * TICK_NSEC;
 	if (er->feed)
