@@ -334,7 +334,7 @@ check "$rows rows: $nwl workloads x $nrun runners, one row each" one_row_each
 check "no runner ran a timer early" \
 	[ -z "$(awk -F, -v c="$c_early" 'NR > 1 && $c != 0' "$csv")" ]
 check "every runner ran timers in every workload" \
-	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
+	[ -z "$(awk -F, -v c="$c_runs" 'NR > 1 && ($c !~ /^[0-9]+(\.[0-9]+)?$/ || $c + 0 == 0)' "$csv")" ]
 exact_re="^($("$TWHEEL_ROOT"/scripts/engines.sh --exact | tr ' ' '|'))$"
 check "the exact engines ($("$TWHEEL_ROOT"/scripts/engines.sh --exact)) run every timer at its exact jiffy" \
 	[ -z "$(awk -F, -v e="$c_engine" -v c="$c_lmax" -v re="$exact_re" \
@@ -357,7 +357,7 @@ if has modern; then
 	check "burst: modern never cascades" [ "$(cell burst modern "$c_casn")" = 0 ]
 fi
 check "op costs measured on every runner" \
-	[ -z "$(awk -F, -v c="$c_add" 'NR > 1 && ($c !~ /^[0-9]+$/ || $c == 0)' "$csv")" ]
+	[ -z "$(awk -F, -v c="$c_add" 'NR > 1 && ($c !~ /^[0-9]+(\.[0-9]+)?$/ || $c + 0 == 0)' "$csv")" ]
 if ! has timer_list; then
 	log "note: no timer_list runner loaded: the softirq cost is not compared"
 elif grep -q 'softirq cost unavailable' "$work/table-workloads"; then
